@@ -258,9 +258,9 @@ static int tcp_pair(const char *src_ns, const char *dst_ns, const char *dst_addr
         do
             r = poll(&pfd, 1, ms_left(deadline));
         while (r < 0 && errno == EINTR);
-        if (r == 0) {
-            seterr(ETIMEDOUT, "connect %s -> %s:%u", src_ns, dst_addr,
-                   ntohs(sa.sin_port));
+        if (r <= 0) {
+            seterr(r == 0 ? ETIMEDOUT : errno, "connect %s -> %s:%u", src_ns,
+                   dst_addr, ntohs(sa.sin_port));
             goto fail;
         }
         if (getsockopt(cfd, SOL_SOCKET, SO_ERROR, &err, &elen) < 0)
