@@ -1,0 +1,540 @@
+/* netctl — build, inspect and remove emulated fabrics.
+ *
+ * One table of subcommands, like iproute2's `ip`: each entry parses its own
+ * arguments.  Exit status: 0 success, 1 runtime failure, 2 bad input (usage,
+ * topology, not root). */
+#include "netctl/fabric.h"
+#include "netctl/features.h"
+#include "netctl/ns.h"
+#include "netctl/units.h"
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <time.h>
+#include <unistd.h>
+
+#define EXIT_BAD 2
+
+static const char *prefix = "emu";
+
+static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("netctl: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	return EXIT_BAD;
+}
+
+static int need_root(void)
+{
+	if (geteuid() != 0)
+		return bad("this command changes or reads network namespaces and needs root (try: sudo netctl ...)");
+	return 0;
+}
+
+static struct fabric *open_or_complain(void)
+{
+	char err[FABRIC_ERR_LEN];
+	struct fabric *f = fabric_open(prefix, err);
+	if (!f)
+		fprintf(stderr, "netctl: %s\n", err);
+	return f;
+}
+
+static void describe(const struct topo *t, FILE *out)
+{
+	char a[32], b[32], c[32];
+	fprintf(out, "%s: %d racks x %d servers (%d servers), server %s, uplink %s (%.3g:1 oversubscribed)",
+		t->name[0] ? t->name : "fabric", t->racks, t->servers_per_rack, topo_servers(t),
+		units_fmt_rate(t->server.rate, a, sizeof a), units_fmt_rate(t->uplink.rate, b, sizeof b),
+		topo_oversubscription(t));
+	if (t->ocs)
+		fprintf(out, ", OCS %d port%s x %s %s", t->ocs_ports, t->ocs_ports > 1 ? "s" : "",
+			units_fmt_rate(t->optical.rate, c, sizeof c),
+			t->ocs_mode == OCS_DIRECTED ? "directed" : "bidirectional");
+	else
+		fprintf(out, ", no OCS");
+	fputc('\n', out);
+}
+
+/* ---- up ----------------------------------------------------------------- */
+
+static volatile sig_atomic_t interrupted;
+static void on_signal(int sig) { interrupted = sig; }
+
+static int cmd_up(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"rate-scale", required_argument, 0, 's'}, {"quiet", no_argument, 0, 'q'},
+		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+	double scale = 0;
+	int quiet = 0, c;
+	char *end;
+	while ((c = getopt_long(argc, argv, "+s:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			scale = strtod(optarg, &end);
+			if (*end || !(scale > 0))
+				return bad("--rate-scale '%s': expected a positive number", optarg);
+			break;
+		case 'q': quiet = 1; break;
+		case 'h':
+			printf("usage: netctl [--prefix P] up FILE [--rate-scale X] [--quiet]\n"
+			       "Build the fabric FILE describes as namespaces PREFIX-*.\n"
+			       "  --rate-scale X  multiply every link rate by X (e.g. 0.01)\n");
+			return 0;
+		default: return EXIT_BAD;
+		}
+	}
+	if (optind != argc - 1)
+		return bad("up: expected one topology file (see netctl up --help)");
+	struct topo t;
+	char err[FABRIC_ERR_LEN];
+	if (topo_load(&t, argv[optind], scale, err))
+		return bad("%s", err);
+	if (need_root())
+		return EXIT_BAD;
+
+	struct features feat;
+	const char *missing;
+	if (features_probe(prefix, &feat))
+		return fprintf(stderr, "netctl: %s\n", feat.detail), 1;
+	if ((missing = features_missing(&feat, t.ocs)))
+		return bad("this kernel lacks %s: %s", missing, feat.detail);
+	if (!quiet && !feat.netem)
+		fprintf(stderr, "netctl: note: no netem in this kernel: link delay emulation is unavailable "
+				"(links have only queueing delay)\n");
+	double capacity = (double)t.server.rate * topo_servers(&t);
+	if (!quiet && capacity > 20e9)
+		fprintf(stderr, "netctl: warning: the servers' line rates add up to %.0f Gbit/s, more than one "
+				"machine forwards; results may be CPU-bound (consider --rate-scale)\n", capacity / 1e9);
+
+	/* A Ctrl-C half-way must not leave half a fabric: finish, then undo. */
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	struct fabric_timing tm;
+	int rc = fabric_up(&t, prefix, &tm, err);
+	if (!rc && interrupted) {
+		fabric_down(prefix, NULL);
+		fprintf(stderr, "netctl: interrupted; removed the fabric\n");
+		return 130;
+	}
+	if (rc)
+		return fprintf(stderr, "netctl: up failed (nothing left behind): %s\n", err), 1;
+	if (!quiet) {
+		printf("%s: ", prefix);
+		describe(&t, stdout);
+		if (tm.cc_restricted)
+			fprintf(stderr, "netctl: note: the host's net.ipv4.tcp_allowed_congestion_control does not list "
+					"'%s', so it cannot be the servers' default; emu's agents and tests set it per "
+					"socket (TCP_CONGESTION)\n", t.tcp_cc);
+		printf("%s: %d namespaces up in %.3f s (namespaces %.3f s, ToRs and links %.3f s, servers and core %.3f s)\n",
+		       prefix, plan_ns_count(&t), tm.total_s, tm.ns_s, tm.links_s, tm.config_s);
+	}
+	return 0;
+}
+
+/* ---- down --------------------------------------------------------------- */
+
+static int cmd_down(int argc, char **argv)
+{
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		printf("usage: netctl [--prefix P] down\nRemove every namespace PREFIX-*, the processes in them,\n"
+		       "and the fabric's state.  Safe after a crash; touches nothing else.\n");
+		return 0;
+	}
+	if (argc > 1)
+		return bad("down: unexpected argument '%s'", argv[1]);
+	if (need_root())
+		return EXIT_BAD;
+	int killed = 0;
+	int n = fabric_down(prefix, &killed);
+	printf("%s: removed %d namespace%s", prefix, n, n == 1 ? "" : "s");
+	if (killed)
+		printf(", killed %d process%s", killed, killed == 1 ? "" : "es");
+	printf("\n");
+	return 0;
+}
+
+/* ---- show --------------------------------------------------------------- */
+
+struct prefix_list { char names[64][PREFIX_MAX + 1]; int count[64]; int n; };
+
+static void note_prefix(const char *name, void *arg)
+{
+	struct prefix_list *l = arg;
+	const char *dash = strchr(name, '-');
+	if (!dash || dash - name > PREFIX_MAX)
+		return;
+	for (int i = 0; i < l->n; i++)
+		if ((size_t)(dash - name) == strlen(l->names[i]) && !strncmp(l->names[i], name, dash - name)) {
+			l->count[i]++;
+			return;
+		}
+	if (l->n < 64) {
+		snprintf(l->names[l->n], sizeof l->names[0], "%.*s", (int)(dash - name), name);
+		l->count[l->n++] = 1;
+	}
+}
+
+static int cmd_show(int argc, char **argv)
+{
+	if (argc > 1) {
+		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+			printf("usage: netctl show\nList the fabrics on this machine: prefix, namespaces, topology, circuits.\n");
+			return 0;
+		}
+		return bad("show: unexpected argument '%s'", argv[1]);
+	}
+	struct prefix_list l = {.n = 0};
+	ns_list(NULL, note_prefix, &l);
+	if (!l.n) {
+		printf("no fabrics are up\n");
+		return 0;
+	}
+	for (int i = 0; i < l.n; i++) {
+		char err[FABRIC_ERR_LEN], spec[4096];
+		struct fabric *f = fabric_open(l.names[i], err);
+		printf("%s: %d namespace%s", l.names[i], l.count[i], l.count[i] == 1 ? "" : "s");
+		if (!f) {
+			printf(" (no state: a crashed run? remove with: netctl down --prefix %s)\n", l.names[i]);
+			continue;
+		}
+		printf(", ");
+		describe(&f->topo, stdout);
+		if (f->topo.ocs) {
+			circuits_format(&f->circuits, spec, sizeof spec);
+			printf("  crossbar: %s\n", spec);
+			circuits_format(&f->lit, spec, sizeof spec);
+			printf("  lit:      %s\n", spec);
+		}
+		uint32_t net = ntohl(f->topo.server_net.s_addr);
+		printf("  hosts r0h0..r%dh%d (rXhY = %u.%u.X.Y+1), tor0..tor%d, eps%s; tcp %s\n",
+		       f->topo.racks - 1, f->topo.servers_per_rack - 1, net >> 24, (net >> 16) & 0xff,
+		       f->topo.racks - 1, f->topo.ocs ? ", ocs" : "", f->topo.tcp_cc);
+		fabric_close(f);
+	}
+	return 0;
+}
+
+/* ---- exec --------------------------------------------------------------- */
+
+static int cmd_exec(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		printf("usage: netctl [--prefix P] exec HOST [--] CMD [ARGS...]\n"
+		       "Run CMD inside HOST's namespace: r3h7 (server 7 of rack 3), tor3, eps, ocs.\n");
+		return argc < 2 ? EXIT_BAD : 0;
+	}
+	int cmd = 2;
+	if (cmd < argc && !strcmp(argv[cmd], "--"))
+		cmd++;
+	if (cmd >= argc)
+		return bad("exec: no command given");
+	if (need_root())
+		return EXIT_BAD;
+	struct fabric *f = open_or_complain();
+	if (!f)
+		return EXIT_BAD;
+	struct host_id h;
+	if (plan_host_parse(argv[1], &f->topo, &h)) {
+		int bad_rc = bad("exec: no host '%s' in %s (hosts: r0h0..r%dh%d, tor0..tor%d, eps%s)", argv[1],
+				 prefix, f->topo.racks - 1, f->topo.servers_per_rack - 1, f->topo.racks - 1,
+				 f->topo.ocs ? ", ocs" : "");
+		fabric_close(f);
+		return bad_rc;
+	}
+	int fd = fabric_ns_fd(f, &h);
+	if (fd < 0 || ns_enter(fd)) {
+		fprintf(stderr, "netctl: exec: cannot enter %s: %s\n", argv[1], strerror(errno));
+		return 1;
+	}
+	/* Like `ip netns exec`: a private /sys so tools see this namespace's
+	 * interfaces. */
+	if (!unshare(CLONE_NEWNS)) {
+		mount("", "/", "none", MS_SLAVE | MS_REC, NULL);
+		umount2("/sys", MNT_DETACH);
+		mount(argv[1], "/sys", "sysfs", 0, NULL);
+	}
+	execvp(argv[cmd], argv + cmd);
+	fprintf(stderr, "netctl: exec: %s: %s\n", argv[cmd], strerror(errno));
+	return errno == ENOENT ? 127 : 126;
+}
+
+/* ---- circuits ----------------------------------------------------------- */
+
+static int cmd_circuits(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		printf("usage: netctl [--prefix P] circuits set SPEC | show | clear\n"
+		       "  SPEC: comma-separated circuits: A>B (rack A sends to rack B), A-B (both ways),\n"
+		       "        with @P for optical port P (default 0).  Example: 0>3,3>0,1-2\n"
+		       "  Traffic marked TOS 0x08 from rack A to rack B takes the circuit; all other\n"
+		       "  traffic, and marked traffic without a circuit, takes the EPS.\n");
+		return argc < 2 ? EXIT_BAD : 0;
+	}
+	const char *sub = argv[1];
+	if (strcmp(sub, "set") && strcmp(sub, "show") && strcmp(sub, "clear"))
+		return bad("circuits: unknown subcommand '%s' (set, show, clear)", sub);
+	if ((!strcmp(sub, "set") && argc != 3) || (strcmp(sub, "set") && argc != 2))
+		return bad("circuits %s: wrong number of arguments (see netctl circuits --help)", sub);
+	if (need_root())
+		return EXIT_BAD;
+	struct fabric *f = open_or_complain();
+	if (!f)
+		return EXIT_BAD;
+	int rc = 0;
+	char err[FABRIC_ERR_LEN], spec[8192];
+	if (!f->topo.ocs) {
+		rc = bad("fabric '%s' has no OCS", prefix);
+	} else if (!strcmp(sub, "show")) {
+		circuits_format(&f->circuits, spec, sizeof spec);
+		printf("crossbar: %s\n", spec);
+		circuits_format(&f->lit, spec, sizeof spec);
+		printf("lit:      %s\n", spec);
+	} else {
+		struct circuit_cfg next;
+		char perr[256];
+		if (circuits_parse(!strcmp(sub, "set") ? argv[2] : "none", &f->topo, &next, perr)) {
+			rc = bad("circuits: %s", perr);
+		} else {
+			fabric_lock(f);
+			if (fabric_circuits_apply(f, &next, err)) {
+				fprintf(stderr, "netctl: circuits: %s\n", err);
+				rc = 1;
+			}
+			fabric_unlock(f);
+			if (!rc) {
+				circuits_format(&f->circuits, spec, sizeof spec);
+				printf("crossbar: %s\n", spec);
+			}
+		}
+	}
+	fabric_close(f);
+	return rc;
+}
+
+/* ---- stats -------------------------------------------------------------- */
+
+static const char *class_name(enum link_class c)
+{
+	return c == LINK_SERVER ? "server" : c == LINK_UPLINK ? "eps" : "ocs";
+}
+
+static void link_label(const struct link_stats *l, char *buf, size_t len)
+{
+	if (l->cls == LINK_SERVER)
+		snprintf(buf, len, "r%dh%d<>tor%d", l->rack, l->server, l->rack);
+	else if (l->cls == LINK_UPLINK)
+		snprintf(buf, len, "tor%d<>eps", l->rack);
+	else
+		snprintf(buf, len, "tor%d:o%d<>ocs", l->rack, l->port);
+}
+
+static int cmd_stats(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"interval", required_argument, 0, 'i'}, {"json", no_argument, 0, 'j'},
+		{"all", no_argument, 0, 'a'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+	double interval = 1;
+	int json = 0, all = 0, c;
+	char *end;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+i:jah", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			interval = strtod(optarg, &end);
+			if (*end || interval < 0 || interval > 3600)
+				return bad("--interval '%s': expected seconds in [0, 3600]", optarg);
+			break;
+		case 'j': json = 1; break;
+		case 'a': all = 1; break;
+		case 'h':
+			printf("usage: netctl [--prefix P] stats [--interval S] [--json] [--all]\n"
+			       "Bytes and rates per link, seen from the ToR (tx = leaving the ToR).\n"
+			       "Rates are measured over S seconds (default 1; 0 = counters only).\n"
+			       "Idle links are hidden unless --all.\n");
+			return 0;
+		default: return EXIT_BAD;
+		}
+	}
+	if (optind != argc)
+		return bad("stats: unexpected argument '%s'", argv[optind]);
+	if (need_root())
+		return EXIT_BAD;
+	struct fabric *f = open_or_complain();
+	if (!f)
+		return EXIT_BAD;
+	struct link_stats *a = NULL, *b = NULL;
+	int n = 0, m = 0, rc = 0;
+	if (fabric_stats(f, &a, &n)) {
+		fprintf(stderr, "netctl: stats: %s\n", strerror(errno));
+		fabric_close(f);
+		return 1;
+	}
+	if (interval > 0) {
+		struct timespec ts = {(time_t)interval, (long)((interval - (time_t)interval) * 1e9)};
+		nanosleep(&ts, NULL);
+		if (fabric_stats(f, &b, &m) || m != n) {
+			fprintf(stderr, "netctl: stats: %s\n", strerror(errno));
+			rc = 1;
+			goto out;
+		}
+	}
+	const struct link_stats *cur = b ? b : a;
+	uint64_t eps = 0, ocs = 0;
+	json_t *arr = json ? json_array() : NULL;
+	if (!json)
+		printf("%-18s %-6s %14s %14s %11s %11s %8s\n", "link", "class", "tx bytes", "rx bytes",
+		       "tx Mbit/s", "rx Mbit/s", "drops");
+	for (int i = 0; i < n; i++) {
+		const struct link_stats *l = &cur[i];
+		double txr = b ? (double)(b[i].tx_bytes - a[i].tx_bytes) * 8 / interval / 1e6 : 0;
+		double rxr = b ? (double)(b[i].rx_bytes - a[i].rx_bytes) * 8 / interval / 1e6 : 0;
+		char label[48];
+		if (l->cls == LINK_UPLINK)
+			eps += l->tx_bytes;
+		if (l->cls == LINK_OPTICAL)
+			ocs += l->tx_bytes;
+		link_label(l, label, sizeof label);
+		if (json) {
+			json_array_append_new(arr, json_pack("{s:s,s:s,s:i,s:I,s:I,s:I,s:I,s:f,s:f,s:I,s:i}",
+				"link", label, "class", class_name(l->cls), "rack", l->rack,
+				"tx_bytes", (json_int_t)l->tx_bytes, "rx_bytes", (json_int_t)l->rx_bytes,
+				"tx_packets", (json_int_t)l->tx_packets, "rx_packets", (json_int_t)l->rx_packets,
+				"tx_mbps", txr, "rx_mbps", rxr, "drops", (json_int_t)l->drops, "backlog", (int)l->backlog));
+			continue;
+		}
+		if (!all && !l->tx_bytes && !l->rx_bytes)
+			continue;
+		printf("%-18s %-6s %14llu %14llu %11.2f %11.2f %8llu\n", label, class_name(l->cls),
+		       (unsigned long long)l->tx_bytes, (unsigned long long)l->rx_bytes, txr, rxr,
+		       (unsigned long long)l->drops);
+	}
+	if (json) {
+		json_t *top = json_pack("{s:s,s:f,s:o,s:I,s:I}", "prefix", prefix, "interval_s", interval,
+					"links", arr, "eps_uplink_tx_bytes", (json_int_t)eps,
+					"ocs_tx_bytes", (json_int_t)ocs);
+		json_dumpf(top, stdout, JSON_INDENT(1));
+		putchar('\n');
+		json_decref(top);
+	} else {
+		printf("cross-rack bytes sent: EPS %llu, OCS %llu (OCS share %.1f%%)\n", (unsigned long long)eps,
+		       (unsigned long long)ocs, eps + ocs ? 100.0 * (double)ocs / (double)(eps + ocs) : 0.0);
+	}
+out:
+	free(a);
+	free(b);
+	fabric_close(f);
+	return rc;
+}
+
+/* ---- features ----------------------------------------------------------- */
+
+static int cmd_features(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 1)
+		return bad("features takes no arguments");
+	if (need_root())
+		return EXIT_BAD;
+	struct features f;
+	if (features_probe(prefix, &f))
+		return fprintf(stderr, "netctl: %s\n", f.detail), 1;
+	printf("veth          %s\nhtb + bfifo   %s\ningress       %s\nu32 + mirred  %s\n"
+	       "netem         %s\n",
+	       f.veth ? "yes" : "NO", f.htb ? "yes" : "NO", f.ingress ? "yes" : "NO",
+	       f.u32_mirred ? "yes" : "NO", f.netem ? "yes" : "no (link delay emulation unavailable)");
+	const char *m = features_missing(&f, true);
+	if (m)
+		printf("missing for an OCS fabric: %s\n  %s\n", m, f.detail);
+	return m ? 1 : 0;
+}
+
+/* ---- main --------------------------------------------------------------- */
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct cmd cmds[] = {
+	{"up", cmd_up, "up FILE [--rate-scale X]   build the fabric FILE describes"},
+	{"down", cmd_down, "down                       remove everything of the prefix (also after a crash)"},
+	{"show", cmd_show, "show                       list the fabrics that are up"},
+	{"exec", cmd_exec, "exec HOST -- CMD...        run CMD in a host's namespace (r3h7, tor3, eps, ocs)"},
+	{"circuits", cmd_circuits, "circuits set SPEC|show|clear  set OCS circuits by hand (0>3,1-2)"},
+	{"stats", cmd_stats, "stats [--interval S]       bytes and rates per link, EPS vs OCS"},
+	{"features", cmd_features, "features                   what this kernel supports"},
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: netctl [--prefix P] COMMAND [ARGS]\n\n"
+		     "Build emulated datacenter fabrics from namespaces, veth links and tc.\n"
+		     "Every object carries the prefix P (default \"emu\"; letters, digits, '_').\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		fprintf(out, "  %s\n", cmds[i].help);
+	fprintf(out, "\n`netctl COMMAND --help` says more.\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"prefix", required_argument, 0, 'p'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+	int c;
+	const char *env = getenv("EMU_PREFIX");
+	if (env && *env)
+		prefix = env;
+	while ((c = getopt_long(argc, argv, "+p:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': prefix = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return EXIT_BAD;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return EXIT_BAD;
+	}
+	/* Accept --prefix after the command too: netctl down --prefix x. */
+	char **args = argv + optind;
+	int nargs = argc - optind;
+	for (int i = 1; i < nargs; i++) {
+		if (!strcmp(args[i], "--"))
+			break;
+		if (!strcmp(args[i], "--prefix") && i + 1 < nargs) {
+			prefix = args[i + 1];
+			memmove(&args[i], &args[i + 2], (nargs - i - 2 + 1) * sizeof *args);
+			nargs -= 2;
+			i--;
+		} else if (!strncmp(args[i], "--prefix=", 9)) {
+			prefix = args[i] + 9;
+			memmove(&args[i], &args[i + 1], (nargs - i - 1 + 1) * sizeof *args);
+			nargs--;
+			i--;
+		}
+	}
+	if (plan_prefix_valid(prefix))
+		return bad("bad prefix '%s': use 1-%d letters, digits or '_'", prefix, PREFIX_MAX);
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		if (!strcmp(cmds[i].name, args[0])) {
+			optind = 1;
+			return cmds[i].fn(nargs, args);
+		}
+	return bad("unknown command '%s' (see netctl --help)", args[0]);
+}

@@ -1,0 +1,94 @@
+/* fabric.h — bring a topology up as namespaces, links and shaping; take it
+ * down; operate on a running one (circuits, counters).
+ *
+ * Everything a fabric creates lives inside namespaces named PREFIX-*, plus a
+ * state directory /run/emu/PREFIX (root only).  Deleting those namespaces
+ * deletes every link, address, route and qdisc with them, so `down` also
+ * works after a crashed or killed `up`, and never touches anything else. */
+#ifndef NETCTL_FABRIC_H
+#define NETCTL_FABRIC_H
+#include "netctl/circuits.h"
+#include "netctl/nlbatch.h"
+#include "netctl/plan.h"
+#include "netctl/topo.h"
+#include <stdbool.h>
+
+#define FABRIC_STATE_DIR "/run/emu"
+#define FABRIC_ERR_LEN   640
+
+/* What up took, and what it could not do as asked. */
+struct fabric_timing {
+	double ns_s, links_s, config_s, total_s;
+	/* the host does not allow the topology's congestion control as a
+	 * namespace default: sockets must set TCP_CONGESTION themselves */
+	int cc_restricted;
+};
+
+/* Build the fabric.  On failure everything made so far is removed, and err
+ * says what failed ("tor3: add route ...: File exists").  Fails without
+ * touching anything if PREFIX is already in use. */
+int fabric_up(const struct topo *t, const char *prefix, struct fabric_timing *timing,
+	      char err[FABRIC_ERR_LEN]);
+
+/* Kill processes inside PREFIX-* namespaces, remove the namespaces and the
+ * state.  Returns the number of namespaces removed (0 if none existed). */
+int fabric_down(const char *prefix, int *killed);
+
+/* A running fabric. */
+struct fabric {
+	char prefix[PREFIX_MAX + 1];
+	struct topo topo;
+	struct circuit_cfg circuits;   /* what the crossbar is set to */
+	struct circuit_cfg lit;        /* circuits the ToRs route into */
+	int *ns_fd;                    /* lazily opened, -1 until then */
+	int root_fd;
+	int lock_fd;
+};
+
+/* Attach to the fabric up under PREFIX; NULL with err if none. */
+struct fabric *fabric_open(const char *prefix, char err[FABRIC_ERR_LEN]);
+void fabric_close(struct fabric *f);
+int fabric_ns_fd(struct fabric *f, const struct host_id *h);
+/* Open a batch socket inside host h's namespace. */
+int fabric_nl(struct fabric *f, const struct host_id *h, struct nlbatch *nb);
+/* Serialise changes among processes sharing the fabric (flock). */
+int fabric_lock(struct fabric *f);
+void fabric_unlock(struct fabric *f);
+
+/* --- circuits ------------------------------------------------------------
+ * A reconfiguration is four steps, exposed separately so the OCS controller
+ * can put its guard time and delay between them:
+ *   unroute  remove the ToRs' circuit routes that change (senders fall back
+ *            to the EPS: the kernel never blackholes);
+ *   drain    wait until the optical queues of those ports are empty, since a
+ *            packet still queued would be redirected to a peer whose MAC it
+ *            does not carry and be dropped;
+ *   switch   point the crossbar at the new configuration;
+ *   route    install the ToRs' routes of the new circuits (lit).
+ * fabric_circuits_apply() runs them back to back. */
+int fabric_circuits_unroute(struct fabric *f, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN]);
+/* Returns the time waited in seconds, or -1 if queues were still busy at the timeout. */
+double fabric_circuits_drain(struct fabric *f, const struct circuit_cfg *next, double timeout_s);
+int fabric_crossbar_switch(struct fabric *f, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN]);
+int fabric_circuits_route(struct fabric *f, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN]);
+int fabric_circuits_apply(struct fabric *f, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN]);
+/* The racks' lit circuits as the ToRs' routing tables show them. */
+int fabric_circuits_lit(struct fabric *f, struct circuit_cfg *lit);
+
+/* --- counters ------------------------------------------------------------ */
+enum link_class { LINK_SERVER, LINK_UPLINK, LINK_OPTICAL };
+struct link_stats {
+	enum link_class cls;
+	int rack, server, port;
+	/* seen from the ToR: tx leaves the ToR on this link, rx arrives */
+	uint64_t tx_bytes, rx_bytes, tx_packets, rx_packets;
+	uint64_t drops;      /* bfifo drops on the ToR's egress of this link */
+	uint32_t backlog;    /* bytes queued on that egress now */
+};
+/* Every ToR-facing link; *out is malloc'd. */
+int fabric_stats(struct fabric *f, struct link_stats **out, int *n);
+
+/* bfifo queue state of every interface of one namespace, by ifindex. */
+struct fifo_stats { uint32_t backlog; uint64_t drops; };
+int fabric_fifo_stats(struct nlbatch *nb, struct fifo_stats *out, int max_ifindex);
+#endif

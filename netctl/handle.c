@@ -1,0 +1,114 @@
+/* handle.c — attach to a running fabric: its topology, namespaces, sockets. */
+#include "netctl/fabric.h"
+#include "netctl/ns.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+struct fabric *fabric_open(const char *prefix, char err[FABRIC_ERR_LEN])
+{
+	char path[256], terr[TOPO_ERR_LEN], cerr[256], spec[8192] = "";
+	struct fabric *f;
+
+	if (plan_prefix_valid(prefix)) {
+		snprintf(err, FABRIC_ERR_LEN, "bad prefix '%s'", prefix);
+		return NULL;
+	}
+	f = calloc(1, sizeof *f);
+	if (!f)
+		return NULL;
+	snprintf(f->prefix, sizeof f->prefix, "%s", prefix);
+	snprintf(path, sizeof path, "%s/%s/topology.conf", FABRIC_STATE_DIR, prefix);
+	if (access(path, R_OK)) {
+		snprintf(err, FABRIC_ERR_LEN, "no fabric with prefix '%s' is up (netctl up FILE --prefix %s)",
+			 prefix, prefix);
+		free(f);
+		return NULL;
+	}
+	if (topo_load(&f->topo, path, 0, terr)) {
+		snprintf(err, FABRIC_ERR_LEN, "fabric state is damaged: %s", terr);
+		free(f);
+		return NULL;
+	}
+	snprintf(path, sizeof path, "%s/%s/circuits", FABRIC_STATE_DIR, prefix);
+	FILE *c = fopen(path, "r");
+	if (c) {
+		if (!fgets(spec, sizeof spec, c))
+			spec[0] = 0;
+		fclose(c);
+	}
+	spec[strcspn(spec, "\n")] = 0;
+	circuits_clear(&f->circuits, &f->topo);
+	if (f->topo.ocs && circuits_parse(spec, &f->topo, &f->circuits, cerr))
+		circuits_clear(&f->circuits, &f->topo);
+	f->lit = f->circuits;
+	int n = plan_ns_count(&f->topo);
+	f->ns_fd = malloc(n * sizeof(int));
+	for (int i = 0; f->ns_fd && i < n; i++)
+		f->ns_fd[i] = -1;
+	f->root_fd = ns_self();
+	snprintf(path, sizeof path, "%s/%s/lock", FABRIC_STATE_DIR, prefix);
+	f->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (!f->ns_fd || f->root_fd < 0) {
+		snprintf(err, FABRIC_ERR_LEN, "out of memory or no /proc");
+		fabric_close(f);
+		return NULL;
+	}
+	if (f->topo.ocs)
+		fabric_circuits_lit(f, &f->lit);
+	return f;
+}
+
+void fabric_close(struct fabric *f)
+{
+	if (!f)
+		return;
+	int n = plan_ns_count(&f->topo);
+	for (int i = 0; f->ns_fd && i < n; i++)
+		if (f->ns_fd[i] >= 0)
+			close(f->ns_fd[i]);
+	free(f->ns_fd);
+	if (f->root_fd >= 0)
+		close(f->root_fd);
+	if (f->lock_fd >= 0)
+		close(f->lock_fd);
+	free(f);
+}
+
+int fabric_ns_fd(struct fabric *f, const struct host_id *h)
+{
+	int i = plan_ns_index(&f->topo, h);
+	if (f->ns_fd[i] < 0) {
+		char name[NS_NAME_MAX];
+		plan_ns_name(f->prefix, h, name, sizeof name);
+		f->ns_fd[i] = ns_open(name);
+	}
+	return f->ns_fd[i];
+}
+
+int fabric_nl(struct fabric *f, const struct host_id *h, struct nlbatch *nb)
+{
+	int fd = fabric_ns_fd(f, h);
+	if (fd < 0 || ns_enter(fd))
+		return -1;
+	int rc = nlbatch_init(nb);
+	int saved = errno;
+	ns_enter(f->root_fd);
+	errno = saved;
+	return rc;
+}
+
+int fabric_lock(struct fabric *f)
+{
+	return f->lock_fd >= 0 ? flock(f->lock_fd, LOCK_EX) : 0;
+}
+
+void fabric_unlock(struct fabric *f)
+{
+	if (f->lock_fd >= 0)
+		flock(f->lock_fd, LOCK_UN);
+}

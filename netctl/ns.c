@@ -1,0 +1,225 @@
+/* ns.c — see ns.h. */
+#include "netctl/ns.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* /run/netns must be a shared mount point, or a bind mount made in one mount
+ * namespace would not be seen in others (ip netns does the same dance). */
+static int prepare_run_dir(void)
+{
+	if (mkdir(NETNS_RUN_DIR, 0755) && errno != EEXIST)
+		return -1;
+	if (!mount("", NETNS_RUN_DIR, "none", MS_SHARED | MS_REC, NULL))
+		return 0;
+	if (errno != EINVAL)
+		return -1;
+	if (mount(NETNS_RUN_DIR, NETNS_RUN_DIR, "none", MS_BIND | MS_REC, NULL))
+		return -1;
+	return mount("", NETNS_RUN_DIR, "none", MS_SHARED | MS_REC, NULL);
+}
+
+static void ns_path(const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", NETNS_RUN_DIR, name);
+}
+
+int ns_self(void)
+{
+	return open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+}
+
+int ns_enter(int fd)
+{
+	return setns(fd, CLONE_NEWNET);
+}
+
+int ns_open(const char *name)
+{
+	char path[PATH_MAX];
+	ns_path(name, path, sizeof path);
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+int ns_create(const char *name)
+{
+	static int run_dir_ready;   /* one mount check per process is enough */
+	char path[PATH_MAX];
+	int fd, saved;
+
+	if (!run_dir_ready) {
+		if (prepare_run_dir())
+			return -1;
+		run_dir_ready = 1;
+	}
+	ns_path(name, path, sizeof path);
+	fd = open(path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	if (unshare(CLONE_NEWNET))
+		goto fail;
+	if (mount("/proc/thread-self/ns/net", path, "none", MS_BIND, NULL))
+		goto fail;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		return fd;
+fail:
+	saved = errno;
+	umount2(path, MNT_DETACH);
+	unlink(path);
+	errno = saved;
+	return -1;
+}
+
+int ns_delete(const char *name)
+{
+	char path[PATH_MAX];
+	ns_path(name, path, sizeof path);
+	umount2(path, MNT_DETACH);
+	if (unlink(path) && errno != ENOENT)
+		return -1;
+	return 0;
+}
+
+static int prefix_match(const char *name, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return !strncmp(name, prefix, n) && name[n] == '-' && name[n + 1];
+}
+
+int ns_list(const char *prefix, void (*fn)(const char *name, void *arg), void *arg)
+{
+	DIR *d = opendir(NETNS_RUN_DIR);
+	struct dirent *e;
+	int n = 0;
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || (prefix && !prefix_match(e->d_name, prefix)))
+			continue;
+		fn(e->d_name, arg);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+struct inode_set {
+	ino_t *ino;
+	dev_t *dev;
+	int n, cap;
+};
+
+static void collect_inode(const char *name, void *arg)
+{
+	struct inode_set *s = arg;
+	char path[PATH_MAX];
+	struct stat st, nsfs;
+	ns_path(name, path, sizeof path);
+	/* An unmounted placeholder (a crash between create and mount) is on the
+	 * /run filesystem, not nsfs: it names no namespace. */
+	if (stat(path, &st) || stat("/proc/self/ns/net", &nsfs) || st.st_dev != nsfs.st_dev)
+		return;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 64;
+		s->ino = realloc(s->ino, s->cap * sizeof *s->ino);
+		s->dev = realloc(s->dev, s->cap * sizeof *s->dev);
+		if (!s->ino || !s->dev)
+			abort();
+	}
+	s->ino[s->n] = st.st_ino;
+	s->dev[s->n++] = st.st_dev;
+}
+
+static int in_set(const struct inode_set *s, const struct stat *st)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->ino[i] == st->st_ino && s->dev[i] == st->st_dev)
+			return 1;
+	return 0;
+}
+
+static int signal_members(const struct inode_set *s, int sig)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+	pid_t self = getpid();
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char path[64];
+		struct stat st;
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+		if (*end || pid <= 0 || pid == self)
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/ns/net", pid);
+		if (stat(path, &st) || !in_set(s, &st))
+			continue;
+		if (!kill((pid_t)pid, sig))
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+int ns_kill_processes(const char *prefix, int timeout_ms)
+{
+	struct inode_set s = {0};
+	int n;
+	ns_list(prefix, collect_inode, &s);
+	n = s.n ? signal_members(&s, SIGKILL) : 0;
+	for (int waited = 0; n && waited < timeout_ms; waited += 5) {
+		struct timespec ts = {0, 5 * 1000 * 1000};
+		if (!signal_members(&s, 0))
+			break;
+		nanosleep(&ts, NULL);
+	}
+	free(s.ino);
+	free(s.dev);
+	return n;
+}
+
+int sysctl_set(const char *key, const char *value)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "/proc/sys/%s", key);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	size_t n = strlen(value);
+	ssize_t w = write(fd, value, n);
+	int saved = errno;
+	close(fd);
+	errno = saved;
+	return w == (ssize_t)n ? 0 : -1;
+}
+
+int sysctl_get(const char *key, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "/proc/sys/%s", key);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t r = read(fd, buf, len - 1);
+	close(fd);
+	if (r < 0)
+		return -1;
+	while (r > 0 && (buf[r - 1] == '\n' || buf[r - 1] == ' '))
+		r--;
+	buf[r] = 0;
+	return 0;
+}

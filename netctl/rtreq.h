@@ -1,0 +1,40 @@
+/* rtreq.h — the rtnetlink requests a fabric is built from, queued on a batch.
+ *
+ * Links, addresses, routes, neighbours and rules are plain structs and are
+ * written with libmnl; qdiscs, classes and filters carry nested options that
+ * libnl-route already knows how to encode, so those are built with libnl and
+ * appended to the same batch. */
+#ifndef NETCTL_RTREQ_H
+#define NETCTL_RTREQ_H
+#include "netctl/nlbatch.h"
+#include "netctl/topo.h"
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct veth_end {
+	int ifindex;
+	const char *name;
+	uint8_t mac[6];
+};
+
+/* A veth pair: `a` (up) in the batch's namespace, `b` (down: bring it up
+ * with rq_link_up from its own namespace) created directly in peer_ns_fd. */
+void rq_veth(struct nlbatch *nb, const struct veth_end *a, const struct veth_end *b,
+	     int peer_ns_fd, uint32_t gso_max);
+void rq_link_up(struct nlbatch *nb, int ifindex);
+void rq_addr(struct nlbatch *nb, int ifindex, struct in_addr a);      /* /32 */
+/* Route dst/plen in table; via gw (on-link) or, with gw NULL, a device route. */
+void rq_route(struct nlbatch *nb, bool add, uint32_t table, struct in_addr dst, int plen,
+	      const struct in_addr *gw, int oif);
+void rq_neigh(struct nlbatch *nb, int ifindex, struct in_addr ip, const uint8_t mac[6]);
+void rq_tos_rule(struct nlbatch *nb, uint8_t tos, uint32_t table, uint32_t prio);
+/* HTB root (1:) with one default class (1:1) at the link rate, and a bfifo
+ * leaf (10:) holding at most the link's queue limit in bytes. */
+int rq_shape(struct nlbatch *nb, int ifindex, const struct topo_link *l);
+void rq_ingress(struct nlbatch *nb, int ifindex);
+/* Crossbar: every packet entering `ifindex` leaves through `target`
+ * (u32 match-all + mirred egress redirect); replaces an existing one. */
+int rq_redirect(struct nlbatch *nb, int ifindex, int target);
+int rq_redirect_del(struct nlbatch *nb, int ifindex);
+#endif

@@ -1,0 +1,150 @@
+/* stats.c — link and queue counters of a running fabric, read from the
+ * ToRs (every link of the fabric has exactly one ToR end). */
+#include "netctl/fabric.h"
+#include <linux/gen_stats.h>
+#include <linux/if_link.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct fifo_walk {
+	struct fifo_stats *out;
+	int max;
+};
+
+static int fifo_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	struct fifo_walk *w = arg;
+	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *a, *kind = NULL, *stats2 = NULL;
+	mnl_attr_for_each(a, nlh, sizeof *tcm) {
+		if (mnl_attr_get_type(a) == TCA_KIND)
+			kind = a;
+		else if (mnl_attr_get_type(a) == TCA_STATS2)
+			stats2 = a;
+	}
+	if (!kind || strcmp(mnl_attr_get_str(kind), "bfifo") || !stats2 || tcm->tcm_ifindex >= w->max ||
+	    tcm->tcm_ifindex < 0)
+		return 0;
+	mnl_attr_for_each_nested(a, stats2) {
+		if (mnl_attr_get_type(a) == TCA_STATS_QUEUE &&
+		    mnl_attr_get_payload_len(a) >= sizeof(struct gnet_stats_queue)) {
+			struct gnet_stats_queue q;
+			memcpy(&q, mnl_attr_get_payload(a), sizeof q);
+			w->out[tcm->tcm_ifindex].backlog = q.backlog;
+			w->out[tcm->tcm_ifindex].drops = q.drops;
+		}
+	}
+	return 0;
+}
+
+int fabric_fifo_stats(struct nlbatch *nb, struct fifo_stats *out, int max_ifindex)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct fifo_walk w = {out, max_ifindex};
+	memset(out, 0, max_ifindex * sizeof *out);
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_GETQDISC;
+	struct tcmsg *tcm = mnl_nlmsg_put_extra_header(nlh, sizeof *tcm);
+	tcm->tcm_family = AF_UNSPEC;
+	return nlbatch_dump(nb, nlh, fifo_cb, &w);
+}
+
+struct link_walk {
+	struct link_stats *out;    /* indexed by ifindex */
+	int max;
+};
+
+static int link_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	struct link_walk *w = arg;
+	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *a;
+	if (ifi->ifi_index <= 0 || ifi->ifi_index >= w->max)
+		return 0;
+	mnl_attr_for_each(a, nlh, sizeof *ifi) {
+		if (mnl_attr_get_type(a) != IFLA_STATS64 ||
+		    mnl_attr_get_payload_len(a) < sizeof(struct rtnl_link_stats64))
+			continue;
+		struct rtnl_link_stats64 s;
+		memcpy(&s, mnl_attr_get_payload(a), sizeof s);
+		struct link_stats *l = &w->out[ifi->ifi_index];
+		l->tx_bytes = s.tx_bytes;
+		l->rx_bytes = s.rx_bytes;
+		l->tx_packets = s.tx_packets;
+		l->rx_packets = s.rx_packets;
+	}
+	return 0;
+}
+
+static int link_dump(struct nlbatch *nb, struct link_stats *out, int max)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct link_walk w = {out, max};
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_GETLINK;
+	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof *ifi);
+	ifi->ifi_family = AF_UNSPEC;
+	return nlbatch_dump(nb, nlh, link_cb, &w);
+}
+
+int fabric_stats(struct fabric *f, struct link_stats **out, int *n)
+{
+	const struct topo *t = &f->topo;
+	int per_rack = t->servers_per_rack + 1 + (t->ocs ? t->ocs_ports : 0);
+	int max = IFX_TOR_DOWN0 + TOPO_MAX_SERVERS;
+	struct link_stats *res = calloc((size_t)t->racks * per_rack, sizeof *res);
+	struct link_stats *byif = calloc(max, sizeof *byif);
+	struct fifo_stats *fifo = calloc(max, sizeof *fifo);
+	int k = 0, rc = 0;
+
+	if (!res || !byif || !fifo) {
+		rc = -1;
+		goto out;
+	}
+	for (int r = 0; r < t->racks && !rc; r++) {
+		struct host_id tor = {HOST_TOR, r, 0};
+		struct nlbatch nb;
+		if (fabric_nl(f, &tor, &nb)) {
+			rc = -1;
+			break;
+		}
+		memset(byif, 0, max * sizeof *byif);
+		rc = link_dump(&nb, byif, max) || fabric_fifo_stats(&nb, fifo, max) ? -1 : 0;
+		nlbatch_free(&nb);
+		for (int i = 0; i < per_rack && !rc; i++) {
+			struct link_stats *l = &res[k++];
+			int ifx;
+			if (i < t->servers_per_rack) {
+				ifx = plan_ifx_tor_down(i);
+				*l = byif[ifx];
+				l->cls = LINK_SERVER;
+				l->server = i;
+			} else if (i == t->servers_per_rack) {
+				ifx = IFX_TOR_UP;
+				*l = byif[ifx];
+				l->cls = LINK_UPLINK;
+			} else {
+				l->port = i - t->servers_per_rack - 1;
+				ifx = plan_ifx_tor_opt(l->port);
+				*l = byif[ifx];
+				l->cls = LINK_OPTICAL;
+				l->port = i - t->servers_per_rack - 1;
+			}
+			l->rack = r;
+			l->drops = fifo[ifx].drops;
+			l->backlog = fifo[ifx].backlog;
+		}
+	}
+out:
+	free(byif);
+	free(fifo);
+	if (rc) {
+		free(res);
+		return -1;
+	}
+	*out = res;
+	*n = k;
+	return 0;
+}

@@ -1,0 +1,69 @@
+/* topo.h — the topology model: what a fabric is made of.
+ *
+ * A topology is a set of racks, each with `servers_per_rack` servers behind a
+ * ToR.  Every ToR has an uplink to one EPS core (the oversubscribed
+ * electrical packet switch) and, when the OCS is present, `ports_per_rack`
+ * optical ports into the OCS crossbar.  Rates are bits/s after `rate_scale`
+ * has been applied; the nominal figures stay in the file.
+ *
+ * Topology files are libconfig documents (see topologies/ and the README);
+ * every error names FILE:LINE. */
+#ifndef NETCTL_TOPO_H
+#define NETCTL_TOPO_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <netinet/in.h>
+
+#define TOPO_MAX_RACKS     250   /* one /24 per rack, one octet per rack id */
+#define TOPO_MAX_SERVERS   250   /* per rack: .1 .. .250; .254 is the ToR */
+#define TOPO_MAX_PORTS     8     /* optical ports per rack */
+#define TOPO_MAX_RATE      34000000000ULL /* HTB's 32-bit bytes/s ceiling */
+#define TOPO_ERR_LEN       512
+
+enum ocs_mode { OCS_DIRECTED, OCS_BIDIRECTIONAL };
+
+/* One shaped link class: its rate and byte queue limit per direction. */
+struct topo_link {
+	uint64_t rate;         /* bits/s, scaled */
+	uint64_t queue_bytes;  /* bfifo limit on each shaped egress */
+	uint32_t gso_max;      /* gso_max_size on both ends, ~1 ms of line rate */
+};
+
+struct topo {
+	char name[64];
+	char source[256];          /* file it was read from */
+	int racks;
+	int servers_per_rack;
+	double rate_scale;         /* already applied to every rate below */
+	struct topo_link server;   /* server <-> ToR */
+	struct topo_link uplink;   /* ToR <-> EPS core (the oversubscribed hop) */
+	bool ocs;
+	int ocs_ports;             /* optical ports per rack */
+	enum ocs_mode ocs_mode;
+	struct topo_link optical;  /* ToR <-> OCS port */
+	char tcp_cc[16];           /* pinned congestion control in servers */
+	struct in_addr server_net; /* /16 holding one /24 per rack */
+	struct in_addr fabric_net; /* /16 for ToR uplink and optical addresses */
+	/* per-server resources, for the cluster runtime */
+	int containers;
+	int cores;
+	uint64_t memory;           /* bytes */
+};
+
+/* Read and validate FILE.  rate_scale > 0 overrides the file's own scale
+ * (pass 0 to keep it).  On error returns -1 with "FILE:LINE: problem" in err. */
+int topo_load(struct topo *t, const char *path, double rate_scale, char err[TOPO_ERR_LEN]);
+
+/* Same, from a string (tests, fuzzing); `name` stands in for the file name. */
+int topo_load_string(struct topo *t, const char *text, const char *name,
+		     double rate_scale, char err[TOPO_ERR_LEN]);
+
+/* Write the effective topology (scale already applied, rate_scale = 1) so a
+ * running fabric can be re-opened without the original file. */
+int topo_save(const struct topo *t, const char *path);
+
+static inline int topo_servers(const struct topo *t) { return t->racks * t->servers_per_rack; }
+
+/* Oversubscription: rack server capacity over uplink capacity. */
+double topo_oversubscription(const struct topo *t);
+#endif

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Install the Debian packages emu needs to build, test and plot.
+# Idempotent: apt-get skips what is already installed.
+set -e
+PKGS="build-essential pkg-config iproute2 iputils-ping iperf3 gnuplot-nox
+      libnl-3-dev libnl-route-3-dev libmnl-dev libpcap-dev libconfig-dev
+      libjansson-dev libcriterion-dev liblemon-dev"
+missing=""
+for p in $PKGS; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+    echo "deps: all packages present"; exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+    echo "deps: missing:$missing — run 'make deps' as root" >&2; exit 2
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends $missing
