@@ -82,7 +82,7 @@ static int cmd_up(int argc, char **argv)
 	double scale = 0;
 	int quiet = 0, c;
 	char *end;
-	while ((c = getopt_long(argc, argv, "+s:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			scale = strtod(optarg, &end);
@@ -352,8 +352,7 @@ static int cmd_stats(int argc, char **argv)
 	double interval = 1;
 	int json = 0, all = 0, c;
 	char *end;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+i:jah", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:jah", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			interval = strtod(optarg, &end);
@@ -533,7 +532,7 @@ int main(int argc, char **argv)
 		return bad("bad prefix '%s': use 1-%d letters, digits or '_'", prefix, PREFIX_MAX);
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (!strcmp(cmds[i].name, args[0])) {
-			optind = 1;
+			optind = 0;   /* 0, not 1: glibc then resets getopt fully */
 			return cmds[i].fn(nargs, args);
 		}
 	return bad("unknown command '%s' (see netctl --help)", args[0]);
