@@ -182,10 +182,24 @@ static int finish_link(struct ctx *c, const config_setting_t *where, const char 
 	l->gso_max = (uint32_t)fmin(MAX_GSO, fmax(MIN_GSO, bytes_per_ms));
 	if (!l->queue_bytes)
 		l->queue_bytes = (uint64_t)((double)l->rate / 8 * qtime);
-	/* A queue must hold a few of the largest packets or TCP cannot fill the link. */
-	if (l->queue_bytes < 2ULL * l->gso_max)
-		l->queue_bytes = 2ULL * l->gso_max;
 	return 0;
+}
+
+/* Packets keep the size their sender's GSO gave them all the way through the
+ * fabric, so the slowest link sets the largest packet anywhere: a 12.5 KB
+ * packet could never enter a 10 KB queue.  Every queue then holds at least
+ * two of the largest packets, or TCP cannot fill its link. */
+static void finish_gso(struct topo *t)
+{
+	uint32_t g = t->server.gso_max < t->uplink.gso_max ? t->server.gso_max : t->uplink.gso_max;
+	if (t->ocs && t->optical.gso_max < g)
+		g = t->optical.gso_max;
+	struct topo_link *links[] = {&t->server, &t->uplink, &t->optical};
+	for (int i = 0; i < (t->ocs ? 3 : 2); i++) {
+		links[i]->gso_max = g;
+		if (links[i]->queue_bytes < 2ULL * g)
+			links[i]->queue_bytes = 2ULL * g;
+	}
 }
 
 static int parse(struct ctx *c, config_t *cfg, struct topo *t, double rate_scale)
@@ -303,6 +317,7 @@ static int parse(struct ctx *c, config_t *cfg, struct topo *t, double rate_scale
 	    finish_link(c, eps_g, "EPS uplink", &t->uplink, t->rate_scale, q_uplink) ||
 	    (t->ocs && finish_link(c, ocs_g, "OCS port", &t->optical, t->rate_scale, q_optical)))
 		return -1;
+	finish_gso(t);
 	return 0;
 }
 

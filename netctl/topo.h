@@ -26,7 +26,7 @@ enum ocs_mode { OCS_DIRECTED, OCS_BIDIRECTIONAL };
 struct topo_link {
 	uint64_t rate;         /* bits/s, scaled */
 	uint64_t queue_bytes;  /* bfifo limit on each shaped egress */
-	uint32_t gso_max;      /* gso_max_size on both ends, ~1 ms of line rate */
+	uint32_t gso_max;      /* gso_max_size on both ends: ~1 ms at the slowest link's rate */
 };
 
 struct topo {
