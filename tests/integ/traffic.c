@@ -192,6 +192,16 @@ static int set_int(int fd, int level, int opt, int v)
     return setsockopt(fd, level, opt, &v, sizeof v);
 }
 
+/* Congestion control for every new connection ("" = namespace default).
+ * A fabric pins its servers' congestion control, but the host may not let a
+ * namespace default to it; sockets can always ask for it as root. */
+static char congestion[16];
+
+void tr_set_congestion(const char *name)
+{
+    snprintf(congestion, sizeof congestion, "%s", name ? name : "");
+}
+
 /* A connected TCP pair: *cli created in src_ns, *srv accepted from a
  * listener bound to dst_addr:<ephemeral> in dst_ns.  Both fds are left
  * blocking.  tos is applied to the client (and the server if tos_both). */
@@ -238,6 +248,12 @@ static int tcp_pair(const char *src_ns, const char *dst_ns, const char *dst_addr
     cfd = tr_socket_in(src_ns, AF_INET, SOCK_STREAM, 0);
     if (cfd < 0)
         goto fail;
+    if (congestion[0] &&
+        (setsockopt(cfd, IPPROTO_TCP, TCP_CONGESTION, congestion, strlen(congestion)) < 0 ||
+         setsockopt(lfd, IPPROTO_TCP, TCP_CONGESTION, congestion, strlen(congestion)) < 0)) {
+        seterr(errno, "TCP_CONGESTION %s", congestion);
+        goto fail;
+    }
     if (tos && set_int(cfd, IPPROTO_IP, IP_TOS, tos) < 0) {
         seterr(errno, "IP_TOS 0x%x", tos);
         goto fail;

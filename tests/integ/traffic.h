@@ -38,6 +38,11 @@ const char *tr_errmsg(void);
 /* Open /run/netns/NAME (O_RDONLY|O_CLOEXEC); -1 with errno on failure. */
 int tr_ns_open(const char *name);
 
+/* Congestion control for connections made from now on (TCP_CONGESTION on
+ * both ends; NULL or "" = the namespace default).  Not thread-safe: set it
+ * before starting flows. */
+void tr_set_congestion(const char *name);
+
 /* Run fn(arg) with the calling thread switched into namespace NAME, then
  * switch back.  Returns fn's return value, or -1 (errno set) if the switch
  * failed (fn not run).  Aborts the process if switching back fails, so a
