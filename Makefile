@@ -12,6 +12,12 @@
 #   bench/*.c           -> one binary each; bench/*.cpp likewise (C++)
 
 CC      ?= cc
+# `make V=1` shows full command lines.
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
 CXX     ?= c++
 PKGS    := libnl-3.0 libnl-route-3.0 libmnl libconfig jansson libpcap
 CFLAGS  ?= -O2 -g
@@ -43,12 +49,13 @@ LIBNETCTL := $(BUILD)/libnetctl.a
 LIBEMU    := $(BUILD)/libemu.a
 BINS := $(BUILD)/bin/netctl $(if $(EMU_CLI),$(BUILD)/bin/emu) $(if $(AGENT_SRC),$(BUILD)/bin/emu-agent)
 
-.PHONY: all deps check unit integ bench clean install
+.PHONY: all deps check unit integ bench clean install run
 all: $(BINS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(LIBNETCTL): $(call obj,$(NETCTL_SRC))
 	@rm -f $@; ar rcs $@ $^
@@ -105,3 +112,7 @@ clean:
 	rm -rf build build-san
 
 -include $(shell find build build-san -name '*.d' 2>/dev/null)
+
+# The default job: bring up the GENI-like fabric, prove it with traffic, take it down.
+run: all
+	./scripts/demo.sh
