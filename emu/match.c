@@ -38,6 +38,7 @@ struct mw {
 	int64_t *lab;   /* doubled duals */
 	int *mate;      /* mate[x]: vertex at the far end of x's matched edge */
 	int *slack;     /* slack[x]: S-vertex of the cheapest edge into x */
+	int64_t *sv;    /* sv[x]: the slack of that edge (valid if slack[x]) */
 	int *st;        /* st[x]: top-level node containing x (0: freed) */
 	int *par;       /* par[x]: blossom directly containing x (0: top) */
 	int *pa;        /* pa[x]: S-vertex whose edge labelled T-node x */
@@ -77,8 +78,11 @@ static inline int64_t slack_nn(const struct mw *m, int a, int b)
 
 static void update_slack(struct mw *m, int u, int x)
 {
-	if (!m->slack[x] || slack_nn(m, u, x) < slack_nn(m, m->slack[x], x))
+	int64_t s = slack_nn(m, u, x);
+	if (!m->slack[x] || s < m->sv[x]) {
 		m->slack[x] = u;
+		m->sv[x] = s;
+	}
 }
 
 /* Recompute slack[x] from scratch (x just became top-level or relabelled). */
@@ -339,16 +343,25 @@ static int stage(struct mw *m)
 				continue;
 			const int64_t *wu = &W(m, u, 0);
 			const int64_t lu = m->lab[u];
+			const int64_t *lab = m->lab;
+			int *st = m->st, *slack = m->slack;
+			int64_t *sv = m->sv;
 			for (int v = 1; v <= n; v++) {
-				if (!wu[v] || m->st[v] == su)
+				int x = st[v];
+				if (!wu[v] || x == su)
 					continue;
-				if (lu + m->lab[v] - 2 * wu[v] == 0) {
+				int64_t s = lu + lab[v] - 2 * wu[v];
+				if (s == 0) {
 					if (found_edge(m, u, v))
 						return 1;
 					/* u may have joined a new blossom */
-					su = m->st[u];
-				} else {
-					update_slack(m, u, m->st[v]);
+					su = st[u];
+				} else if (!slack[x] || s < sv[x]) {
+					/* The minimum over v in x of the slack of
+					 * u-v is that of u's cheapest edge into x,
+					 * so tracking it per v is exact.  */
+					slack[x] = u;
+					sv[x] = s;
 				}
 			}
 		}
@@ -361,7 +374,7 @@ static int stage(struct mw *m)
 		for (int x = 1; x <= m->nx; x++) {
 			if (m->st[x] != x || !m->slack[x])
 				continue;
-			int64_t s = slack_nn(m, m->slack[x], x);
+			int64_t s = m->sv[x];
 			if (m->lbl[x] == LBL_NONE && s < d)
 				d = s;
 			else if (m->lbl[x] == LBL_S && s / 2 < d)
@@ -388,12 +401,21 @@ static int stage(struct mw *m)
 			else if (m->lbl[b] == LBL_T)
 				m->lab[b] -= 2 * d;
 		}
+		/* slack[x] is an S-vertex (dual -d): shift the cached slacks. */
+		for (int x = 1; x <= m->nx; x++) {
+			if (m->st[x] != x || !m->slack[x])
+				continue;
+			if (m->lbl[x] == LBL_NONE)
+				m->sv[x] -= d;
+			else if (m->lbl[x] == LBL_S)
+				m->sv[x] -= 2 * d;
+		}
 
 		m->qh = m->qt = 0;
 		for (int x = 1; x <= m->nx; x++) {
 			int s = m->slack[x];
 			if (m->st[x] == x && s && m->st[s] != x &&
-			    slack_nn(m, s, x) == 0 &&
+			    m->sv[x] == 0 &&
 			    found_edge(m, s, EP(m, x, s)))
 				return 1;
 		}
@@ -410,6 +432,7 @@ static void mw_free(struct mw *m)
 	free(m->lab);
 	free(m->mate);
 	free(m->slack);
+	free(m->sv);
 	free(m->st);
 	free(m->par);
 	free(m->pa);
@@ -433,6 +456,7 @@ static int mw_alloc(struct mw *m, int n)
 	m->lab = calloc(nn, sizeof(*m->lab));
 	m->mate = calloc(nn, sizeof(int));
 	m->slack = calloc(nn, sizeof(int));
+	m->sv = calloc(nn, sizeof(int64_t));
 	m->st = calloc(nn, sizeof(int));
 	m->par = calloc(nn, sizeof(int));
 	m->pa = calloc(nn, sizeof(int));
@@ -442,7 +466,7 @@ static int mw_alloc(struct mw *m, int n)
 	m->nch = calloc(nb ? nb : 1, sizeof(int));
 	m->q = calloc((size_t)n + 1, sizeof(int));
 	if (!m->w || !m->ep || !m->lab || !m->mate || !m->slack || !m->st ||
-	    !m->par || !m->pa || !m->lbl || !m->vis || !m->ch || !m->nch ||
+	    !m->sv || !m->par || !m->pa || !m->lbl || !m->vis || !m->ch || !m->nch ||
 	    !m->q) {
 		mw_free(m);
 		return -ENOMEM;
