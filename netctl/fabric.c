@@ -3,6 +3,7 @@
  * the namespace defaults apply to all of them), then each namespace that
  * owns links is configured in one netlink batch on a socket opened inside it. */
 #include "netctl/fabric.h"
+#include "netctl/leak.h"
 #include "netctl/ns.h"
 #include "netctl/rtreq.h"
 #include <errno.h>
@@ -284,9 +285,18 @@ static int build(struct builder *b, struct fabric_timing *tm)
 	double t1 = now_s();
 
 	/* Pass 2: each ToR makes its links to servers, the EPS and the OCS. */
-	for (int r = 0; r < t->racks; r++)
+	for (int r = 0; r < t->racks; r++) {
 		if (configure(b, HOST_TOR, r, 0, fill_tor))
 			return -1;
+		if (t->ocs) {
+			char lerr[256];
+			ns_enter(fd_of(b, HOST_TOR, r, 0));
+			int rc = leak_install(lerr, sizeof lerr);
+			ns_enter(b->root_fd);
+			if (rc)
+				return errf(b->err, "tor%d: %s", r, lerr);
+		}
+	}
 	double t2 = now_s();
 	for (int r = 0; r < t->racks; r++)
 		for (int s = 0; s < t->servers_per_rack; s++)

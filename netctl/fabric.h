@@ -41,6 +41,7 @@ struct fabric {
 	struct circuit_cfg circuits;   /* what the crossbar is set to */
 	struct circuit_cfg lit;        /* circuits the ToRs route into */
 	int *ns_fd;                    /* lazily opened, -1 until then */
+	struct nlbatch *nl;            /* lazily opened sockets, one per namespace */
 	int root_fd;
 	int lock_fd;
 };
@@ -49,8 +50,9 @@ struct fabric {
 struct fabric *fabric_open(const char *prefix, char err[FABRIC_ERR_LEN]);
 void fabric_close(struct fabric *f);
 int fabric_ns_fd(struct fabric *f, const struct host_id *h);
-/* Open a batch socket inside host h's namespace. */
-int fabric_nl(struct fabric *f, const struct host_id *h, struct nlbatch *nb);
+/* The netlink socket inside host h's namespace, opened on first use and
+ * kept (reconfigurations then cost only sendmsg calls).  NULL with errno. */
+struct nlbatch *fabric_nl(struct fabric *f, const struct host_id *h);
 /* Serialise changes among processes sharing the fabric (flock). */
 int fabric_lock(struct fabric *f);
 void fabric_unlock(struct fabric *f);
@@ -84,6 +86,7 @@ struct link_stats {
 	uint64_t tx_bytes, rx_bytes, tx_packets, rx_packets;
 	uint64_t drops;      /* bfifo drops on the ToR's egress of this link */
 	uint32_t backlog;    /* bytes queued on that egress now */
+	uint64_t marked_tx_bytes;  /* uplinks: circuit-marked bytes sent over the EPS (leakage) */
 };
 /* Every ToR-facing link; *out is malloc'd. */
 int fabric_stats(struct fabric *f, struct link_stats **out, int *n);

@@ -48,12 +48,13 @@ struct fabric *fabric_open(const char *prefix, char err[FABRIC_ERR_LEN])
 	f->lit = f->circuits;
 	int n = plan_ns_count(&f->topo);
 	f->ns_fd = malloc(n * sizeof(int));
+	f->nl = calloc(n, sizeof *f->nl);
 	for (int i = 0; f->ns_fd && i < n; i++)
 		f->ns_fd[i] = -1;
 	f->root_fd = ns_self();
 	snprintf(path, sizeof path, "%s/%s/lock", FABRIC_STATE_DIR, prefix);
 	f->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (!f->ns_fd || f->root_fd < 0) {
+	if (!f->ns_fd || !f->nl || f->root_fd < 0) {
 		snprintf(err, FABRIC_ERR_LEN, "out of memory or no /proc");
 		fabric_close(f);
 		return NULL;
@@ -71,7 +72,11 @@ void fabric_close(struct fabric *f)
 	for (int i = 0; f->ns_fd && i < n; i++)
 		if (f->ns_fd[i] >= 0)
 			close(f->ns_fd[i]);
+	for (int i = 0; f->nl && i < n; i++)
+		if (f->nl[i].sock)
+			nlbatch_free(&f->nl[i]);
 	free(f->ns_fd);
+	free(f->nl);
 	if (f->root_fd >= 0)
 		close(f->root_fd);
 	if (f->lock_fd >= 0)
@@ -90,16 +95,19 @@ int fabric_ns_fd(struct fabric *f, const struct host_id *h)
 	return f->ns_fd[i];
 }
 
-int fabric_nl(struct fabric *f, const struct host_id *h, struct nlbatch *nb)
+struct nlbatch *fabric_nl(struct fabric *f, const struct host_id *h)
 {
+	struct nlbatch *nb = &f->nl[plan_ns_index(&f->topo, h)];
+	if (nb->sock)
+		return nb;
 	int fd = fabric_ns_fd(f, h);
 	if (fd < 0 || ns_enter(fd))
-		return -1;
+		return NULL;
 	int rc = nlbatch_init(nb);
 	int saved = errno;
 	ns_enter(f->root_fd);
 	errno = saved;
-	return rc;
+	return rc ? NULL : nb;
 }
 
 int fabric_lock(struct fabric *f)

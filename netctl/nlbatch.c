@@ -42,6 +42,11 @@ static void reset(struct nlbatch *b)
 	b->seq0 = b->seq;
 }
 
+void nlbatch_discard(struct nlbatch *b)
+{
+	reset(b);
+}
+
 void nlbatch_free(struct nlbatch *b)
 {
 	reset(b);

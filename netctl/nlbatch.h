@@ -41,6 +41,9 @@ void nlbatch_add_nl(struct nlbatch *b, struct nl_msg *msg, const char *what, ...
  * The batch is empty afterwards either way. */
 int nlbatch_commit(struct nlbatch *b);
 
+/* Drop everything queued without sending it. */
+void nlbatch_discard(struct nlbatch *b);
+
 /* One request, answered by a dump: fn is called for each reply message.
  * Used for stats and state reads, outside batches. */
 int nlbatch_dump(struct nlbatch *b, struct nlmsghdr *req,

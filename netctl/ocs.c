@@ -10,52 +10,49 @@
 #include <string.h>
 #include <time.h>
 
-static int tor_batch(struct fabric *f, int r, struct nlbatch *nb, char err[FABRIC_ERR_LEN])
+static struct nlbatch *ns_sock(struct fabric *f, enum host_kind kind, int rack, char err[FABRIC_ERR_LEN])
 {
-	struct host_id tor = {HOST_TOR, r, 0};
-	if (fabric_nl(f, &tor, nb)) {
-		snprintf(err, FABRIC_ERR_LEN, "tor%d: cannot open its namespace: %s", r, strerror(errno));
-		return -1;
+	struct host_id h = {kind, rack, 0};
+	struct nlbatch *nb = fabric_nl(f, &h);
+	if (!nb && err) {
+		char name[24];
+		plan_host_name(&h, name, sizeof name);
+		snprintf(err, FABRIC_ERR_LEN, "%s: cannot open its namespace: %s", name, strerror(errno));
 	}
-	return 0;
-}
-
-static void circuit_route(struct fabric *f, struct nlbatch *nb, bool add, int r, int p, int d)
-{
-	struct in_addr gw = plan_optical_ip(&f->topo, d, p);
-	(void)r;
-	rq_route(nb, add, CIRCUIT_TABLE, plan_rack_net(&f->topo, d), 24, &gw, plan_ifx_tor_opt(p));
+	return nb;
 }
 
 /* Apply route changes on every ToR whose lit circuits differ from want
- * (only removals when remove_only), then record them in f->lit. */
+ * (only removals when remove_only), then record them in f->lit.  All ToRs'
+ * requests are queued first and committed back to back. */
 static int sync_routes(struct fabric *f, const struct circuit_cfg *want, bool remove_only,
 		       char err[FABRIC_ERR_LEN])
 {
 	const struct topo *t = &f->topo;
 	for (int r = 0; r < t->racks; r++) {
-		struct nlbatch nb;
-		bool open = false;
+		struct nlbatch *nb = NULL;
 		for (int p = 0; p < t->ocs_ports; p++) {
 			int cur = f->lit.out[p][r], next = want->out[p][r];
 			if (cur == next || (remove_only && cur < 0))
 				continue;
-			if (!open && tor_batch(f, r, &nb, err))
+			if (!nb && !(nb = ns_sock(f, HOST_TOR, r, err)))
 				return -1;
-			open = true;
-			if (cur >= 0)
-				circuit_route(f, &nb, false, r, p, cur);
-			if (!remove_only && next >= 0)
-				circuit_route(f, &nb, true, r, p, next);
+			struct in_addr gw;
+			if (cur >= 0) {
+				gw = plan_optical_ip(t, cur, p);
+				rq_route(nb, false, CIRCUIT_TABLE, plan_rack_net(t, cur), 24, &gw, plan_ifx_tor_opt(p));
+			}
+			if (!remove_only && next >= 0) {
+				gw = plan_optical_ip(t, next, p);
+				rq_route(nb, true, CIRCUIT_TABLE, plan_rack_net(t, next), 24, &gw, plan_ifx_tor_opt(p));
+			}
 		}
-		if (!open)
+		if (!nb)
 			continue;
-		int rc = nlbatch_commit(&nb);
-		if (rc)
-			snprintf(err, FABRIC_ERR_LEN, "tor%d: %s", r, nb.err);
-		nlbatch_free(&nb);
-		if (rc)
+		if (nlbatch_commit(nb)) {
+			snprintf(err, FABRIC_ERR_LEN, "tor%d: %s", r, nb->err);
 			return -1;
+		}
 		for (int p = 0; p < t->ocs_ports; p++)
 			if (f->lit.out[p][r] != want->out[p][r])
 				f->lit.out[p][r] = remove_only ? -1 : want->out[p][r];
@@ -80,110 +77,91 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+static bool output_changes(const struct fabric *f, const struct circuit_cfg *next, int p, int r)
+{
+	return f->circuits.out[p][r] >= 0 && f->circuits.out[p][r] != next->out[p][r];
+}
+
 /* Bytes still queued on the optical path of the ports that change: the
  * ToRs' optical egress and the crossbar port egress they currently feed. */
-static long queued(struct fabric *f, const struct circuit_cfg *next, struct nlbatch *tors, struct nlbatch *ocs)
+static long queued(struct fabric *f, const struct circuit_cfg *next, struct fifo_stats *q, int max)
 {
 	const struct topo *t = &f->topo;
-	int max = 2 + TOPO_MAX_RACKS * TOPO_MAX_PORTS;
-	struct fifo_stats *q = calloc(max, sizeof *q);
 	long total = 0;
-	if (!q)
+	struct nlbatch *ocs = ns_sock(f, HOST_OCS, 0, NULL);
+	if (!ocs || fabric_fifo_stats(ocs, q, max))
 		return -1;
-	if (fabric_fifo_stats(ocs, q, max))
-		total = -1;
-	for (int p = 0; p < t->ocs_ports && total >= 0; p++)
+	for (int p = 0; p < t->ocs_ports; p++)
 		for (int r = 0; r < t->racks; r++)
-			if (f->circuits.out[p][r] >= 0 && f->circuits.out[p][r] != next->out[p][r])
+			if (output_changes(f, next, p, r))
 				total += q[plan_ifx_ocs(f->circuits.out[p][r], p)].backlog;
-	for (int r = 0; r < t->racks && total >= 0; r++) {
-		if (!tors[r].sock)
-			continue;
-		if (fabric_fifo_stats(&tors[r], q, max)) {
-			total = -1;
-			break;
-		}
+	for (int r = 0; r < t->racks; r++) {
+		bool any = false;
 		for (int p = 0; p < t->ocs_ports; p++)
-			total += q[plan_ifx_tor_opt(p)].backlog;
+			any |= output_changes(f, next, p, r);
+		if (!any)
+			continue;
+		struct nlbatch *tor = ns_sock(f, HOST_TOR, r, NULL);
+		if (!tor || fabric_fifo_stats(tor, q, max))
+			return -1;
+		for (int p = 0; p < t->ocs_ports; p++)
+			if (output_changes(f, next, p, r))
+				total += q[plan_ifx_tor_opt(p)].backlog;
 	}
-	free(q);
 	return total;
 }
 
 double fabric_circuits_drain(struct fabric *f, const struct circuit_cfg *next, double timeout_s)
 {
-	const struct topo *t = &f->topo;
-	struct nlbatch *tors = calloc(t->racks, sizeof *tors), ocs;
-	struct host_id oh = {HOST_OCS, 0, 0};
+	int max = 2 + TOPO_MAX_RACKS * TOPO_MAX_PORTS;
+	struct fifo_stats *q = malloc(max * sizeof *q);
 	double t0 = now_s(), waited = -1;
-	int any = 0;
-
-	if (!tors)
+	if (!q)
 		return -1;
-	for (int r = 0; r < t->racks; r++)
-		for (int p = 0; p < t->ocs_ports; p++)
-			if (f->circuits.out[p][r] >= 0 && f->circuits.out[p][r] != next->out[p][r] && !tors[r].sock) {
-				struct host_id tor = {HOST_TOR, r, 0};
-				if (fabric_nl(f, &tor, &tors[r]) == 0)
-					any = 1;
-			}
-	if (!any) {
-		free(tors);
-		return 0;
-	}
-	if (fabric_nl(f, &oh, &ocs) == 0) {
-		for (;;) {
-			long q = queued(f, next, tors, &ocs);
-			double el = now_s() - t0;
-			if (q == 0) {
-				waited = el;
-				break;
-			}
-			if (q < 0 || el > timeout_s)
-				break;
-			struct timespec ts = {0, 100 * 1000};
-			nanosleep(&ts, NULL);
+	for (;;) {
+		long n = queued(f, next, q, max);
+		double el = now_s() - t0;
+		if (n == 0) {
+			waited = el;
+			break;
 		}
-		nlbatch_free(&ocs);
+		if (n < 0 || el > timeout_s)
+			break;
+		struct timespec ts = {0, 100 * 1000};
+		nanosleep(&ts, NULL);
 	}
-	for (int r = 0; r < t->racks; r++)
-		if (tors[r].sock)
-			nlbatch_free(&tors[r]);
-	free(tors);
+	free(q);
 	return waited;
 }
 
 int fabric_crossbar_switch(struct fabric *f, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN])
 {
 	const struct topo *t = &f->topo;
-	struct host_id oh = {HOST_OCS, 0, 0};
-	struct nlbatch nb;
 	char spec[8192];
 	int rc = 0;
 
 	if (!circuits_changed(&f->circuits, next))
 		return 0;
-	if (fabric_nl(f, &oh, &nb)) {
-		snprintf(err, FABRIC_ERR_LEN, "ocs: cannot open its namespace: %s", strerror(errno));
+	struct nlbatch *nb = ns_sock(f, HOST_OCS, 0, err);
+	if (!nb)
 		return -1;
-	}
 	for (int p = 0; p < t->ocs_ports && !rc; p++)
 		for (int r = 0; r < t->racks && !rc; r++) {
 			int cur = f->circuits.out[p][r], want = next->out[p][r];
 			if (cur == want)
 				continue;
-			rc = want >= 0 ? rq_redirect(&nb, plan_ifx_ocs(r, p), plan_ifx_ocs(want, p))
-				       : rq_redirect_del(&nb, plan_ifx_ocs(r, p));
+			rc = want >= 0 ? rq_redirect(nb, plan_ifx_ocs(r, p), plan_ifx_ocs(want, p))
+				       : rq_redirect_del(nb, plan_ifx_ocs(r, p));
 		}
-	if (rc)
+	if (rc) {
+		nlbatch_discard(nb);
 		snprintf(err, FABRIC_ERR_LEN, "ocs: cannot encode a crossbar filter");
-	else if (nlbatch_commit(&nb)) {
-		snprintf(err, FABRIC_ERR_LEN, "ocs: %s", nb.err);
-		rc = -1;
-	}
-	nlbatch_free(&nb);
-	if (rc)
 		return -1;
+	}
+	if (nlbatch_commit(nb)) {
+		snprintf(err, FABRIC_ERR_LEN, "ocs: %s", nb->err);
+		return -1;
+	}
 	f->circuits = *next;
 	/* Record it for other processes (netctl circuits show, a restarted
 	 * controller); rename makes the file whole or absent. */
@@ -248,20 +226,18 @@ static int route_cb(const struct nlmsghdr *nlh, void *arg)
 
 int fabric_circuits_lit(struct fabric *f, struct circuit_cfg *lit)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE], err[FABRIC_ERR_LEN];
+	char buf[MNL_SOCKET_BUFFER_SIZE];
 	circuits_clear(lit, &f->topo);
 	for (int r = 0; r < f->topo.racks; r++) {
-		struct nlbatch nb;
 		struct lit_walk w = {&f->topo, lit, r};
-		if (tor_batch(f, r, &nb, err))
+		struct nlbatch *nb = ns_sock(f, HOST_TOR, r, NULL);
+		if (!nb)
 			return -1;
 		struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 		nlh->nlmsg_type = RTM_GETROUTE;
 		struct rtmsg *rtm = mnl_nlmsg_put_extra_header(nlh, sizeof *rtm);
 		rtm->rtm_family = AF_INET;
-		int rc = nlbatch_dump(&nb, nlh, route_cb, &w);
-		nlbatch_free(&nb);
-		if (rc)
+		if (nlbatch_dump(nb, nlh, route_cb, &w))
 			return -1;
 	}
 	return 0;

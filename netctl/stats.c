@@ -1,6 +1,8 @@
 /* stats.c — link and queue counters of a running fabric, read from the
  * ToRs (every link of the fabric has exactly one ToR end). */
 #include "netctl/fabric.h"
+#include "netctl/leak.h"
+#include "netctl/ns.h"
 #include <linux/gen_stats.h>
 #include <linux/if_link.h>
 #include <linux/pkt_sched.h>
@@ -105,14 +107,21 @@ int fabric_stats(struct fabric *f, struct link_stats **out, int *n)
 	}
 	for (int r = 0; r < t->racks && !rc; r++) {
 		struct host_id tor = {HOST_TOR, r, 0};
-		struct nlbatch nb;
-		if (fabric_nl(f, &tor, &nb)) {
+		struct nlbatch *nb = fabric_nl(f, &tor);
+		if (!nb) {
 			rc = -1;
 			break;
 		}
 		memset(byif, 0, max * sizeof *byif);
-		rc = link_dump(&nb, byif, max) || fabric_fifo_stats(&nb, fifo, max) ? -1 : 0;
-		nlbatch_free(&nb);
+		rc = link_dump(nb, byif, max) || fabric_fifo_stats(nb, fifo, max) ? -1 : 0;
+		uint64_t marked = 0, marked_pkts;
+		if (!rc && t->ocs) {
+			if (ns_enter(fabric_ns_fd(f, &tor)))
+				rc = -1;
+			else if (leak_read(&marked, &marked_pkts))
+				marked = 0;   /* a fabric built before counters existed */
+			ns_enter(f->root_fd);
+		}
 		for (int i = 0; i < per_rack && !rc; i++) {
 			struct link_stats *l = &res[k++];
 			int ifx;
@@ -125,6 +134,7 @@ int fabric_stats(struct fabric *f, struct link_stats **out, int *n)
 				ifx = IFX_TOR_UP;
 				*l = byif[ifx];
 				l->cls = LINK_UPLINK;
+				l->marked_tx_bytes = marked;
 			} else {
 				l->port = i - t->servers_per_rack - 1;
 				ifx = plan_ifx_tor_opt(l->port);

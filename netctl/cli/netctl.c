@@ -394,7 +394,7 @@ static int cmd_stats(int argc, char **argv)
 		}
 	}
 	const struct link_stats *cur = b ? b : a;
-	uint64_t eps = 0, ocs = 0;
+	uint64_t eps = 0, ocs = 0, leak = 0;
 	json_t *arr = json ? json_array() : NULL;
 	if (!json)
 		printf("%-18s %-6s %14s %14s %11s %11s %8s\n", "link", "class", "tx bytes", "rx bytes",
@@ -404,8 +404,10 @@ static int cmd_stats(int argc, char **argv)
 		double txr = b ? (double)(b[i].tx_bytes - a[i].tx_bytes) * 8 / interval / 1e6 : 0;
 		double rxr = b ? (double)(b[i].rx_bytes - a[i].rx_bytes) * 8 / interval / 1e6 : 0;
 		char label[48];
-		if (l->cls == LINK_UPLINK)
+		if (l->cls == LINK_UPLINK) {
 			eps += l->tx_bytes;
+			leak += l->marked_tx_bytes;
+		}
 		if (l->cls == LINK_OPTICAL)
 			ocs += l->tx_bytes;
 		link_label(l, label, sizeof label);
@@ -415,6 +417,9 @@ static int cmd_stats(int argc, char **argv)
 				"tx_bytes", (json_int_t)l->tx_bytes, "rx_bytes", (json_int_t)l->rx_bytes,
 				"tx_packets", (json_int_t)l->tx_packets, "rx_packets", (json_int_t)l->rx_packets,
 				"tx_mbps", txr, "rx_mbps", rxr, "drops", (json_int_t)l->drops, "backlog", (int)l->backlog));
+			if (l->cls == LINK_UPLINK)
+				json_object_set_new(json_array_get(arr, json_array_size(arr) - 1), "marked_tx_bytes",
+						    json_integer((json_int_t)l->marked_tx_bytes));
 			continue;
 		}
 		if (!all && !l->tx_bytes && !l->rx_bytes)
@@ -424,15 +429,18 @@ static int cmd_stats(int argc, char **argv)
 		       (unsigned long long)l->drops);
 	}
 	if (json) {
-		json_t *top = json_pack("{s:s,s:f,s:o,s:I,s:I}", "prefix", prefix, "interval_s", interval,
+		json_t *top = json_pack("{s:s,s:f,s:o,s:I,s:I,s:I}", "prefix", prefix, "interval_s", interval,
 					"links", arr, "eps_uplink_tx_bytes", (json_int_t)eps,
-					"ocs_tx_bytes", (json_int_t)ocs);
+					"ocs_tx_bytes", (json_int_t)ocs, "marked_eps_tx_bytes", (json_int_t)leak);
 		json_dumpf(top, stdout, JSON_INDENT(1));
 		putchar('\n');
 		json_decref(top);
 	} else {
 		printf("cross-rack bytes sent: EPS %llu, OCS %llu (OCS share %.1f%%)\n", (unsigned long long)eps,
 		       (unsigned long long)ocs, eps + ocs ? 100.0 * (double)ocs / (double)(eps + ocs) : 0.0);
+		if (f->topo.ocs)
+			printf("circuit-marked bytes sent over the EPS (leakage or fallback): %llu\n",
+			       (unsigned long long)leak);
 	}
 out:
 	free(a);

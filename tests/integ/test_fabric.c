@@ -191,6 +191,17 @@ Test(fabric, marked_traffic_without_a_circuit_falls_back_to_the_eps)
 	cr_log_info("marked flow without circuit: %.2f Mbit/s", f.goodput_bps / 1e6);
 	cr_assert(f.goodput_bps > 0.94 * eps && f.goodput_bps < 1.05 * eps, "%.2f Mbit/s", f.goodput_bps / 1e6);
 	cr_assert_lt(tor_tx(0, "o0") - opt0, 10000, "marked traffic leaked onto the wrong circuit");
+	/* The leak counter saw the marked bytes cross rack 0's uplink. */
+	struct link_stats *ls;
+	int n;
+	cr_assert_eq(fabric_stats(fab, &ls, &n), 0);
+	uint64_t marked = 0;
+	for (int i = 0; i < n; i++)
+		if (ls[i].cls == LINK_UPLINK && ls[i].rack == 0)
+			marked = ls[i].marked_tx_bytes;
+	free(ls);
+	cr_assert(marked >= f.total_bytes, "leak counter %llu < %llu marked bytes sent over the EPS",
+		  (unsigned long long)marked, (unsigned long long)f.total_bytes);
 	/* Clearing the circuits leaves the crossbar without redirects. */
 	set_circuits(fab, "none");
 	struct circuit_cfg lit;
