@@ -474,8 +474,9 @@ static int mw_alloc(struct mw *m, int n)
 	return 0;
 }
 
-int match_max_weight_dense(int n, const int64_t *w, const int *prev_mate,
-			   int *mate, int64_t *total)
+/* prev_mate and pref both mark preferred edges; either may be NULL. */
+static int solve_dense(int n, const int64_t *w, const int *prev_mate,
+		       const unsigned char *pref, int *mate, int64_t *total)
 {
 	if (n < 0 || (n > 0 && (!w || !mate)))
 		return -EINVAL;
@@ -494,7 +495,8 @@ int match_max_weight_dense(int n, const int64_t *w, const int *prev_mate,
 	}
 	if (wmax == 0)
 		return 0;
-	int64_t k = prev_mate ? match_tie_factor(n) : 1;
+	int tie = prev_mate || pref;
+	int64_t k = tie ? match_tie_factor(n) : 1;
 	if (wmax > (INT64_MAX / 4 - 1) / k || wmax > INT64_MAX / (n / 2 + 1))
 		return -ERANGE;
 
@@ -507,7 +509,8 @@ int match_max_weight_dense(int n, const int64_t *w, const int *prev_mate,
 			if (!x)
 				continue;
 			x *= k;
-			if (prev_mate && (prev_mate[i] == j || prev_mate[j] == i))
+			if ((prev_mate && (prev_mate[i] == j || prev_mate[j] == i)) ||
+			    (pref && pref[(size_t)i * n + j]))
 				x++;
 			W(&m, i + 1, j + 1) = W(&m, j + 1, i + 1) = x;
 			EP(&m, i + 1, j + 1) = i + 1;
@@ -516,7 +519,7 @@ int match_max_weight_dense(int n, const int64_t *w, const int *prev_mate,
 	m.nx = n;
 	for (int u = 1; u <= n; u++) {
 		m.st[u] = u;
-		m.lab[u] = wmax * k + (prev_mate ? 1 : 0);
+		m.lab[u] = wmax * k + tie;
 	}
 	while (stage(&m))
 		;
@@ -534,6 +537,19 @@ int match_max_weight_dense(int n, const int64_t *w, const int *prev_mate,
 		*total = sum;
 	mw_free(&m);
 	return 0;
+}
+
+int match_max_weight_dense(int n, const int64_t *w, const int *prev_mate,
+			   int *mate, int64_t *total)
+{
+	return solve_dense(n, w, prev_mate, NULL, mate, total);
+}
+
+int match_max_weight_dense_pref(int n, const int64_t *w,
+				const unsigned char *pref, int *mate,
+				int64_t *total)
+{
+	return solve_dense(n, w, NULL, pref, mate, total);
 }
 
 int match_max_weight(int n, const struct match_edge *edges, size_t m,

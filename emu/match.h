@@ -53,6 +53,16 @@ int match_max_weight_dense(int n, const int64_t *w, const int *prev_mate,
 			   int *mate, int64_t *total);
 
 /*
+ * Like match_max_weight_dense(), but the preferred edges are given as an
+ * n*n matrix (pref[i*n+j] != 0 for i < j; may be NULL) and need not form
+ * a matching: the optimum maximises the weight, then the number of
+ * preferred edges kept.  The same K = n/2 + 1 scaling applies.
+ */
+int match_max_weight_dense_pref(int n, const int64_t *w,
+				const unsigned char *pref, int *mate,
+				int64_t *total);
+
+/*
  * Edge-list form; builds the dense matrix (n*n int64) and calls the dense
  * solver.  Parallel edges keep the largest weight.
  */
