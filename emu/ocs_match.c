@@ -297,18 +297,18 @@ int ocs_match_bidir(int r, const int64_t *d, const int *prev_mate,
 	return run(bidir, r, d, prev_mate, mate, total);
 }
 
-int ocs_match_kport(enum ocs_mode mode, int r, int k, const int64_t *d,
+int ocs_match_kport(enum ocs_match_mode mode, int r, int k, const int64_t *d,
 		    const int *prev, int *out, int64_t *total)
 {
 	if (r < 0 || k < 0 || (r > 0 && k > 0 && (!d || !out)))
 		return -EINVAL;
-	if (mode != OCS_DIRECTED && mode != OCS_BIDIR)
+	if (mode != OCS_DIRECTED_MODE && mode != OCS_BIDIR)
 		return -EINVAL;
 	if (total)
 		*total = 0;
 	if (!r || !k)
 		return 0;
-	solver f = mode == OCS_DIRECTED ? directed : bidir;
+	solver f = mode == OCS_DIRECTED_MODE ? directed : bidir;
 	size_t rr = (size_t)r * r;
 	int64_t *rem = malloc(rr * sizeof(*rem));
 	/* A pair lit on any previous port is preferred on every port. */

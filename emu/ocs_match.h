@@ -51,8 +51,10 @@
 extern "C" {
 #endif
 
-enum ocs_mode {
-	OCS_DIRECTED = 0,
+/* Named apart from netctl/topo.h's enum ocs_mode (the topology setting),
+ * which callers map onto this one. */
+enum ocs_match_mode {
+	OCS_DIRECTED_MODE = 0,
 	OCS_BIDIR = 1,
 };
 
@@ -64,7 +66,7 @@ int ocs_match_bidir(int r, const int64_t *d, const int *prev_mate,
 		    int *mate, int64_t *total);
 
 /* out and prev (optional) are k*r: out[t*r + i] is rack i's port-t peer. */
-int ocs_match_kport(enum ocs_mode mode, int r, int k, const int64_t *d,
+int ocs_match_kport(enum ocs_match_mode mode, int r, int k, const int64_t *d,
 		    const int *prev, int *out, int64_t *total);
 
 #ifdef __cplusplus
