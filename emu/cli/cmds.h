@@ -1,0 +1,5 @@
+/* cmds.h — the emu subcommands, one file each under emu/cli/. */
+#ifndef EMU_CLI_CMDS_H
+#define EMU_CLI_CMDS_H
+int cmd_ocs(int argc, char **argv);
+#endif

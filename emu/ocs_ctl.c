@@ -1,0 +1,217 @@
+/* ocs_ctl.c — see ocs_ctl.h. */
+#include "emu/ocs_ctl.h"
+#include "emu/ocs_match.h"
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+void ocs_params_default(struct ocs_params *p)
+{
+	p->interval_s = 1.0;
+	p->delta_s = 0.010;
+	p->guard_s = 0.002;
+	p->drain_timeout_s = 0.050;
+	p->scope = OCS_DARK_ALL;
+}
+
+static double wall(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Sleep until an absolute monotonic time: no drift from wake-up latency. */
+static void sleep_until(double t)
+{
+	struct timespec ts = {(time_t)t, (long)((t - (double)(time_t)t) * 1e9)};
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+int ocs_ctl_init(struct ocs_ctl *c, struct fabric *f, const struct ocs_params *p,
+		 const struct ocs_hooks *hooks, const char *log_path, char err[FABRIC_ERR_LEN])
+{
+	memset(c, 0, sizeof *c);
+	if (!f->topo.ocs) {
+		snprintf(err, FABRIC_ERR_LEN, "fabric '%s' has no OCS", f->prefix);
+		return -1;
+	}
+	c->fab = f;
+	c->p = *p;
+	if (hooks)
+		c->hooks = *hooks;
+	c->racks = f->topo.racks;
+	c->ports = f->topo.ocs_ports;
+	c->demand = calloc((size_t)c->racks * c->racks, sizeof *c->demand);
+	c->t0 = wall();
+	if (!c->demand) {
+		snprintf(err, FABRIC_ERR_LEN, "out of memory");
+		return -1;
+	}
+	if (log_path) {
+		c->log = fopen(log_path, "w");
+		if (!c->log) {
+			snprintf(err, FABRIC_ERR_LEN, "%s: %s", log_path, strerror(errno));
+			free(c->demand);
+			return -1;
+		}
+		fprintf(c->log, "t_s,t_announce,t_dark,t_switch,t_lit,changed,drain_s,dark_s,apply_ms,"
+				"served_bytes,demand_bytes,config\n");
+		fflush(c->log);
+	}
+	return 0;
+}
+
+void ocs_ctl_free(struct ocs_ctl *c)
+{
+	if (c->log)
+		fclose(c->log);
+	free(c->demand);
+	memset(c, 0, sizeof *c);
+}
+
+void ocs_demand_set(struct ocs_ctl *c, int src, int dst, int64_t bytes)
+{
+	if (src >= 0 && src < c->racks && dst >= 0 && dst < c->racks && src != dst)
+		c->demand[src * c->racks + dst] = bytes > 0 ? bytes : 0;
+}
+
+void ocs_demand_add(struct ocs_ctl *c, int src, int dst, int64_t delta)
+{
+	if (src >= 0 && src < c->racks && dst >= 0 && dst < c->racks && src != dst)
+		ocs_demand_set(c, src, dst, c->demand[src * c->racks + dst] + delta);
+}
+
+int64_t ocs_demand_get(const struct ocs_ctl *c, int src, int dst)
+{
+	return c->demand[src * c->racks + dst];
+}
+
+int ocs_decide(struct ocs_ctl *c, struct circuit_cfg *next, int64_t *served)
+{
+	int r = c->racks, k = c->ports;
+	int *prev = calloc((size_t)k * r, sizeof(int)), *out = calloc((size_t)k * r, sizeof(int));
+	int rc = -ENOMEM;
+	if (prev && out) {
+		for (int p = 0; p < k; p++)
+			for (int i = 0; i < r; i++)
+				prev[p * r + i] = c->fab->circuits.out[p][i];
+		rc = ocs_match_kport(c->fab->topo.ocs_mode == OCS_BIDIRECTIONAL ? OCS_BIDIR : OCS_DIRECTED_MODE,
+				     r, k, c->demand, prev, out, served);
+		if (!rc) {
+			circuits_clear(next, &c->fab->topo);
+			for (int p = 0; p < k; p++)
+				for (int i = 0; i < r; i++)
+					next->out[p][i] = (int16_t)out[p * r + i];
+		}
+	}
+	free(prev);
+	free(out);
+	return rc;
+}
+
+int ocs_reconfigure(struct ocs_ctl *c, const struct circuit_cfg *next, struct ocs_event *ev,
+		    char err[FABRIC_ERR_LEN])
+{
+	struct fabric *f = c->fab;
+	struct ocs_event scratch;
+	struct circuit_cfg going, none;
+	if (!ev)
+		ev = &scratch;
+	memset(ev, 0, sizeof *ev);
+	ev->cfg = *next;
+	ev->changed = circuits_changed(&f->circuits, next);
+	if (!ev->changed)
+		return 0;
+	if (circuits_validate(next, &f->topo, err))
+		return -1;
+
+	/* Which circuits go dark: every lit one, or only those that change. */
+	circuits_clear(&none, &f->topo);
+	const struct circuit_cfg *dark = c->p.scope == OCS_DARK_ALL ? &none : next;
+	going = none;
+	for (int p = 0; p < c->ports; p++)
+		for (int r = 0; r < c->racks; r++)
+			if (f->lit.out[p][r] >= 0 && f->lit.out[p][r] != dark->out[p][r])
+				going.out[p][r] = f->lit.out[p][r];
+
+	double m0 = mono();
+	ev->t_announce = wall();
+	if (c->hooks.announce)
+		c->hooks.announce(c->hooks.arg, &going);
+	sleep_until(m0 + c->p.guard_s);
+
+	double a0 = mono();
+	ev->t_dark = wall();
+	if (fabric_circuits_unroute(f, dark, err))
+		return -1;
+	double a1 = mono();
+	ev->drain_s = fabric_circuits_drain(f, next, c->p.drain_timeout_s);
+	double a2 = mono();
+	if (fabric_crossbar_switch(f, next, err))
+		return -1;
+	double a3 = mono();
+	ev->t_switch = wall();
+	sleep_until(a3 + c->p.delta_s);
+	double a4 = mono();
+	if (fabric_circuits_route(f, next, err))
+		return -1;
+	double a5 = mono();
+	ev->t_lit = wall();
+	ev->dark_s = ev->t_lit - ev->t_dark;
+	ev->apply_ms = ((a1 - a0) + (a3 - a2) + (a5 - a4)) * 1e3;
+	if (c->hooks.lit)
+		c->hooks.lit(c->hooks.arg, &f->lit);
+	c->reconfigs++;
+	return 0;
+}
+
+int ocs_tick(struct ocs_ctl *c, struct ocs_event *ev, char err[FABRIC_ERR_LEN])
+{
+	struct circuit_cfg next;
+	struct ocs_event scratch;
+	int64_t served = 0, total = 0;
+	if (!ev)
+		ev = &scratch;
+	c->ticks++;
+	int rc = ocs_decide(c, &next, &served);
+	if (rc) {
+		snprintf(err, FABRIC_ERR_LEN, "matching failed: %s", strerror(-rc));
+		return -1;
+	}
+	if (ocs_reconfigure(c, &next, ev, err))
+		return -1;
+	for (int i = 0; i < c->racks * c->racks; i++)
+		total += c->demand[i];
+	ev->served = served;
+	ev->demand = total;
+	if (ev->changed && c->log) {
+		char spec[8192];
+		circuits_format(&ev->cfg, spec, sizeof spec);
+		fprintf(c->log, "%.6f,%.6f,%.6f,%.6f,%.6f,%d,%.6f,%.6f,%.3f,%lld,%lld,%s\n", ev->t_dark - c->t0,
+			ev->t_announce, ev->t_dark, ev->t_switch, ev->t_lit, ev->changed, ev->drain_s, ev->dark_s,
+			ev->apply_ms, (long long)served, (long long)total, spec);
+		fflush(c->log);
+	}
+	return 0;
+}
+
+int ocs_realtime(void)
+{
+	struct sched_param sp = {.sched_priority = 50};
+	if (sched_setscheduler(0, SCHED_FIFO, &sp))
+		return -1;
+	mlockall(MCL_CURRENT | MCL_FUTURE);
+	return 0;
+}

@@ -1,0 +1,93 @@
+/* ocs_ctl.h — the OCS controller: demand in, circuits out, on time.
+ *
+ * It keeps the demand matrix (pending circuit-eligible bytes per ordered
+ * rack pair, as the senders report it) and, every interval, computes a
+ * max-weight matching (emu/ocs_match.h) that prefers the circuits already
+ * lit among equal optima.  An unchanged configuration costs nothing.  A
+ * change follows a fixed sequence, because the naive one loses packets:
+ *
+ *   1. announce  tell the senders (hook) which circuits are about to go, then
+ *                wait the guard time so they stop writing circuit traffic;
+ *   2. dark      remove the ToRs' circuit routes: every circuit (scope
+ *                OCS_DARK_ALL, the dissertation's model: no traffic uses the
+ *                OCS during a reconfiguration) or only those that change;
+ *   3. drain     wait (bounded) until the optical queues that change are
+ *                empty: a queued packet would reach a rack whose MAC it does
+ *                not carry and be dropped;
+ *   4. switch    point the crossbar at the new configuration;
+ *   5. delay     wait δ, the switch's reconfiguration time;
+ *   6. light     install the new circuits' routes and tell the senders (hook).
+ *
+ * The drain counts as dark time.  ocs_reconfigure() blocks for guard +
+ * drain + δ (~12 ms by default): a controller with an event loop runs it on
+ * its own thread, ideally at real-time priority (ocs_realtime()). */
+#ifndef EMU_OCS_CTL_H
+#define EMU_OCS_CTL_H
+#include "netctl/fabric.h"
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum ocs_dark_scope { OCS_DARK_ALL, OCS_DARK_CHANGED };
+
+struct ocs_params {
+	double interval_s;        /* how often to recompute (default 1 s) */
+	double delta_s;           /* reconfiguration delay δ (default 10 ms) */
+	double guard_s;           /* announce this long before going dark (default 2 ms) */
+	double drain_timeout_s;   /* bound on waiting for optical queues (default 50 ms) */
+	enum ocs_dark_scope scope;
+};
+void ocs_params_default(struct ocs_params *p);
+
+struct ocs_hooks {
+	/* Circuits in `going` (a subset of what is lit) go dark soon. */
+	void (*announce)(void *arg, const struct circuit_cfg *going);
+	/* `lit` is now usable. */
+	void (*lit)(void *arg, const struct circuit_cfg *lit);
+	void *arg;
+};
+
+/* What one reconfiguration did, with wall-clock (CLOCK_REALTIME) stamps so
+ * it lines up with packet captures. */
+struct ocs_event {
+	int changed;              /* outputs that changed; 0 = nothing happened */
+	double t_announce, t_dark, t_switch, t_lit;   /* epoch seconds */
+	double drain_s;           /* time waiting for queues (-1: timed out) */
+	double dark_s;            /* t_lit - t_dark */
+	double apply_ms;          /* control-plane time: routes + crossbar netlink work */
+	int64_t served, demand;   /* demand the new configuration serves / total */
+	struct circuit_cfg cfg;
+};
+
+struct ocs_ctl {
+	struct fabric *fab;
+	struct ocs_params p;
+	struct ocs_hooks hooks;
+	int racks, ports;
+	int64_t *demand;          /* racks x racks, row = source */
+	FILE *log;                /* CSV, one line per reconfiguration (NULL = none) */
+	double t0;                /* epoch seconds at init, for the log */
+	unsigned long reconfigs, ticks;
+};
+
+/* f must be an OCS fabric.  log_path may be NULL.  -1 with err on failure. */
+int ocs_ctl_init(struct ocs_ctl *c, struct fabric *f, const struct ocs_params *p,
+		 const struct ocs_hooks *hooks, const char *log_path, char err[FABRIC_ERR_LEN]);
+void ocs_ctl_free(struct ocs_ctl *c);
+
+void ocs_demand_set(struct ocs_ctl *c, int src, int dst, int64_t bytes);
+void ocs_demand_add(struct ocs_ctl *c, int src, int dst, int64_t delta);   /* floors at 0 */
+int64_t ocs_demand_get(const struct ocs_ctl *c, int src, int dst);
+
+/* The configuration the current demand asks for (ties keep lit circuits). */
+int ocs_decide(struct ocs_ctl *c, struct circuit_cfg *next, int64_t *served);
+/* Move the fabric to `next` by the sequence above.  ev may be NULL. */
+int ocs_reconfigure(struct ocs_ctl *c, const struct circuit_cfg *next, struct ocs_event *ev,
+		    char err[FABRIC_ERR_LEN]);
+/* decide + reconfigure + log: what the controller does every interval. */
+int ocs_tick(struct ocs_ctl *c, struct ocs_event *ev, char err[FABRIC_ERR_LEN]);
+
+/* Ask for SCHED_FIFO and locked memory, so δ is kept on a loaded machine.
+ * Returns 0, or -1 (not permitted) — the controller then runs, less precisely. */
+int ocs_realtime(void);
+#endif
