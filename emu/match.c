@@ -43,11 +43,15 @@ struct mw {
 	int *par;       /* par[x]: blossom directly containing x (0: top) */
 	int *pa;        /* pa[x]: S-vertex whose edge labelled T-node x */
 	int *lbl;       /* LBL_* of top-level nodes */
+	int *tid;       /* tree (root's node id at labelling) of labelled nodes */
+	int *tmp;       /* scratch list of nodes */
+	char *inq;      /* vertex is in the queue */
+	int nfree;      /* free vertices left (all are tree roots) */
 	int *vis;       /* lca search stamps */
 	int stamp;
 	int *ch;        /* children of blossom b: ch[(b-n-1)*n ...], base first */
 	int *nch;       /* number of children, indexed by b-n-1 */
-	int *q;         /* BFS queue of S-vertices */
+	int *q;         /* ring buffer of S-vertices to scan, n + 1 slots */
 	int qh, qt;
 };
 
@@ -94,10 +98,29 @@ static void set_slack(struct mw *m, int x)
 			update_slack(m, u, x);
 }
 
+/*
+ * Trees are dissolved after each augmentation (see found_edge()), so
+ * slack[x] may name a vertex that is no longer S: check before use and
+ * recompute lazily.  Returns whether x has a (valid) slack edge.
+ */
+static int slack_valid(struct mw *m, int x)
+{
+	int s = m->slack[x];
+	if (s && m->lbl[m->st[s]] == LBL_S && m->st[s] != x)
+		return 1;
+	set_slack(m, x);
+	return m->slack[x] != 0;
+}
+
 static void q_push(struct mw *m, int x)
 {
 	if (x <= m->n) {
-		m->q[m->qt++] = x;
+		/* A vertex relabelled S while still queued is scanned once. */
+		if (!m->inq[x]) {
+			m->inq[x] = 1;
+			m->q[m->qt] = x;
+			m->qt = m->qt == m->n ? 0 : m->qt + 1;
+		}
 		return;
 	}
 	int *c = children(m, x);
@@ -224,6 +247,7 @@ static void add_blossom(struct mw *m, int u, int anc, int v)
 	int *c = children(m, b), k = 0;
 	m->lab[b] = 0;
 	m->lbl[b] = LBL_S;
+	m->tid[b] = m->tid[anc];
 	m->mate[b] = m->mate[anc];
 	c[k++] = anc;
 	for (int x = u, y; x != anc; x = m->st[m->pa[y]]) {
@@ -274,6 +298,7 @@ static void expand_blossom(struct mw *m, int b)
 	for (int i = 0; i < k; i++) {
 		set_st(m, c[i], c[i]);
 		m->par[c[i]] = 0;
+		m->tid[c[i]] = m->tid[b];
 	}
 	int pr = even_pos(m, b, xr);
 	for (int i = 0; i < pr; i += 2) {
@@ -294,6 +319,26 @@ static void expand_blossom(struct mw *m, int b)
 	m->st[b] = 0;
 }
 
+/*
+ * After augmenting between the trees t1 and t2, unlabel their nodes and
+ * keep growing the other trees: their labels and duals stay valid, which
+ * saves rescanning every S-vertex after each augmentation (the classic
+ * one-augmentation-per-stage scheme does).  The released nodes need their
+ * cheapest edge from the remaining S-vertices.
+ */
+static void dissolve(struct mw *m, int t1, int t2)
+{
+	int k = 0;
+	for (int x = 1; x <= m->nx; x++)
+		if (m->st[x] == x && m->lbl[x] != LBL_NONE &&
+		    (m->tid[x] == t1 || m->tid[x] == t2)) {
+			m->lbl[x] = LBL_NONE;
+			m->tmp[k++] = x;
+		}
+	for (int i = 0; i < k; i++)
+		set_slack(m, m->tmp[i]);
+}
+
 /* Tight edge eu-ev with eu in an S-node.  Returns 1 after augmenting. */
 static int found_edge(struct mw *m, int eu, int ev)
 {
@@ -301,15 +346,20 @@ static int found_edge(struct mw *m, int eu, int ev)
 	if (m->lbl[v] == LBL_NONE) {
 		m->pa[v] = eu;
 		m->lbl[v] = LBL_T;
+		m->tid[v] = m->tid[u];
 		int nu = m->st[m->mate[v]];
 		m->slack[v] = m->slack[nu] = 0;
 		m->lbl[nu] = LBL_S;
+		m->tid[nu] = m->tid[u];
 		q_push(m, nu);
 	} else if (m->lbl[v] == LBL_S) {
 		int a = lca(m, u, v);
 		if (!a) {
+			int t1 = m->tid[u], t2 = m->tid[v];
 			augment(m, u, v);
 			augment(m, v, u);
+			m->nfree -= 2;
+			dissolve(m, t1, t2);
 			return 1;
 		}
 		add_blossom(m, u, a, v);
@@ -317,29 +367,35 @@ static int found_edge(struct mw *m, int eu, int ev)
 	return 0;
 }
 
-/* One stage.  Returns 1 after an augmentation, 0 when optimal. */
-static int stage(struct mw *m)
+/*
+ * Grow alternating trees from all free vertices, augmenting whenever two
+ * trees meet, until no free vertex is left or their duals reach 0.
+ */
+static void run(struct mw *m)
 {
 	int n = m->n;
+	m->qh = m->qt = 0;
+	m->nfree = 0;
 	for (int x = 1; x <= m->nx; x++) {
 		m->lbl[x] = LBL_NONE;
 		m->slack[x] = 0;
 	}
-	m->qh = m->qt = 0;
 	for (int x = 1; x <= m->nx; x++)
 		if (m->st[x] == x && !m->mate[x]) {
 			m->pa[x] = 0;
 			m->lbl[x] = LBL_S;
+			m->tid[x] = x;
+			m->nfree++;
 			q_push(m, x);
 		}
-	if (m->qh == m->qt)
-		return 0;
 
 	for (;;) {
-		while (m->qh < m->qt) {
-			int u = m->q[m->qh++];
+		while (m->qh != m->qt) {
+			int u = m->q[m->qh];
+			m->qh = m->qh == n ? 0 : m->qh + 1;
+			m->inq[u] = 0;
 			int su = m->st[u];
-			if (m->lbl[su] == LBL_T)
+			if (m->lbl[su] != LBL_S)
 				continue;
 			const int64_t *wu = &W(m, u, 0);
 			const int64_t lu = m->lab[u];
@@ -352,10 +408,12 @@ static int stage(struct mw *m)
 					continue;
 				int64_t s = lu + lab[v] - 2 * wu[v];
 				if (s == 0) {
-					if (found_edge(m, u, v))
-						return 1;
-					/* u may have joined a new blossom */
+					found_edge(m, u, v);
+					/* u may have joined a new blossom or
+					 * left the forest with its tree */
 					su = st[u];
+					if (m->lbl[su] != LBL_S)
+						break;
 				} else if (!slack[x] || s < sv[x]) {
 					/* The minimum over v in x of the slack of
 					 * u-v is that of u's cheapest edge into x,
@@ -365,6 +423,8 @@ static int stage(struct mw *m)
 				}
 			}
 		}
+		if (!m->nfree)
+			return;
 
 		/* Largest dual change keeping all slacks and z_b >= 0. */
 		int64_t d = INT64_MAX;
@@ -372,7 +432,8 @@ static int stage(struct mw *m)
 			if (m->st[b] == b && m->lbl[b] == LBL_T && m->lab[b] / 2 < d)
 				d = m->lab[b] / 2;
 		for (int x = 1; x <= m->nx; x++) {
-			if (m->st[x] != x || !m->slack[x])
+			if (m->st[x] != x || !m->slack[x] || m->lbl[x] == LBL_T ||
+			    !slack_valid(m, x))
 				continue;
 			int64_t s = m->sv[x];
 			if (m->lbl[x] == LBL_NONE && s < d)
@@ -384,7 +445,7 @@ static int stage(struct mw *m)
 		 * reach 0 the matching is optimal (max weight, not card.). */
 		for (int u = 1; u <= n; u++)
 			if (m->lbl[m->st[u]] == LBL_S && m->lab[u] <= d)
-				return 0;
+				return;
 		for (int u = 1; u <= n; u++) {
 			int l = m->lbl[m->st[u]];
 			if (l == LBL_S) {
@@ -401,7 +462,8 @@ static int stage(struct mw *m)
 			else if (m->lbl[b] == LBL_T)
 				m->lab[b] -= 2 * d;
 		}
-		/* slack[x] is an S-vertex (dual -d): shift the cached slacks. */
+		/* slack[x] is an S-vertex (dual -d): shift the cached slacks.
+		 * T-nodes' entries are unused until they are recomputed. */
 		for (int x = 1; x <= m->nx; x++) {
 			if (m->st[x] != x || !m->slack[x])
 				continue;
@@ -411,14 +473,16 @@ static int stage(struct mw *m)
 				m->sv[x] -= 2 * d;
 		}
 
-		m->qh = m->qt = 0;
 		for (int x = 1; x <= m->nx; x++) {
+			if (m->st[x] != x || !m->slack[x] || m->lbl[x] == LBL_T)
+				continue;
 			int s = m->slack[x];
-			if (m->st[x] == x && s && m->st[s] != x &&
-			    m->sv[x] == 0 &&
-			    found_edge(m, s, EP(m, x, s)))
-				return 1;
+			if (m->lbl[m->st[s]] == LBL_S && m->st[s] != x &&
+			    m->sv[x] == 0)
+				found_edge(m, s, EP(m, x, s));
 		}
+		if (!m->nfree)
+			return;
 		for (int b = n + 1; b <= m->nx; b++)
 			if (m->st[b] == b && m->lbl[b] == LBL_T && m->lab[b] == 0)
 				expand_blossom(m, b);
@@ -437,6 +501,9 @@ static void mw_free(struct mw *m)
 	free(m->par);
 	free(m->pa);
 	free(m->lbl);
+	free(m->tid);
+	free(m->tmp);
+	free(m->inq);
 	free(m->vis);
 	free(m->ch);
 	free(m->nch);
@@ -461,12 +528,15 @@ static int mw_alloc(struct mw *m, int n)
 	m->par = calloc(nn, sizeof(int));
 	m->pa = calloc(nn, sizeof(int));
 	m->lbl = calloc(nn, sizeof(int));
+	m->tid = calloc(nn, sizeof(int));
+	m->tmp = calloc(nn, sizeof(int));
+	m->inq = calloc(nn, 1);
 	m->vis = calloc(nn, sizeof(int));
 	m->ch = calloc(nb * (size_t)(n ? n : 1), sizeof(int));
 	m->nch = calloc(nb ? nb : 1, sizeof(int));
 	m->q = calloc((size_t)n + 1, sizeof(int));
 	if (!m->w || !m->ep || !m->lab || !m->mate || !m->slack || !m->st ||
-	    !m->sv || !m->par || !m->pa || !m->lbl || !m->vis || !m->ch || !m->nch ||
+	    !m->sv || !m->par || !m->tid || !m->tmp || !m->inq || !m->pa || !m->lbl || !m->vis || !m->ch || !m->nch ||
 	    !m->q) {
 		mw_free(m);
 		return -ENOMEM;
@@ -521,8 +591,7 @@ static int solve_dense(int n, const int64_t *w, const int *prev_mate,
 		m.st[u] = u;
 		m.lab[u] = wmax * k + tie;
 	}
-	while (stage(&m))
-		;
+	run(&m);
 
 	int64_t sum = 0;
 	for (int u = 1; u <= n; u++) {
