@@ -10,8 +10,12 @@
 #include <time.h>
 
 /* Stay well under the socket's default send buffer (212992 bytes): the
- * kernel processes a sendmsg as one skb. */
+ * kernel processes a sendmsg as one skb.  It also queues every ACK before
+ * we read any, and each ACK costs ~1 KB of receive buffer (skb truesize),
+ * so a chunk also has a message limit. */
 #define BATCH_FLUSH_AT (96 * 1024)
+#define BATCH_MAX_MSGS 256
+#define RCVBUF         (4 << 20)
 #define MSG_MAX        4096
 
 int nlbatch_init(struct nlbatch *b)
@@ -26,6 +30,10 @@ int nlbatch_init(struct nlbatch *b)
 		b->sock = NULL;
 		return -1;
 	}
+	/* Room for a chunk's ACKs (FORCE: root may exceed rmem_max). */
+	int rcvbuf = RCVBUF;
+	if (setsockopt(mnl_socket_get_fd(b->sock), SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof rcvbuf))
+		setsockopt(mnl_socket_get_fd(b->sock), SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
 	/* Short ACKs (no echo of the request) and the kernel's error text. */
 	mnl_socket_setsockopt(b->sock, NETLINK_CAP_ACK, &one, sizeof one);
 	mnl_socket_setsockopt(b->sock, NETLINK_EXT_ACK, &one, sizeof one);
@@ -157,9 +165,11 @@ int nlbatch_commit(struct nlbatch *b)
 	size_t off = 0;
 	while (off < total) {
 		size_t end = off;
-		while (end < total && end - off < BATCH_FLUSH_AT) {
+		int msgs = 0;
+		while (end < total && end - off < BATCH_FLUSH_AT && msgs < BATCH_MAX_MSGS) {
 			struct nlmsghdr *h = (struct nlmsghdr *)(b->buf + end);
 			end += NLMSG_ALIGN(h->nlmsg_len);
+			msgs++;
 		}
 		if (mnl_socket_sendto(b->sock, b->buf + off, end - off) < 0) {
 			snprintf(b->err, sizeof b->err, "netlink send: %s", strerror(errno));
@@ -168,9 +178,7 @@ int nlbatch_commit(struct nlbatch *b)
 		}
 		/* Read the ACKs of this chunk before sending more, so the
 		 * receive buffer cannot overflow. */
-		int chunk = 0;
-		for (size_t p = off; p < end; p += NLMSG_ALIGN(((struct nlmsghdr *)(b->buf + p))->nlmsg_len))
-			chunk++;
+		int chunk = msgs;
 		while (chunk > 0) {
 			ssize_t r = mnl_socket_recvfrom(b->sock, rbuf, sizeof rbuf);
 			if (r < 0) {
