@@ -4,7 +4,8 @@
  * `emu CMD [ARGS]` dispatches through the table below; every command is a
  * `int fn(int argc, char **argv)` whose argv[0] is the command name and
  * whose return value is the exit status (0 ok, 1 runtime failure, 2 bad
- * usage or input).  To add a command, add a row to cmds[].
+ * usage or input).  To add a command, declare it in emu/cli/cmds.h, put it
+ * in its own file under emu/cli/ and add a row to cmds[].
  *
  *   emu match [--directed] [FILE|-]
  *       Read an edge list ("u v w" per line, '#' comments, blank lines)
@@ -14,6 +15,7 @@
  *       (each rack transmits to and receives from at most one rack), and
  *       pairs print as "u>v".
  */
+#include "emu/cli/cmds.h"
 #include "emu/match.h"
 #include "emu/ocs_match.h"
 
@@ -34,6 +36,7 @@ static int cmd_help(int argc, char **argv);
 
 static const struct cmd cmds[] = {
 	{ "match", cmd_match, "maximum-weight matching of an edge list (OCS configuration)" },
+	{ "ocs", cmd_ocs, "run the OCS controller on a fabric that is up, replaying a demand schedule" },
 	{ "help", cmd_help, "show this help" },
 };
 
