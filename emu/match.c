@@ -1,11 +1,16 @@
 /*
  * match.c — maximum-weight matching, primal-dual blossom algorithm.
  *
- * Structure (cf. Galil 1986; Van Rantwijk's mwmatching.py): a sequence
- * of stages, each growing alternating trees from all free vertices and
- * adjusting the duals until it finds an augmenting path (or proves the
- * matching optimal).  Odd cycles found while growing are shrunk into
- * blossoms, which may nest.  This version is tuned for dense graphs:
+ * Structure (cf. Galil 1986; Van Rantwijk's mwmatching.py): alternating
+ * trees grow from all free vertices (S = even, T = odd labels) along tight
+ * edges; when none is left the duals are adjusted by the largest safe
+ * amount.  Odd cycles are shrunk into blossoms, which may nest.  When two
+ * trees meet we augment and, unlike the textbook one-augmentation-per-
+ * stage scheme, only those two trees are unlabelled: the others keep
+ * growing, so S-vertices are not rescanned after every augmentation.
+ * Between two augmentations every vertex is scanned at most once and
+ * O(n) dual adjustments of O(n) each happen, hence O(n^3) overall.
+ * This version is tuned for dense graphs:
  *
  *   - node ids are 1-based: vertices 1..n, blossoms n+1..nmax; 0 = none;
  *   - ep[a][b] is the endpoint inside node a of the cheapest (min-slack)
@@ -14,7 +19,13 @@
  *     cheapest as long as both nodes exist, so it is computed once when a
  *     blossom forms (merging its children's rows) and never rescanned;
  *   - slack[x] is the S-vertex giving the cheapest edge into the
- *     top-level node x, which makes each dual adjustment O(n).
+ *     top-level node x and sv[x] its slack, which makes each dual
+ *     adjustment O(n).  Entries naming a vertex that stopped being S (its
+ *     tree was unlabelled) are detected and recomputed on use.
+ *
+ * Bounds: vertex duals stay in [0, 2W] (W the largest scaled weight; a
+ * matched vertex's dual is at most twice its tight edge's weight) and so
+ * do blossom duals, so slacks never exceed 4W: see the guard in match.h.
  *
  * Duals are stored doubled (lab[v] = 2*y_v, lab[b] = 2*z_b) so that with
  * integer weights every quantity stays integral: S-S slacks are even.
