@@ -21,8 +21,9 @@
  * W' is the largest scaled weight, and slacks are sums of two duals minus
  * 2*W', so W' <= INT64_MAX/4 is required; the reported total needs
  * (n/2) * w_max <= INT64_MAX.  Calls that violate either bound fail with
- * -ERANGE instead of overflowing.  E.g. with prev_mate and n = 2000 nodes,
- * weights up to ~2.3e15 are accepted; without prev_mate up to ~2.3e18/n.
+ * -ERANGE instead of overflowing.  E.g. with prev_mate and n = 2000 nodes
+ * (1000 racks, directed) weights up to ~2.3e15 are accepted; without it,
+ * up to min(INT64_MAX/4, INT64_MAX/(n/2 + 1)), ~1.8e16 at n = 2000.
  *
  * All functions are reentrant: state lives in per-call allocations.
  * Return 0 on success or a negative errno (-EINVAL, -ERANGE, -ENOMEM).
