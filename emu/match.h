@@ -23,7 +23,7 @@
  * (n/2) * w_max <= INT64_MAX.  Calls that violate either bound fail with
  * -ERANGE instead of overflowing.  E.g. with prev_mate and n = 2000 nodes
  * (1000 racks, directed) weights up to ~2.3e15 are accepted; without it,
- * up to min(INT64_MAX/4, INT64_MAX/(n/2 + 1)), ~1.8e16 at n = 2000.
+ * up to min(INT64_MAX/4, INT64_MAX/(n/2 + 1)), ~9.2e15 at n = 2000.
  *
  * All functions are reentrant: state lives in per-call allocations.
  * Return 0 on success or a negative errno (-EINVAL, -ERANGE, -ENOMEM).
