@@ -82,7 +82,7 @@ $(BUILD)/bench/%: bench/%.c $(if $(EMU_SRC),$(LIBEMU)) $(LIBNETCTL)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/bench/%: bench/%.cpp $(if $(EMU_SRC),$(LIBEMU)) $(LIBNETCTL)
 	@mkdir -p $(dir $@)
-	$(CXX) -O2 -std=c++17 -I. -o $@ $^ $(LDLIBS)
+	$(CXX) -O2 -std=c++17 -I. $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Integration tests build real namespaces: run them one at a time so rate
 # measurements do not compete for the two cores.

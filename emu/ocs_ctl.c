@@ -199,6 +199,9 @@ int ocs_tick(struct ocs_ctl *c, struct ocs_event *ev, char err[FABRIC_ERR_LEN])
 	if (ev->changed && c->log) {
 		char spec[8192];
 		circuits_format(&ev->cfg, spec, sizeof spec);
+		for (char *q = spec; *q; q++)   /* keep the CSV's columns: circuits space-separated */
+			if (*q == ',')
+				*q = ' ';
 		fprintf(c->log, "%.6f,%.6f,%.6f,%.6f,%.6f,%d,%.6f,%.6f,%.3f,%lld,%lld,%s\n", ev->t_dark - c->t0,
 			ev->t_announce, ev->t_dark, ev->t_switch, ev->t_lit, ev->changed, ev->drain_s, ev->dark_s,
 			ev->apply_ms, (long long)served, (long long)total, spec);

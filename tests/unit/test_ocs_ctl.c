@@ -1,0 +1,104 @@
+/* Unit tests of the OCS controller's bookkeeping and decisions (no root:
+ * the fabric here is only a topology, nothing is applied). */
+#include "emu/ocs_ctl.h"
+#include <criterion/criterion.h>
+#include <string.h>
+
+static struct fabric fab;
+static struct ocs_ctl ctl;
+
+static void setup_mode(const char *mode, int ports)
+{
+	char text[512], err[FABRIC_ERR_LEN];
+	if (ctl.demand)   /* the suite's default setup ran first */
+		ocs_ctl_free(&ctl);
+	snprintf(text, sizeof text,
+		 "racks = 4; servers_per_rack = 1; server = { rate = \"1Gbit\"; }; eps = { uplink_rate = \"1Gbit\"; };"
+		 "ocs = { rate = \"1Gbit\"; mode = \"%s\"; ports_per_rack = %d; };", mode, ports);
+	memset(&fab, 0, sizeof fab);
+	cr_assert_eq(topo_load_string(&fab.topo, text, "t", 0, err), 0, "%s", err);
+	circuits_clear(&fab.circuits, &fab.topo);
+	fab.lit = fab.circuits;
+	struct ocs_params p;
+	ocs_params_default(&p);
+	cr_assert_eq(ocs_ctl_init(&ctl, &fab, &p, NULL, NULL, err), 0, "%s", err);
+}
+
+static void teardown(void) { ocs_ctl_free(&ctl); }
+static void setup(void) { setup_mode("directed", 1); }
+
+TestSuite(ocs_ctl, .init = setup, .fini = teardown);
+
+static void decide(const char *want)
+{
+	struct circuit_cfg next;
+	int64_t served;
+	char spec[256];
+	cr_assert_eq(ocs_decide(&ctl, &next, &served), 0);
+	circuits_format(&next, spec, sizeof spec);
+	cr_assert_str_eq(spec, want);
+}
+
+Test(ocs_ctl, demand_bookkeeping)
+{
+	ocs_demand_set(&ctl, 0, 1, 500);
+	ocs_demand_add(&ctl, 0, 1, 250);
+	cr_assert_eq(ocs_demand_get(&ctl, 0, 1), 750);
+	ocs_demand_add(&ctl, 0, 1, -1000);
+	cr_assert_eq(ocs_demand_get(&ctl, 0, 1), 0, "demand floors at zero");
+	ocs_demand_set(&ctl, 2, 2, 99);
+	cr_assert_eq(ocs_demand_get(&ctl, 2, 2), 0, "no demand from a rack to itself");
+	ocs_demand_set(&ctl, 9, 1, 99);   /* out of range: ignored, no crash */
+	ocs_demand_set(&ctl, 1, 0, -5);
+	cr_assert_eq(ocs_demand_get(&ctl, 1, 0), 0);
+}
+
+Test(ocs_ctl, directed_matching_serves_the_most_demand)
+{
+	/* 0->1 and 1->2 conflict with nothing; 0->2 (300) loses to 0->1 + 1->2 + 2->0 ... */
+	ocs_demand_set(&ctl, 0, 1, 100);
+	ocs_demand_set(&ctl, 1, 2, 100);
+	ocs_demand_set(&ctl, 0, 2, 150);
+	ocs_demand_set(&ctl, 3, 2, 120);
+	/* Options: {0>1,1>2} = 200 (+ 3 idle) vs {0>2} + nothing into 2 ... = 150,
+	 * vs {0>1, 3>2} = 220. */
+	decide("0>1,3>2");
+	struct circuit_cfg none;
+	circuits_clear(&none, &fab.topo);
+	ocs_demand_set(&ctl, 0, 1, 0);
+	ocs_demand_set(&ctl, 1, 2, 0);
+	ocs_demand_set(&ctl, 0, 2, 0);
+	ocs_demand_set(&ctl, 3, 2, 0);
+	decide("none");   /* no demand, no circuits */
+}
+
+Test(ocs_ctl, equal_demand_keeps_the_lit_circuits)
+{
+	char err[256];
+	ocs_demand_set(&ctl, 0, 1, 100);
+	ocs_demand_set(&ctl, 0, 2, 100);
+	/* Either is optimal: keep what the crossbar has. */
+	circuits_parse("0>2", &fab.topo, &fab.circuits, err);
+	decide("0>2");
+	circuits_parse("0>1", &fab.topo, &fab.circuits, err);
+	decide("0>1");
+}
+
+Test(ocs_ctl, bidirectional_pairs_racks)
+{
+	setup_mode("bidirectional", 1);
+	ocs_demand_set(&ctl, 0, 1, 100);
+	ocs_demand_set(&ctl, 1, 0, 100);
+	ocs_demand_set(&ctl, 1, 2, 150);
+	ocs_demand_set(&ctl, 2, 3, 60);
+	/* {0-1, 2-3} = 260 beats {1-2} = 150. */
+	decide("0>1,1>0,2>3,3>2");
+}
+
+Test(ocs_ctl, two_ports_give_two_circuits)
+{
+	setup_mode("directed", 2);
+	ocs_demand_set(&ctl, 0, 1, 300);
+	ocs_demand_set(&ctl, 0, 2, 200);
+	decide("0>1,0>2@1");
+}
