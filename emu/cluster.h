@@ -1,0 +1,76 @@
+/* cluster.h — the resource manager's view of the cluster: servers with
+ * container slots, racks, the workload's jobs and tasks, and the questions
+ * a scheduler asks (which tasks are runnable, where is a block).
+ *
+ * It is backend-independent: the emulator (agents on namespaces) and a
+ * simulator drive it the same way, so schedulers cannot tell which. */
+#ifndef EMU_CLUSTER_H
+#define EMU_CLUSTER_H
+#include "emu/job.h"
+#include "emu/workload.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+struct server {
+	int id, rack, index;      /* global id, rack, index in rack */
+	int containers, free;     /* slots, and slots free now */
+	bool alive;
+};
+
+struct cluster {
+	int racks, per_rack, nservers;
+	struct server *servers;
+	struct workload *w;       /* jobs and tasks (not owned) */
+	double now;               /* seconds since the run started */
+	double slowstart;         /* fraction of a job's maps done before its reduces may run */
+	bool *arrived;            /* per job: submitted and its dependencies done */
+	int running_jobs;         /* arrived and not finished */
+};
+
+/* servers = racks x per_rack, each with `containers` slots. */
+int cluster_init(struct cluster *c, int racks, int per_rack, int containers, struct workload *w,
+		 double slowstart);
+void cluster_free(struct cluster *c);
+
+static inline int cluster_rack_of(const struct cluster *c, int server) { return c->servers[server].rack; }
+
+/* Not arrived yet, but its submit time has passed and its dependencies are done. */
+bool cluster_job_ready(const struct cluster *c, const struct job *j);
+void cluster_job_arrive(struct cluster *c, struct job *j);
+/* A job may run: arrived (submit time passed, dependencies finished) and not finished. */
+bool cluster_job_active(const struct cluster *c, const struct job *j);
+bool cluster_job_finished(const struct job *j);
+/* Its reduces may start: maps_done >= slowstart x nmaps. */
+bool cluster_reduces_allowed(const struct cluster *c, const struct job *j);
+/* Pending tasks of a job that may start now (maps, then reduces if allowed). */
+int cluster_pending_maps(const struct cluster *c, const struct job *j);
+int cluster_pending_reduces(const struct cluster *c, const struct job *j);
+
+enum locality { LOCAL_NODE, LOCAL_RACK, LOCAL_NONE };
+/* How local map t would be on server s. */
+enum locality cluster_locality(const struct cluster *c, const struct task *t, int server);
+/* The best pending map of job j for server s (node-local first, then
+ * rack-local, then any), and its locality; NULL if none. */
+struct task *cluster_best_map(const struct cluster *c, const struct job *j, int server, enum locality *loc);
+/* A pending reduce of job j if reduces are allowed, else NULL. */
+struct task *cluster_next_reduce(const struct cluster *c, const struct job *j);
+
+/* Bookkeeping of a task's life, shared by every backend: containers, the
+ * job's counters, the task's state and times (now = c->now). */
+void cluster_start_task(struct cluster *c, struct task *t, int server);
+void cluster_finish_task(struct cluster *c, struct task *t);
+/* Back to pending (failed, killed, or its server died); a finished map whose
+ * output was lost is un-finished the same way. */
+void cluster_requeue_task(struct cluster *c, struct task *t);
+
+/* Deterministic per-run randomness (placement, tie-breaks): splitmix64. */
+struct rng { uint64_t s; };
+uint64_t rng_next(struct rng *r);
+static inline int rng_below(struct rng *r, int n) { return (int)(rng_next(r) % (uint64_t)n); }
+
+/* HDFS-like default placement of a block's 3 replicas: one on a random
+ * server of a random rack, two on two different servers of one other rack
+ * (one rack only when the cluster has one; fewer replicas than 3 when it has
+ * fewer servers). */
+void placement_default(const struct cluster *c, struct rng *r, int replicas[3]);
+#endif

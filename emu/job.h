@@ -1,0 +1,65 @@
+/* job.h — the cluster's work: jobs made of map and reduce tasks.
+ *
+ * A workload (emu/workload.h) produces jobs with their tasks already
+ * derived (counts, sizes, durations, scaled); the runtime fills in the
+ * runtime fields.  Tasks of all jobs live in one array so they can be
+ * referred to by a global id everywhere (protocol, logs, schedulers). */
+#ifndef EMU_JOB_H
+#define EMU_JOB_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#define JOB_MAX_DEPS 8
+
+enum task_kind { TASK_MAP, TASK_REDUCE };
+enum task_state { TASK_PENDING, TASK_RUNNING, TASK_DONE };
+
+struct task {
+	int id;                  /* index in workload.tasks */
+	int job;                 /* index in workload.jobs */
+	enum task_kind kind;
+	int index;               /* 0..nmaps-1 or 0..nreduces-1 within the job */
+	double duration_s;       /* compute time, time_scale applied */
+	uint64_t input_bytes;    /* map: its input block; reduce: its shuffle partition (sum over maps) */
+	uint64_t output_bytes;   /* map: map output (all partitions); reduce: final output */
+	int replicas[3];         /* map: servers holding the input block (global server ids), -1 = none */
+
+	/* runtime */
+	enum task_state state;
+	int server;              /* where it runs/ran, -1 */
+	int attempts;
+	double t_start, t_end;   /* seconds since the run started */
+	bool data_local;         /* map: read its input on the same server */
+	bool rack_local;         /* map: read its input from the same rack */
+};
+
+struct job {
+	int id;                  /* index in workload.jobs */
+	char name[32];
+	double submit_s;         /* actual arrival, seconds since run start (scaled) */
+	double pred_submit_s;    /* predicted arrival (recurring jobs), = submit_s if none */
+	uint64_t input_bytes, shuffle_bytes, output_bytes;   /* actual, data_scale applied */
+	uint64_t pred_shuffle_bytes;                         /* what a predictor may know */
+	int nmaps, nreduces;
+	int first_task;          /* maps are tasks[first_task .. +nmaps), reduces follow */
+	bool recurring;
+	int deps[JOB_MAX_DEPS];  /* jobs that must finish first (DAG) */
+	int ndeps;
+	double deadline_s;       /* 0 = none */
+	double cpu, mem_gb;      /* resource vector of each task (1 container = 1 cpu by default) */
+
+	/* runtime */
+	double t_start, t_end;   /* first task start, last task end (s since run start) */
+	int maps_done, reduces_done, maps_running, reduces_running;
+};
+
+static inline struct task *job_map(struct task *tasks, const struct job *j, int i)
+{
+	return &tasks[j->first_task + i];
+}
+
+static inline struct task *job_reduce(struct task *tasks, const struct job *j, int i)
+{
+	return &tasks[j->first_task + j->nmaps + i];
+}
+#endif

@@ -1,0 +1,52 @@
+/* sched.c — scheduler plumbing and the hooks' defaults. */
+#include "emu/sched.h"
+#include <string.h>
+
+int sched_init(struct sched *s, const struct sched_ops *ops, struct cluster *c, const struct sched_params *p)
+{
+	memset(s, 0, sizeof *s);
+	s->ops = ops;
+	s->c = c;
+	s->p = *p;
+	s->rng.s = p->seed * 0x2545f4914f6cdd1dULL + 1;
+	return ops->init ? ops->init(s) : 0;
+}
+
+void sched_destroy(struct sched *s)
+{
+	if (s->ops && s->ops->destroy)
+		s->ops->destroy(s);
+	memset(s, 0, sizeof *s);
+}
+
+void sched_place_input(struct sched *s, struct job *j, struct task *map, int replicas[3])
+{
+	if (s->ops->place_input)
+		s->ops->place_input(s, j, map, replicas);
+	else
+		placement_default(s->c, &s->rng, replicas);
+}
+
+bool sched_shuffle_ready(struct sched *s, struct task *reduce)
+{
+	return s->ops->shuffle_ready ? s->ops->shuffle_ready(s, reduce) : true;
+}
+
+bool sched_circuit_eligible(struct sched *s, const struct task *reduce, int src_server, uint64_t bytes)
+{
+	if (s->ops->circuit_eligible)
+		return s->ops->circuit_eligible(s, reduce, src_server, bytes);
+	return cluster_rack_of(s->c, src_server) != cluster_rack_of(s->c, reduce->server) &&
+	       bytes > s->p.elephant_bytes;
+}
+
+int sched_running(const struct job *j)
+{
+	return j->maps_running + j->reduces_running;
+}
+
+struct task *sched_job_task(struct sched *s, struct job *j, int server)
+{
+	struct task *t = cluster_best_map(s->c, j, server, NULL);
+	return t ? t : cluster_next_reduce(s->c, j);
+}

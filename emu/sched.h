@@ -1,0 +1,71 @@
+/* sched.h — the scheduler interface.  A scheduler is to emu what a qdisc is
+ * to tc: an ops table registered by name (emu/sched/registry.c), one file
+ * per policy under emu/sched/.  The runtime calls it; it answers from the
+ * cluster state (emu/cluster.h) and never talks to the network or the
+ * backend, so the same policy runs on the emulator and the simulator.
+ *
+ * Only `offer` is required; every hook has a default. */
+#ifndef EMU_SCHED_H
+#define EMU_SCHED_H
+#include "emu/cluster.h"
+#include <stdio.h>
+
+struct sched;
+
+struct sched_ops {
+	const char *name;
+	const char *help;
+	int (*init)(struct sched *s);                       /* allocate s->priv */
+	void (*destroy)(struct sched *s);
+	/* A job was submitted (its dependencies are done). */
+	void (*job_arrived)(struct sched *s, struct job *j);
+	/* A container is free on `server`: the task to run there, or NULL. */
+	struct task *(*offer)(struct sched *s, int server);
+	void (*task_finished)(struct sched *s, struct task *t);
+	/* Every heartbeat. */
+	void (*tick)(struct sched *s);
+	/* Hook: where the 3 replicas of a map's input block live (default:
+	 * HDFS-like, placement_default). */
+	void (*place_input)(struct sched *s, struct job *j, struct task *map, int replicas[3]);
+	/* Hook: may this running reduce fetch the outputs available now?
+	 * (default: yes; JobPacker postpones shuffles to aggregate them). */
+	bool (*shuffle_ready)(struct sched *s, struct task *reduce);
+	/* Hook: is a transfer of `bytes` from src_server to the reduce's server
+	 * circuit-eligible?  (default: cross-rack and larger than the elephant
+	 * threshold). */
+	bool (*circuit_eligible)(struct sched *s, const struct task *reduce, int src_server, uint64_t bytes);
+	/* Hook: running tasks to kill now (preemption); returns how many it
+	 * wrote into victims (default: none). */
+	int (*preempt)(struct sched *s, struct task **victims, int max);
+};
+
+struct sched_params {
+	uint64_t elephant_bytes;    /* circuit-eligible above this (scaled like data) */
+	double node_wait_s;         /* delay scheduling: wait for a node-local slot */
+	double rack_wait_s;         /*   then for a rack-local one */
+	unsigned long seed;
+};
+
+struct sched {
+	const struct sched_ops *ops;
+	struct cluster *c;
+	struct sched_params p;
+	struct rng rng;
+	void *priv;
+};
+
+const struct sched_ops *sched_find(const char *name);
+void sched_list(FILE *out);
+int sched_init(struct sched *s, const struct sched_ops *ops, struct cluster *c, const struct sched_params *p);
+void sched_destroy(struct sched *s);
+
+/* Hook wrappers that apply the defaults. */
+void sched_place_input(struct sched *s, struct job *j, struct task *map, int replicas[3]);
+bool sched_shuffle_ready(struct sched *s, struct task *reduce);
+bool sched_circuit_eligible(struct sched *s, const struct task *reduce, int src_server, uint64_t bytes);
+
+/* Helpers shared by policies: the next task of job j for `server` (best
+ * map, else a reduce if allowed), and the job order of Fair sharing. */
+struct task *sched_job_task(struct sched *s, struct job *j, int server);
+int sched_running(const struct job *j);
+#endif

@@ -1,0 +1,26 @@
+/* registry.c — every scheduler, by name.  Adding a policy = one file in
+ * emu/sched/ and one line here. */
+#include "emu/sched.h"
+#include <string.h>
+
+extern const struct sched_ops sched_fifo, sched_fair, sched_delay;
+
+static const struct sched_ops *const all[] = {
+	&sched_fifo,
+	&sched_fair,
+	&sched_delay,
+};
+
+const struct sched_ops *sched_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		if (!strcmp(all[i]->name, name))
+			return all[i];
+	return NULL;
+}
+
+void sched_list(FILE *out)
+{
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		fprintf(out, "  %-10s %s\n", all[i]->name, all[i]->help);
+}
