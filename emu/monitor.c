@@ -1,0 +1,140 @@
+/* monitor.c — watching the fabric during a run: link counters every second
+ * (links.csv), the fidelity check, and the progress line.
+ *
+ * Fidelity: one machine has a ceiling.  A link whose queue is backlogged
+ * should be sending at its full rate; if it is not, the packets were held up
+ * by the CPU, not by the emulated network.  Each sample counts the links
+ * with a backlog ("busy") and those of them below 80% of their rate
+ * ("slow"); the CPU's busy share is sampled too.  Many slow links, or a CPU
+ * that is saturated most of the time, and the run says its results are the
+ * machine's, not the network's. */
+#include "emu/run_int.h"
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *class_name(enum link_class c)
+{
+	return c == LINK_SERVER ? "server" : c == LINK_UPLINK ? "eps" : "ocs";
+}
+
+static uint64_t capacity(const struct run *r, const struct link_stats *l)
+{
+	return l->cls == LINK_SERVER ? r->t->server.rate : l->cls == LINK_UPLINK ? r->t->uplink.rate : r->t->optical.rate;
+}
+
+/* Busy share of all CPUs since the last call, from /proc/stat. */
+static double cpu_busy(struct run *r)
+{
+	FILE *f = fopen("/proc/stat", "r");
+	unsigned long long v[10] = {0};
+	if (!f)
+		return 0;
+	int n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		       &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]);
+	fclose(f);
+	if (n < 4)
+		return 0;
+	unsigned long long total = 0, idle = v[3] + v[4];
+	for (int i = 0; i < 8; i++)
+		total += v[i];
+	unsigned long long busy = total - idle;
+	double share = 0;
+	if (r->cpu_prev_total && total > r->cpu_prev_total)
+		share = (double)(busy - r->cpu_prev_busy) / (double)(total - r->cpu_prev_total);
+	r->cpu_prev_busy = busy;
+	r->cpu_prev_total = total;
+	return share;
+}
+
+int monitor_open(struct run *r)
+{
+	char path[600];
+	snprintf(path, sizeof path, "%s/links.csv.tmp", r->dir);
+	r->links_csv = fopen(path, "w");
+	if (!r->links_csv)
+		return -1;
+	fprintf(r->links_csv, "t_s,link,class,rack,server,port,tx_bytes,rx_bytes,tx_mbps,rx_mbps,drops,backlog,"
+			      "marked_tx_bytes\n");
+	if (fabric_stats(r->fab, &r->base, &r->nlinks))
+		return -1;
+	r->last = malloc(r->nlinks * sizeof *r->last);
+	if (!r->last)
+		return -1;
+	memcpy(r->last, r->base, r->nlinks * sizeof *r->last);
+	r->last_sample = run_now(r);
+	cpu_busy(r);
+	return 0;
+}
+
+static void progress(struct run *r, bool final)
+{
+	double now = run_now(r);
+	int jobs_done = 0, running = 0;
+	for (int i = 0; i < r->w->njobs; i++) {
+		struct job *j = &r->w->jobs[i];
+		jobs_done += cluster_job_finished(j) && r->c.arrived[i];
+		running += j->maps_running + j->reduces_running;
+	}
+	uint64_t eps = 0, ocs = 0;
+	for (int i = 0; i < r->nlinks; i++) {
+		if (r->last[i].cls == LINK_UPLINK)
+			eps += r->last[i].tx_bytes - r->base[i].tx_bytes;
+		else if (r->last[i].cls == LINK_OPTICAL)
+			ocs += r->last[i].tx_bytes - r->base[i].tx_bytes;
+	}
+	char eta[32] = "--";
+	if (r->tasks_done > 0 && r->tasks_done < r->w->ntasks)
+		snprintf(eta, sizeof eta, "%.0fs", now * (r->w->ntasks - r->tasks_done) / r->tasks_done);
+	bool tty = isatty(2);
+	if (!tty && !final && now - r->last_progress < 10)
+		return;
+	r->last_progress = now;
+	fprintf(stderr, "%s[%5.0fs] jobs %d/%d  tasks %d/%d (running %d)  cross-rack EPS %.1f MB, OCS %.1f MB  ETA %s%s",
+		tty ? "\r\033[K" : "", now, jobs_done, r->w->njobs, r->tasks_done, r->w->ntasks, running, eps / 1e6,
+		ocs / 1e6, final ? "0s" : eta, tty && !final ? "" : "\n");
+}
+
+void monitor_sample(struct run *r, bool final)
+{
+	struct link_stats *cur;
+	int n;
+	double now = run_now(r), dt = now - r->last_sample;
+	if (dt <= 0 || fabric_stats(r->fab, &cur, &n) || n != r->nlinks)
+		return;
+	r->samples++;
+	if (cpu_busy(r) > 0.95)
+		r->cpu_hot_samples++;
+	for (int i = 0; i < n; i++) {
+		const struct link_stats *l = &cur[i], *p = &r->last[i];
+		double tx = (double)(l->tx_bytes - p->tx_bytes) * 8 / dt, rx = (double)(l->rx_bytes - p->rx_bytes) * 8 / dt;
+		if (l->backlog > 0) {
+			r->busy_samples++;
+			if (tx < 0.8 * (double)capacity(r, l))
+				r->slow_samples++;
+		}
+		if (r->links_csv && (l->tx_bytes != p->tx_bytes || l->rx_bytes != p->rx_bytes))
+			fprintf(r->links_csv, "%.3f,tor%d-%s%d,%s,%d,%d,%d,%llu,%llu,%.3f,%.3f,%llu,%u,%llu\n", now,
+				l->rack, l->cls == LINK_SERVER ? "h" : l->cls == LINK_UPLINK ? "up" : "o",
+				l->cls == LINK_SERVER ? l->server : l->cls == LINK_OPTICAL ? l->port : 0,
+				class_name(l->cls), l->rack, l->cls == LINK_SERVER ? l->server : -1,
+				l->cls == LINK_OPTICAL ? l->port : -1, (unsigned long long)(l->tx_bytes - r->base[i].tx_bytes),
+				(unsigned long long)(l->rx_bytes - r->base[i].rx_bytes), tx / 1e6, rx / 1e6,
+				(unsigned long long)l->drops, l->backlog, (unsigned long long)l->marked_tx_bytes);
+	}
+	memcpy(r->last, cur, n * sizeof *cur);
+	free(cur);
+	r->last_sample = now;
+	if (!r->p.quiet)
+		progress(r, final);
+}
+
+void monitor_close(struct run *r)
+{
+	if (r->links_csv)
+		fclose(r->links_csv);
+	r->links_csv = NULL;
+	free(r->base);
+	free(r->last);
+	r->base = r->last = NULL;
+}

@@ -1,0 +1,262 @@
+/* results.c — results/<experiment>/<scheduler>/<run>/: summary.json,
+ * jobs.csv, tasks.csv, flows.csv, ocs.csv, links.csv.  Every file is
+ * written as NAME.tmp and renamed, so a crash never leaves a half-written
+ * one; a run that stopped early says "partial": true. */
+#include "emu/run_int.h"
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static int mkdirs(const char *path)
+{
+	char buf[512];
+	snprintf(buf, sizeof buf, "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = 0;
+			if (mkdir(buf, 0755) && errno != EEXIST)
+				return -1;
+			*p = '/';
+		}
+	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+int results_prepare(struct run *r, char err[512])
+{
+	char name[64];
+	const char *run = r->p.run_name;
+	if (!run) {
+		time_t now = time(NULL);
+		strftime(name, sizeof name, "%Y%m%d-%H%M%S", localtime(&now));
+		run = name;
+	}
+	snprintf(r->dir, sizeof r->dir, "%s/%s/%s/%s", r->p.results_root, r->p.experiment, r->p.scheduler, run);
+	if (mkdirs(r->dir)) {
+		snprintf(err, 512, "%s: %s", r->dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static FILE *open_tmp(struct run *r, const char *name)
+{
+	char path[600];
+	snprintf(path, sizeof path, "%s/%s.tmp", r->dir, name);
+	return fopen(path, "w");
+}
+
+static int commit(struct run *r, const char *name, FILE *f)
+{
+	char tmp[600], path[600];
+	int bad = f ? (ferror(f) | fclose(f)) : -1;
+	snprintf(tmp, sizeof tmp, "%s/%s.tmp", r->dir, name);
+	snprintf(path, sizeof path, "%s/%s", r->dir, name);
+	if (bad || rename(tmp, path)) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double quantile(const double *sorted, int n, double q)
+{
+	if (!n)
+		return 0;
+	double pos = q * (n - 1);
+	int i = (int)pos;
+	return i + 1 < n ? sorted[i] + (pos - i) * (sorted[i + 1] - sorted[i]) : sorted[i];
+}
+
+static int write_jobs(struct run *r)
+{
+	FILE *f = open_tmp(r, "jobs.csv");
+	if (!f)
+		return -1;
+	fprintf(f, "job,name,submit_s,start_s,end_s,jct_s,maps,reduces,input_bytes,shuffle_bytes,output_bytes,"
+		   "recurring,finished\n");
+	for (int i = 0; i < r->w->njobs; i++) {
+		const struct job *j = &r->w->jobs[i];
+		bool fin = r->c.arrived[i] && cluster_job_finished(j);
+		fprintf(f, "%d,%s,%.3f,%.3f,%.3f,%.3f,%d,%d,%llu,%llu,%llu,%d,%d\n", i, j->name, j->submit_s, j->t_start,
+			fin ? j->t_end : -1.0, fin ? j->t_end - j->submit_s : -1.0, j->nmaps, j->nreduces,
+			(unsigned long long)j->input_bytes, (unsigned long long)j->shuffle_bytes,
+			(unsigned long long)j->output_bytes, j->recurring, fin);
+	}
+	return commit(r, "jobs.csv", f);
+}
+
+static int write_tasks(struct run *r)
+{
+	FILE *f = open_tmp(r, "tasks.csv");
+	if (!f)
+		return -1;
+	fprintf(f, "task,job,kind,index,server,rack,attempts,start_s,end_s,duration_s,data_local,rack_local,state\n");
+	for (int i = 0; i < r->w->ntasks; i++) {
+		const struct task *t = &r->w->tasks[i];
+		fprintf(f, "%d,%d,%s,%d,%d,%d,%d,%.3f,%.3f,%.3f,%d,%d,%s\n", i, t->job, t->kind == TASK_MAP ? "map" : "reduce",
+			t->index, t->server, t->server >= 0 ? cluster_rack_of(&r->c, t->server) : -1, t->attempts, t->t_start,
+			t->t_end, t->duration_s, t->data_local, t->rack_local,
+			t->state == TASK_DONE ? "done" : t->state == TASK_RUNNING ? "running" : "pending");
+	}
+	return commit(r, "tasks.csv", f);
+}
+
+static int write_flows(struct run *r)
+{
+	FILE *f = open_tmp(r, "flows.csv");
+	if (!f)
+		return -1;
+	fprintf(f, "flow,kind,job,task,src,dst,src_rack,dst_rack,bytes,start_s,end_s,circuit_eligible,done\n");
+	for (int i = 0; i < r->nxfers; i++) {
+		const struct xfer_rec *x = &r->xfers[i];
+		fprintf(f, "%d,%s,%d,%d,%d,%d,%d,%d,%llu,%.3f,%.3f,%d,%d\n", i,
+			x->input ? "input" : x->local ? "local" : "shuffle", x->job, x->task, x->src, x->dst,
+			cluster_rack_of(&r->c, x->src), cluster_rack_of(&r->c, x->dst), (unsigned long long)x->bytes,
+			x->t_start, x->done ? x->t_end : -1.0, x->circuit, x->done);
+	}
+	return commit(r, "flows.csv", f);
+}
+
+static json_t *params_json(const struct run *r)
+{
+	const struct workload_params *w = &r->w->params;
+	return json_pack("{s:s,s:s,s:f,s:I,s:s,s:f,s:f,s:f,s:s,s:f,s:i,s:I,s:f,s:f,s:f,s:I,s:I,s:f,s:s,s:f,s:f,s:f}",
+			 "topology", r->t->name, "scheduler", r->p.scheduler, "slowstart", r->p.slowstart,
+			 "elephant_bytes", (json_int_t)r->p.elephant_bytes, "ocs_mode", r->p.hold ? "hold" : "fallback",
+			 "ocs_interval_s", r->p.ocs.interval_s, "ocs_delta_s", r->p.ocs.delta_s, "ocs_guard_s",
+			 r->p.ocs.guard_s, "ocs_dark_scope", r->p.ocs.scope == OCS_DARK_ALL ? "all" : "changed",
+			 "heartbeat_s", r->p.heartbeat_s, "copiers", r->p.copiers, "seed", (json_int_t)r->p.seed,
+			 "data_scale", w->data_scale, "time_scale", w->time_scale, "rate_scale", r->t->rate_scale,
+			 "block_size", (json_int_t)w->block_size, "bytes_per_reduce", (json_int_t)w->bytes_per_reduce,
+			 "time_floor_s", w->time_floor_s, "workload", r->w->source, "server_rate_bps",
+			 (double)r->t->server.rate, "uplink_rate_bps", (double)r->t->uplink.rate, "ocs_rate_bps",
+			 r->t->ocs ? (double)r->t->optical.rate : 0.0);
+}
+
+int results_write(struct run *r)
+{
+	int n = r->w->njobs, fin = 0, maps = 0, node_local = 0, rack_local = 0;
+	double *jct = calloc(n ? n : 1, sizeof *jct), first = INFINITY, last = 0, sum = 0;
+	if (!jct)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		const struct job *j = &r->w->jobs[i];
+		if (j->submit_s < first)
+			first = j->submit_s;
+		if (!r->c.arrived[i] || !cluster_job_finished(j))
+			continue;
+		jct[fin++] = j->t_end - j->submit_s;
+		sum += j->t_end - j->submit_s;
+		if (j->t_end > last)
+			last = j->t_end;
+	}
+	qsort(jct, fin, sizeof *jct, cmp_double);
+	double jct_med = quantile(jct, fin, 0.5), jct_p95 = quantile(jct, fin, 0.95);
+	free(jct);
+	for (int i = 0; i < r->w->ntasks; i++) {
+		const struct task *t = &r->w->tasks[i];
+		if (t->kind != TASK_MAP || t->state != TASK_DONE)
+			continue;
+		maps++;
+		node_local += t->data_local;
+		rack_local += t->rack_local && !t->data_local;
+	}
+	/* Measured on the fabric (link layer, seen at the ToRs). */
+	uint64_t eps = 0, ocs = 0, marked = 0, intra = 0;
+	for (int i = 0; i < r->nlinks; i++) {
+		const struct link_stats *b = &r->base[i], *l = &r->last[i];
+		if (l->cls == LINK_UPLINK) {
+			eps += l->tx_bytes - b->tx_bytes;
+			marked += l->marked_tx_bytes - b->marked_tx_bytes;
+		} else if (l->cls == LINK_OPTICAL) {
+			ocs += l->tx_bytes - b->tx_bytes;
+		} else {
+			intra += l->rx_bytes - b->rx_bytes;   /* everything servers sent */
+		}
+	}
+	/* What the agents moved (payload). */
+	uint64_t shuffle_net = 0, shuffle_xrack = 0, shuffle_local = 0, input_net = 0, input_xrack = 0, circuit = 0;
+	for (int i = 0; i < r->nxfers; i++) {
+		const struct xfer_rec *x = &r->xfers[i];
+		if (!x->done)
+			continue;
+		bool xr = cluster_rack_of(&r->c, x->src) != cluster_rack_of(&r->c, x->dst);
+		if (x->local)
+			shuffle_local += x->bytes;
+		else if (x->input) {
+			input_net += x->bytes;
+			input_xrack += xr ? x->bytes : 0;
+		} else {
+			shuffle_net += x->bytes;
+			shuffle_xrack += xr ? x->bytes : 0;
+			circuit += x->circuit && xr ? x->bytes : 0;
+		}
+	}
+	uint64_t reported_xrack = shuffle_xrack + input_xrack;
+	double makespan = fin ? last - (first == INFINITY ? 0 : first) : 0;
+	const char *verdict = "ok";
+	char why[256] = "";
+	if (r->busy_samples >= 10 && r->slow_samples * 10 > r->busy_samples) {
+		verdict = "machine-limited";
+		snprintf(why, sizeof why, "%lu of %lu backlogged link samples ran below 80%% of their rate",
+			 r->slow_samples, r->busy_samples);
+	} else if (r->samples >= 5 && r->cpu_hot_samples * 2 > r->samples) {
+		verdict = "machine-limited";
+		snprintf(why, sizeof why, "the CPU was saturated in %lu of %lu seconds", r->cpu_hot_samples, r->samples);
+	}
+	json_t *sum_j = json_pack(
+		"{s:s,s:s,s:s,s:b,s:s,s:i,s:i,s:f,s:f,s:f,s:f,s:f,s:f,s:I,s:I,s:I,s:f,s:I,s:I,s:o,s:f,s:o,s:i,s:o,s:o,s:o}",
+		"experiment", r->p.experiment, "scheduler", r->p.scheduler, "results", r->dir, "partial", r->partial,
+		"stop_reason", r->stop_reason ? r->stop_reason : "", "jobs", n, "jobs_finished", fin, "makespan_s",
+		makespan, "jct_mean_s", fin ? sum / fin : 0.0, "jct_median_s", jct_med, "jct_p95_s", jct_p95, "throughput_jobs_per_s", makespan > 0 ? fin / makespan : 0.0,
+		"wall_s", run_now(r), "cross_rack_bytes", (json_int_t)(eps + ocs), "eps_bytes", (json_int_t)eps,
+		"ocs_bytes", (json_int_t)ocs, "ocs_share", eps + ocs ? (double)ocs / (double)(eps + ocs) : 0.0,
+		"marked_eps_bytes", (json_int_t)marked, "server_tx_bytes", (json_int_t)intra, "agent_bytes",
+		json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}", "shuffle_network", (json_int_t)shuffle_net, "shuffle_cross_rack",
+			  (json_int_t)shuffle_xrack, "shuffle_local", (json_int_t)shuffle_local, "input_network",
+			  (json_int_t)input_net, "input_cross_rack", (json_int_t)input_xrack, "circuit_eligible_cross_rack",
+			  (json_int_t)circuit),
+		"measured_over_reported_cross_rack", reported_xrack ? (double)(eps + ocs) / (double)reported_xrack : 0.0,
+		"locality", json_pack("{s:i,s:f,s:f}", "maps", maps, "node_local", maps ? (double)node_local / maps : 0.0,
+				      "rack_local", maps ? (double)rack_local / maps : 0.0),
+		"task_reruns", r->reruns,
+		"fidelity", json_pack("{s:s,s:s,s:I,s:I,s:I,s:I}", "verdict", verdict, "detail", why, "samples",
+				      (json_int_t)r->samples, "busy_link_samples", (json_int_t)r->busy_samples,
+				      "slow_link_samples", (json_int_t)r->slow_samples, "cpu_saturated_samples",
+				      (json_int_t)r->cpu_hot_samples),
+		"ocs", json_pack("{s:b,s:I}", "enabled", r->ocs_on, "reconfigurations",
+				 (json_int_t)(r->ocs_on ? r->ocs.reconfigs : 0)),
+		"parameters", params_json(r));
+	int rc = write_jobs(r) | write_tasks(r) | write_flows(r);
+	FILE *f = open_tmp(r, "summary.json");
+	if (f && sum_j)
+		json_dumpf(sum_j, f, JSON_INDENT(2));
+	if (f)
+		fputc('\n', f);
+	rc |= commit(r, "summary.json", f);
+	if (!r->p.quiet && sum_j) {
+		printf("\n%-28s %s%s\n", "results", r->dir, r->partial ? "  (PARTIAL)" : "");
+		printf("%-28s %d / %d\n", "jobs finished", fin, n);
+		printf("%-28s %.2f s\n", "makespan", makespan);
+		printf("%-28s %.2f / %.2f / %.2f s\n", "JCT mean / median / p95", fin ? sum / fin : 0.0, jct_med,
+		       jct_p95);
+		printf("%-28s %.1f MB (EPS %.1f MB, OCS %.1f MB: %.1f%% on circuits)\n", "cross-rack bytes",
+		       (eps + ocs) / 1e6, eps / 1e6, ocs / 1e6, eps + ocs ? 100.0 * ocs / (eps + ocs) : 0.0);
+		printf("%-28s %.1f%% node-local, %.1f%% rack-local\n", "map locality",
+		       maps ? 100.0 * node_local / maps : 0.0, maps ? 100.0 * rack_local / maps : 0.0);
+		printf("%-28s %s%s%s\n", "fidelity", verdict, *why ? ": " : "", why);
+	}
+	json_decref(sum_j);
+	return rc ? -1 : 0;
+}
