@@ -12,6 +12,8 @@
  *   task_done.error     present only when ok is false (optional then)
  *   map.input_addr      required when input_src >= 0, absent when -1
  *   reduce.copiers      0 = the agent's default (--copiers), else 1..1024
+ *   flow_done.dst       -1 = not known to the agent (started without --id):
+ *                       the server of the connection it came on
  *   circuits.lit        the complete set of lit circuits (replaces the last)
  *   demand.pending      the sender's complete pending vector: racks absent
  *                       have nothing pending */
@@ -476,7 +478,7 @@ static int decode_obj(struct dec *d, json_t *o, struct msg *m)
 		return get_i(d, o, "xfer", 0, MAX_ID, &m->xfer) || get_i(d, o, "task", 0, MAX_ID, &m->task) ||
 		       get_u64(d, o, "bytes", &m->bytes) || get_num(d, o, "t_start", MAX_EPOCH, &m->t_start) ||
 		       get_num(d, o, "t_end", MAX_EPOCH, &m->t_end) || get_bool(d, o, "circuit", &m->circuit) ||
-		       get_i(d, o, "src", 0, MAX_ID, &m->src) || get_i(d, o, "dst", 0, MAX_ID, &m->dst) ? -1 : 0;
+		       get_i(d, o, "src", 0, MAX_ID, &m->src) || get_i(d, o, "dst", -1, MAX_ID, &m->dst) ? -1 : 0;
 	case OP_DEMAND: {
 		long long tmp[2 * PROTO_MAX_PAIRS];
 		int n;

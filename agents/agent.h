@@ -1,0 +1,100 @@
+/* agent.h — the task agent (emu-agent): one per emulated server, started by
+ * the controller inside the server's network namespace.
+ *
+ *   main.c     arguments, setup (parent-death signal, control connection,
+ *              data port), message dispatch
+ *   loop.c     the event loop: epoll, timerfd timers, deferred frees, log
+ *   control.c  the control connection: JSON lines in and out (emu/proto.h)
+ *   serve.c    the data port: answers data requests with synthetic bytes,
+ *              holds circuit transfers while their circuit is dark, and
+ *              reports the pending circuit demand
+ *   fetch.c    one fetch: connect, send a data_req, read to EOF, count
+ *   tasks.c    map and reduce tasks: input fetch, shuffle with at most
+ *              `copiers` fetches at once, compute timers, kill
+ *
+ * Single-threaded; every socket is non-blocking. */
+#ifndef AGENTS_AGENT_H
+#define AGENTS_AGENT_H
+#include "emu/proto.h"
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define AGENT_MAX_RACKS 256        /* data_req.dst_rack accepted below this */
+
+struct agent_cfg {
+	char server[16];               /* "r0h1" */
+	int rack;                      /* own rack */
+	int id;                        /* global server id (flow_done.dst), -1 unknown */
+	struct in_addr addr;           /* own data address */
+	int data_port;
+	const char *control;           /* Unix socket path */
+	bool hold;                     /* hold circuit transfers while dark (default) */
+	char cc[16];                   /* TCP_CONGESTION of data sockets ("" = default) */
+	int copiers;                   /* default parallel fetches of a reduce */
+	bool use_sendfile;             /* sendfile from a memfd (default) or send() */
+};
+extern struct agent_cfg agent;
+
+/* --- loop.c --------------------------------------------------------------- */
+struct ev {
+	int fd;                        /* -1 once closed: pending events are skipped */
+	void (*cb)(struct ev *e, uint32_t events);
+};
+int loop_init(void);
+int loop_add(struct ev *e, uint32_t events);
+int loop_mod(struct ev *e, uint32_t events);
+/* Remove from epoll, close the fd, mark e dead. */
+void loop_close(struct ev *e);
+/* free(p) after the current batch of events (p may still be referenced by
+ * events of this batch: their ev is dead, so they are skipped). */
+void loop_defer_free(void *p);
+void loop_run(void);               /* never returns */
+/* One-shot CLOCK_MONOTONIC timers on timerfds. */
+int timer_open(struct ev *e, void (*cb)(struct ev *, uint32_t));
+void timer_arm(struct ev *e, double seconds);   /* <= 0: fire at once */
+void timer_disarm(struct ev *e);
+void timer_ack(struct ev *e);      /* read the expiration count */
+double now_real(void);             /* CLOCK_REALTIME, epoch seconds */
+double now_mono(void);
+void alog(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Socket options of every data socket: TCP_CONGESTION; for circuit
+ * transfers IP_TOS 0x08 and a small TCP_NOTSENT_LOWAT.  -1 with errno. */
+int data_sockopts(int fd, bool circuit);
+
+/* --- control.c ------------------------------------------------------------ */
+int control_connect(const char *path);          /* blocking connect + peer check */
+void control_send(const struct msg *m);         /* queued, never blocks */
+/* Called for each well-formed message received. */
+void agent_dispatch(struct msg *m);
+
+/* --- serve.c -------------------------------------------------------------- */
+int serve_init(void);                           /* listen on addr:data_port */
+void serve_circuits(const struct rack_pair *lit, int n);   /* the lit set */
+void serve_announce(const struct rack_pair *going, int n);
+uint64_t serve_pending(int dst_rack);
+
+/* --- fetch.c -------------------------------------------------------------- */
+struct fetch;
+typedef void (*fetch_done_fn)(struct fetch *f, void *arg);
+struct fetch_result {
+	bool ok;
+	uint64_t bytes;                /* received */
+	double t_start, t_end;         /* epoch seconds */
+	char error[112];
+};
+/* Start fetching `bytes` of transfer xfer from addr.  done(f, arg) is called
+ * once, from the loop (never from fetch_start); the fetch is freed right
+ * after.  NULL only if out of memory. */
+struct fetch *fetch_start(const struct sockaddr_in *addr, uint32_t xfer, uint64_t bytes, bool circuit,
+			  int dst_rack, fetch_done_fn done, void *arg);
+const struct fetch_result *fetch_result(const struct fetch *f);
+/* Close and free without calling done. */
+void fetch_abort(struct fetch *f);
+
+/* --- tasks.c -------------------------------------------------------------- */
+void tasks_map(const struct msg *m);
+void tasks_reduce(const struct msg *m);
+void tasks_fetch(const struct msg *m);
+void tasks_kill(int task);
+#endif

@@ -1,0 +1,124 @@
+/* main.c — emu-agent: arguments, setup, and dispatch of control messages.
+ *
+ *   emu-agent --server r0h1 [--id 1] --rack 0 --addr 198.18.0.2 --data-port 7000
+ *             --control PATH [--hold | --fallback] [--cc cubic] [--copiers 5]
+ *             [--send sendfile|send]
+ *
+ * Started by the controller inside the server's network namespace (the
+ * control socket is a filesystem path, so it is reachable from there).  It
+ * dies with its parent (PR_SET_PDEATHSIG) and exits when the control
+ * connection closes, so it never outlives the controller. */
+#include "agents/agent.h"
+#include <arpa/inet.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+struct agent_cfg agent = {.id = -1, .hold = true, .cc = "cubic", .copiers = 5, .use_sendfile = true};
+
+void agent_dispatch(struct msg *m)
+{
+	switch (m->op) {
+	case OP_MAP: tasks_map(m); break;
+	case OP_REDUCE: tasks_reduce(m); break;
+	case OP_FETCH: tasks_fetch(m); break;
+	case OP_KILL: tasks_kill(m->task); break;
+	case OP_CIRCUITS: serve_circuits(m->pairs, m->npairs); break;
+	case OP_ANNOUNCE: serve_announce(m->pairs, m->npairs); break;
+	case OP_SHUTDOWN:
+		alog("shutdown");
+		exit(0);
+	default:
+		alog("ignoring a control message the agent does not take (op %d)", (int)m->op);
+	}
+}
+
+static _Noreturn void usage(const char *why)
+{
+	fprintf(stderr,
+		"emu-agent: %s\n"
+		"usage: emu-agent --server rXhY --rack R --addr A.B.C.D --data-port P --control PATH\n"
+		"                 [--id N] [--hold | --fallback] [--cc ALGO] [--copiers N] [--send sendfile|send]\n",
+		why);
+	exit(2);
+}
+
+static long num(const char *s, long lo, long hi, const char *what)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || v < lo || v > hi) {
+		char why[96];
+		snprintf(why, sizeof why, "bad %s '%s' (%ld..%ld)", what, s, lo, hi);
+		usage(why);
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"server", 1, 0, 's'}, {"id", 1, 0, 'i'}, {"rack", 1, 0, 'r'}, {"addr", 1, 0, 'a'},
+		{"data-port", 1, 0, 'p'}, {"control", 1, 0, 'c'}, {"hold", 0, 0, 'H'}, {"fallback", 0, 0, 'F'},
+		{"cc", 1, 0, 'C'}, {"copiers", 1, 0, 'n'}, {"send", 1, 0, 'S'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0},
+	};
+	bool have_addr = false;
+	agent.rack = -1;
+	for (int o; (o = getopt_long(argc, argv, "", opts, NULL)) != -1;) {
+		switch (o) {
+		case 's':
+			if (!*optarg || strlen(optarg) >= sizeof agent.server)
+				usage("bad --server");
+			strcpy(agent.server, optarg);
+			break;
+		case 'i': agent.id = (int)num(optarg, 0, INT32_MAX, "--id"); break;
+		case 'r': agent.rack = (int)num(optarg, 0, AGENT_MAX_RACKS - 1, "--rack"); break;
+		case 'a':
+			if (inet_pton(AF_INET, optarg, &agent.addr) != 1)
+				usage("bad --addr");
+			have_addr = true;
+			break;
+		case 'p': agent.data_port = (int)num(optarg, 1, 65535, "--data-port"); break;
+		case 'c': agent.control = optarg; break;
+		case 'H': agent.hold = true; break;
+		case 'F': agent.hold = false; break;
+		case 'C':
+			if (strlen(optarg) >= sizeof agent.cc)
+				usage("bad --cc");
+			strcpy(agent.cc, optarg);
+			break;
+		case 'n': agent.copiers = (int)num(optarg, 1, 1024, "--copiers"); break;
+		case 'S':
+			if (!strcmp(optarg, "sendfile"))
+				agent.use_sendfile = true;
+			else if (!strcmp(optarg, "send"))
+				agent.use_sendfile = false;
+			else
+				usage("bad --send (sendfile or send)");
+			break;
+		case 'h': usage("help");
+		default: usage("bad option");
+		}
+	}
+	if (optind < argc)
+		usage("unexpected argument");
+	if (!agent.server[0] || agent.rack < 0 || !have_addr || !agent.data_port || !agent.control)
+		usage("--server, --rack, --addr, --data-port and --control are required");
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	signal(SIGPIPE, SIG_IGN);
+	setvbuf(stderr, NULL, _IOLBF, 0);
+
+	if (loop_init() || serve_init())
+		return 1;
+	if (control_connect(agent.control))
+		return 1;
+	struct msg hello = {.op = OP_HELLO, .pid = (int)getpid(), .data_port = agent.data_port};
+	strcpy(hello.server, agent.server);
+	control_send(&hello);
+	loop_run();
+}

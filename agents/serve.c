@@ -1,0 +1,329 @@
+/* serve.c — the data port: the sender side of every transfer.
+ *
+ * A peer connects, writes one struct data_req, and gets exactly req.bytes of
+ * synthetic data before the close.  The bytes come from a memfd of zeros
+ * with sendfile (no copy through user space), or from a static zero buffer
+ * with send() (--send send).  Each socket is written while it is writable,
+ * a bounded amount per wakeup so transfers share the agent fairly.
+ *
+ * Circuit-eligible transfers (req.circuit) are marked (IP_TOS 0x08) with a
+ * small TCP_NOTSENT_LOWAT, and in hold mode written only while the circuit
+ * own rack -> req.dst_rack is lit: `announce` stops them at once, a
+ * `circuits` message that lists the pair resumes them.  Their bytes not yet
+ * handed to the kernel are the pending demand, reported per destination
+ * rack to the controller when it changes, at most every 100 ms. */
+#include "agents/agent.h"
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define CHUNK        (1u << 20)    /* bytes per write call */
+#define BUDGET       (8u << 20)    /* bytes per socket per wakeup */
+#define DEMAND_EVERY 0.1           /* s between demand messages */
+
+enum sstate { S_REQ, S_SEND };
+
+struct sconn {
+	struct ev ev;                  /* first: the loop hands us this pointer */
+	struct sconn *prev, *next;
+	enum sstate state;
+	uint8_t req[sizeof(struct data_req)];
+	size_t got;
+	uint32_t xfer;
+	uint64_t left;
+	int dst_rack;
+	bool circuit;
+	uint32_t events;               /* what epoll watches now */
+};
+
+static struct ev lev = {.fd = -1};
+static struct sconn *conns;
+static int memfd = -1;
+static char zeros[CHUNK];
+static bool lit[AGENT_MAX_RACKS];
+
+/* demand */
+static uint64_t pending[AGENT_MAX_RACKS], reported[AGENT_MAX_RACKS];
+static struct ev dtimer = {.fd = -1};
+static bool darmed;
+static double dlast = -1;
+
+uint64_t serve_pending(int dst_rack)
+{
+	return dst_rack >= 0 && dst_rack < AGENT_MAX_RACKS ? pending[dst_rack] : 0;
+}
+
+static void demand_send(void)
+{
+	struct rack_bytes rb[AGENT_MAX_RACKS];
+	int n = 0;
+	bool changed = false;
+	for (int r = 0; r < AGENT_MAX_RACKS; r++) {
+		if (pending[r] != reported[r])
+			changed = true;
+		/* nonzero racks, and the ones that just dropped to zero */
+		if (pending[r] || reported[r])
+			rb[n++] = (struct rack_bytes){r, pending[r]};
+		reported[r] = pending[r];
+	}
+	if (!changed)
+		return;
+	struct msg m = {.op = OP_DEMAND, .pending = rb, .npending = n};
+	control_send(&m);
+	dlast = now_mono();
+}
+
+static void on_dtimer(struct ev *e, uint32_t events)
+{
+	(void)events;
+	timer_ack(e);
+	darmed = false;
+	demand_send();
+}
+
+static void demand_changed(void)
+{
+	if (darmed)
+		return;
+	double wait = dlast < 0 ? 0 : dlast + DEMAND_EVERY - now_mono();
+	timer_arm(&dtimer, wait);
+	darmed = true;
+}
+
+static void pend_sub(struct sconn *c, uint64_t n)
+{
+	if (!c->circuit || !n)
+		return;
+	pending[c->dst_rack] -= n;
+	demand_changed();
+}
+
+static bool may_write(const struct sconn *c)
+{
+	return !c->circuit || !agent.hold || lit[c->dst_rack];
+}
+
+static void set_events(struct sconn *c, uint32_t ev)
+{
+	if (c->events != ev && loop_mod(&c->ev, ev) == 0)
+		c->events = ev;
+}
+
+static void conn_close(struct sconn *c, const char *why)
+{
+	if (why)
+		alog("data connection (xfer %u): %s", c->xfer, why);
+	if (c->state == S_SEND)
+		pend_sub(c, c->left);
+	loop_close(&c->ev);
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	loop_defer_free(c);
+}
+
+static void do_send(struct sconn *c)
+{
+	uint64_t budget = BUDGET;
+	while (c->left && budget) {
+		size_t n = c->left < CHUNK ? (size_t)c->left : CHUNK;
+		ssize_t w;
+		if (memfd >= 0) {
+			off_t off = 0;
+			w = sendfile(c->ev.fd, memfd, &off, n);
+		} else {
+			w = send(c->ev.fd, zeros, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+		}
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN)
+				break;
+			char why[96];
+			snprintf(why, sizeof why, "send: %s (%llu bytes unsent)", strerror(errno),
+				 (unsigned long long)c->left);
+			conn_close(c, why);
+			return;
+		}
+		if (w == 0)
+			break;
+		c->left -= (uint64_t)w;
+		budget = (uint64_t)w >= budget ? 0 : budget - (uint64_t)w;
+		pend_sub(c, (uint64_t)w);
+	}
+	if (!c->left)
+		conn_close(c, NULL);   /* the kernel sends what is queued, then FIN */
+}
+
+static void start_send(struct sconn *c)
+{
+	struct data_req r;
+	memcpy(&r, c->req, sizeof r);
+	c->xfer = ntohl(r.xfer);
+	if (ntohl(r.magic) != DATA_REQ_MAGIC) {
+		conn_close(c, "bad request magic");
+		return;
+	}
+	uint64_t bytes = be64toh(r.bytes);
+	c->dst_rack = ntohs(r.dst_rack);
+	c->circuit = r.circuit != 0;
+	if (c->dst_rack >= AGENT_MAX_RACKS) {
+		conn_close(c, "destination rack out of range");
+		return;
+	}
+	if (data_sockopts(c->ev.fd, c->circuit)) {
+		char why[96];
+		snprintf(why, sizeof why, "socket options: %s", strerror(errno));
+		conn_close(c, why);
+		return;
+	}
+	c->left = bytes;
+	c->state = S_SEND;
+	if (c->circuit && bytes) {
+		pending[c->dst_rack] += bytes;
+		demand_changed();
+	}
+	if (!bytes) {
+		conn_close(c, NULL);
+		return;
+	}
+	set_events(c, EPOLLRDHUP | (may_write(c) ? EPOLLOUT : 0));
+	if (may_write(c))
+		do_send(c);
+}
+
+static void on_conn(struct ev *e, uint32_t events)
+{
+	struct sconn *c = (struct sconn *)e;
+	if (c->state == S_REQ) {
+		for (;;) {
+			ssize_t n = recv(e->fd, c->req + c->got, sizeof c->req - c->got, MSG_DONTWAIT);
+			if (n > 0) {
+				c->got += (size_t)n;
+				if (c->got == sizeof c->req) {
+					start_send(c);
+					return;
+				}
+				continue;
+			}
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0 && errno == EAGAIN)
+				return;
+			conn_close(c, n == 0 ? "peer closed before its request" : strerror(errno));
+			return;
+		}
+	}
+	if (events & (EPOLLERR | EPOLLHUP | EPOLLRDHUP)) {
+		/* The fetcher closes only after EOF: an early close is an abort. */
+		char why[96];
+		snprintf(why, sizeof why, "peer went away with %llu bytes unsent", (unsigned long long)c->left);
+		conn_close(c, why);
+		return;
+	}
+	if (events & EPOLLOUT)
+		do_send(c);
+}
+
+static void on_listen(struct ev *e, uint32_t events)
+{
+	(void)events;
+	for (int i = 0; i < 64; i++) {
+		int fd = accept4(e->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0) {
+			if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
+				alog("accept: %s", strerror(errno));
+			return;
+		}
+		struct sconn *c = calloc(1, sizeof *c);
+		if (!c) {
+			close(fd);
+			return;
+		}
+		c->ev.fd = fd;
+		c->ev.cb = on_conn;
+		c->state = S_REQ;
+		c->events = EPOLLIN;
+		if (loop_add(&c->ev, EPOLLIN)) {
+			close(fd);
+			free(c);
+			continue;
+		}
+		c->next = conns;
+		if (conns)
+			conns->prev = c;
+		conns = c;
+	}
+}
+
+static void update_all(void)
+{
+	for (struct sconn *c = conns; c; c = c->next)
+		if (c->state == S_SEND)
+			set_events(c, EPOLLRDHUP | (may_write(c) ? EPOLLOUT : 0));
+}
+
+void serve_circuits(const struct rack_pair *p, int n)
+{
+	memset(lit, 0, sizeof lit);
+	for (int i = 0; i < n; i++)
+		if (p[i].src == agent.rack && p[i].dst >= 0 && p[i].dst < AGENT_MAX_RACKS)
+			lit[p[i].dst] = true;
+	update_all();
+}
+
+void serve_announce(const struct rack_pair *p, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (p[i].src == agent.rack && p[i].dst >= 0 && p[i].dst < AGENT_MAX_RACKS)
+			lit[p[i].dst] = false;
+	update_all();
+}
+
+int serve_init(void)
+{
+	if (agent.use_sendfile) {
+		memfd = memfd_create("emu-agent-zeros", MFD_CLOEXEC);
+		if (memfd < 0 || ftruncate(memfd, CHUNK) || pwrite(memfd, zeros, CHUNK, 0) != (ssize_t)CHUNK) {
+			alog("memfd: %s; using send()", strerror(errno));
+			if (memfd >= 0)
+				close(memfd);
+			memfd = -1;
+		}
+	}
+	if (timer_open(&dtimer, on_dtimer))
+		return -1;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0), one = 1;
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)agent.data_port),
+				 .sin_addr = agent.addr};
+	char ip[INET_ADDRSTRLEN];
+	inet_ntop(AF_INET, &agent.addr, ip, sizeof ip);
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) ||
+	    bind(fd, (struct sockaddr *)&sa, sizeof sa) || listen(fd, 1024)) {
+		alog("data port %s:%d: %s", ip, agent.data_port, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	/* accepted sockets inherit the listener's congestion control */
+	if (data_sockopts(fd, false)) {
+		alog("TCP_CONGESTION %s: %s", agent.cc, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	lev.fd = fd;
+	lev.cb = on_listen;
+	return loop_add(&lev, EPOLLIN);
+}

@@ -1,0 +1,252 @@
+/* tasks.c — map and reduce tasks.
+ *
+ *   map     [fetch the input (remote input_src)] -> compute `duration`
+ *           (a timer) -> task_done; the output is then "stored" (served on
+ *           request: the data port answers any request).
+ *   reduce  fetch messages queue transfers; at most `copiers` run at once;
+ *           each finished one is reported (flow_done).  When the final
+ *           fetch message has come and every transfer is done: compute,
+ *           task_done with bytes_in = bytes fetched.  A failed transfer
+ *           fails the task (task_done ok=false naming the transfer) and
+ *           aborts its other transfers.
+ *   kill    aborts a task (sockets closed, timer cancelled) and answers
+ *           task_done ok=false error="killed". */
+#include "agents/agent.h"
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define INPUT_XFER 0xffffffffu   /* data_req.xfer of a map's input read */
+
+enum tstate { T_INPUT, T_SHUFFLE, T_COMPUTE };
+
+struct task {
+	int id, job;
+	bool reduce;
+	enum tstate state;
+	double duration, t_start;
+	uint64_t output_bytes, bytes_in;
+	int copiers;
+	bool final;
+	struct xfer *queue;           /* transfers not started yet */
+	int nq, qhead, capq;
+	struct fetch **act;           /* running fetches (copiers slots) */
+	struct xfer *actx;            /* their transfers */
+	int nact;
+	struct fetch *input;          /* map input fetch */
+	struct ev timer;              /* compute */
+	struct task *next;
+};
+
+static struct task *tasks;
+static uint64_t stored_bytes;     /* map outputs held (accounting only) */
+
+static struct task *find(int id)
+{
+	for (struct task *t = tasks; t; t = t->next)
+		if (t->id == id)
+			return t;
+	return NULL;
+}
+
+static void task_free(struct task *t)
+{
+	for (struct task **p = &tasks; *p; p = &(*p)->next)
+		if (*p == t) {
+			*p = t->next;
+			break;
+		}
+	for (int i = 0; i < t->nact; i++)
+		fetch_abort(t->act[i]);
+	if (t->input)
+		fetch_abort(t->input);
+	loop_close(&t->timer);
+	free(t->queue);
+	free(t->act);
+	free(t->actx);
+	free(t);
+}
+
+static void task_done(struct task *t, bool ok, const char *error)
+{
+	struct msg m = {.op = OP_TASK_DONE, .task = t->id, .ok = ok, .t_start = t->t_start, .t_end = now_real(),
+			.bytes = t->bytes_in};
+	if (!ok)
+		snprintf(m.error, sizeof m.error, "%s", error);
+	control_send(&m);
+	if (ok && !t->reduce)
+		stored_bytes += t->output_bytes;
+	task_free(t);
+}
+
+static void on_compute_done(struct ev *e, uint32_t events)
+{
+	(void)events;
+	struct task *t = (struct task *)((char *)e - offsetof(struct task, timer));
+	timer_ack(e);
+	task_done(t, true, NULL);
+}
+
+static void compute(struct task *t)
+{
+	t->state = T_COMPUTE;
+	timer_arm(&t->timer, t->duration);
+}
+
+static struct task *task_new(const struct msg *m, bool reduce)
+{
+	if (find(m->task)) {
+		alog("ignoring %s task %d: already running", reduce ? "reduce" : "map", m->task);
+		return NULL;
+	}
+	struct task *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	t->id = m->task;
+	t->job = m->job;
+	t->reduce = reduce;
+	t->duration = m->duration;
+	t->output_bytes = m->output_bytes;
+	t->t_start = now_real();
+	t->timer.fd = -1;
+	if (timer_open(&t->timer, on_compute_done)) {
+		alog("task %d: timerfd failed", m->task);
+		free(t);
+		return NULL;
+	}
+	t->next = tasks;
+	tasks = t;
+	return t;
+}
+
+static void on_input(struct fetch *f, void *arg)
+{
+	struct task *t = arg;
+	const struct fetch_result *r = fetch_result(f);
+	t->input = NULL;
+	t->bytes_in = r->bytes;
+	if (!r->ok) {
+		char err[128];
+		snprintf(err, sizeof err, "input %s", r->error);
+		task_done(t, false, err);
+		return;
+	}
+	compute(t);
+}
+
+void tasks_map(const struct msg *m)
+{
+	struct task *t = task_new(m, false);
+	if (!t)
+		return;
+	if (m->input_src < 0) {
+		t->bytes_in = m->input_bytes;   /* read locally: no network */
+		compute(t);
+		return;
+	}
+	t->state = T_INPUT;
+	t->input = fetch_start(&m->input_addr, INPUT_XFER, m->input_bytes, false, agent.rack, on_input, t);
+	if (!t->input)
+		task_done(t, false, "input fetch: out of memory");
+}
+
+void tasks_reduce(const struct msg *m)
+{
+	struct task *t = task_new(m, true);
+	if (!t)
+		return;
+	t->state = T_SHUFFLE;
+	t->copiers = m->copiers > 0 ? m->copiers : agent.copiers;
+	t->act = calloc((size_t)t->copiers, sizeof *t->act);
+	t->actx = calloc((size_t)t->copiers, sizeof *t->actx);
+	if (!t->act || !t->actx)
+		task_done(t, false, "out of memory");
+}
+
+static void on_xfer(struct fetch *f, void *arg);
+
+/* Start queued transfers into free copier slots; compute when all is done.
+ * Returns false if t was freed. */
+static bool pump(struct task *t)
+{
+	while (t->nact < t->copiers && t->qhead < t->nq) {
+		struct xfer *x = &t->queue[t->qhead++];
+		struct fetch *f = fetch_start(&x->addr, (uint32_t)x->id, x->bytes, x->circuit, x->dst_rack, on_xfer, t);
+		if (!f) {
+			task_done(t, false, "fetch: out of memory");
+			return false;
+		}
+		t->act[t->nact] = f;
+		t->actx[t->nact++] = *x;
+	}
+	if (t->final && t->qhead == t->nq && t->nact == 0 && t->state == T_SHUFFLE)
+		compute(t);
+	return true;
+}
+
+static void on_xfer(struct fetch *f, void *arg)
+{
+	struct task *t = arg;
+	const struct fetch_result *r = fetch_result(f);
+	int i;
+	for (i = 0; i < t->nact && t->act[i] != f; i++)
+		;
+	if (i == t->nact) {
+		alog("task %d: a fetch finished that it does not own", t->id);
+		return;
+	}
+	struct xfer x = t->actx[i];
+	t->act[i] = t->act[t->nact - 1];
+	t->actx[i] = t->actx[t->nact - 1];
+	t->nact--;
+	if (!r->ok) {
+		task_done(t, false, r->error);
+		return;
+	}
+	t->bytes_in += r->bytes;
+	struct msg m = {.op = OP_FLOW_DONE, .xfer = x.id, .task = t->id, .bytes = r->bytes, .t_start = r->t_start,
+			.t_end = r->t_end, .circuit = x.circuit, .src = x.src, .dst = agent.id};
+	control_send(&m);
+	pump(t);
+}
+
+void tasks_fetch(const struct msg *m)
+{
+	struct task *t = find(m->task);
+	if (!t || !t->reduce) {
+		alog("ignoring fetch for task %d: no such reduce task here", m->task);
+		return;
+	}
+	if (t->final) {
+		alog("ignoring fetch for task %d: its final fetch came already", m->task);
+		return;
+	}
+	if (t->nq + m->nxfers > t->capq) {
+		int cap = t->capq ? t->capq : 16;
+		while (cap < t->nq + m->nxfers)
+			cap *= 2;
+		struct xfer *q = realloc(t->queue, (size_t)cap * sizeof *q);
+		if (!q) {
+			task_done(t, false, "out of memory");
+			return;
+		}
+		t->queue = q;
+		t->capq = cap;
+	}
+	memcpy(t->queue + t->nq, m->xfers, (size_t)m->nxfers * sizeof *m->xfers);
+	t->nq += m->nxfers;
+	t->final = m->final;
+	pump(t);
+}
+
+void tasks_kill(int id)
+{
+	struct task *t = find(id);
+	if (!t) {
+		alog("kill: no task %d here", id);
+		return;
+	}
+	task_done(t, false, "killed");
+}
