@@ -1,0 +1,53 @@
+/* workload_spec.h — private to the workload module (workload.c, synth.c).
+ *
+ * Every source of jobs (SWIM reader, native reader, generator) first fills
+ * job specs in the units the user wrote (unscaled bytes and seconds), and
+ * one function, workload_build, turns them into jobs and tasks: task counts,
+ * per-task bytes and durations, then scaling.  Keeping the derivation in one
+ * place is what makes a SWIM job and the same job written natively produce
+ * identical tasks. */
+#ifndef EMU_WORKLOAD_SPEC_H
+#define EMU_WORKLOAD_SPEC_H
+#include "emu/workload.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Upper bound on the tasks of one job: keeps counts in an int and catches
+ * absurd inputs ("1EB" of input would need 7e9 maps) with a clear message. */
+#define WORKLOAD_MAX_TASKS_PER_JOB 10000000
+
+struct job_spec {
+	char name[32];
+	int line;                   /* where it was defined (error messages), 0 = unknown */
+	double submit;              /* seconds, unscaled */
+	uint64_t input, shuffle, output;   /* bytes, unscaled */
+	bool has_pred_submit, has_pred_shuffle;
+	double pred_submit;
+	uint64_t pred_shuffle;
+	int nmaps, nreduces;        /* -1 = derive from bytes */
+	double map_duration;        /* seconds per map, unscaled; < 0 = derive */
+	double reduce_duration;     /* seconds per reduce, unscaled; < 0 = derive */
+	double *map_durations;      /* per map (owned), overrides map_duration */
+	double *reduce_durations;   /* per reduce (owned), overrides reduce_duration */
+	uint64_t *map_inputs;       /* per map input bytes (owned), sums to input */
+	bool recurring;
+	int deps[JOB_MAX_DEPS];
+	int ndeps;
+	double deadline;            /* seconds after submission, unscaled; 0 = none */
+	double cpu, mem_gb;         /* < 0 = the params' task_cpu / task_mem_gb */
+};
+
+/* A spec with everything derived and nothing predicted. */
+void job_spec_init(struct job_spec *s);
+void job_specs_free(struct job_spec *specs, int n);
+
+/* Check the knobs (positive rates, block size, ...).  0 or -1 with err. */
+int workload_params_check(const struct workload_params *p, char err[512]);
+
+/* Derive tasks from specs and fill w (which is overwritten).  prescaled:
+ * the specs are already in emulated units (a file written by
+ * workload_write_native), so data_scale and time_scale are not applied
+ * again; the floor still is.  Errors: "SOURCE:LINE: job 'x': problem". */
+int workload_build(struct workload *w, const struct job_spec *specs, int n, const struct workload_params *p,
+		   bool prescaled, const char *source, char err[512]);
+#endif
