@@ -71,6 +71,12 @@ static void task_free(struct task *t)
 
 static void task_done(struct task *t, bool ok, const char *error)
 {
+	if (!ok) {   /* count what the aborted fetches received so far */
+		for (int i = 0; i < t->nact; i++)
+			t->bytes_in += fetch_result(t->act[i])->bytes;
+		if (t->input)
+			t->bytes_in += fetch_result(t->input)->bytes;
+	}
 	struct msg m = {.op = OP_TASK_DONE, .task = t->id, .ok = ok, .t_start = t->t_start, .t_end = now_real(),
 			.bytes = t->bytes_in};
 	if (!ok)
@@ -202,6 +208,7 @@ static void on_xfer(struct fetch *f, void *arg)
 	t->actx[i] = t->actx[t->nact - 1];
 	t->nact--;
 	if (!r->ok) {
+		t->bytes_in += r->bytes;
 		task_done(t, false, r->error);
 		return;
 	}
