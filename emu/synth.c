@@ -417,8 +417,10 @@ void workload_set_arrivals(struct workload *w, const struct synth_params *s)
 	for (int i = 0; i < w->njobs; i++) {
 		struct job *j = &w->jobs[i];
 		double submit = t[i] * ts;
-		/* Keep a prediction's error; an exact one stays exact. */
-		j->pred_submit_s = j->pred_submit_s == j->submit_s ? submit : j->pred_submit_s + (submit - j->submit_s);
+		/* Keep a prediction's error (an exact one stays exact), but
+		 * nothing is predicted before the run starts. */
+		j->pred_submit_s = j->pred_submit_s == j->submit_s ? submit
+				 : fmax(0, j->pred_submit_s + (submit - j->submit_s));
 		j->submit_s = submit;
 	}
 	free(t);

@@ -1,0 +1,741 @@
+/* Unit tests: workloads — SWIM and native readers, task derivation, the
+ * native writer (round trip), the synthetic generator and arrival modes. */
+#include "emu/workload.h"
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define FB2010 "/work/shared/data/swim/FB-2010_samples_24_times_1hr_0.tsv"
+#define MiB (1ULL << 20)
+#define GiB (1ULL << 30)
+
+/* Write text to a fresh file under /tmp; path receives its name. */
+static void write_tmp(char path[64], const char *text)
+{
+	snprintf(path, 64, "/tmp/test-workload-XXXXXX");
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Expect reading text (SWIM or native by content) to fail with a message
+ * that starts "PATH:LINE: " and contains what. */
+static void expect_error(const char *text, int line, const char *what)
+{
+	char path[64], err[512] = "", prefix[96];
+	struct workload w;
+	struct workload_params p;
+	workload_params_default(&p);
+	write_tmp(path, text);
+	cr_assert_eq(workload_read(&w, path, &p, 0, err), -1, "accepted: %s", text);
+	snprintf(prefix, sizeof(prefix), "%s:%d: ", path, line);
+	cr_assert(!strncmp(err, prefix, strlen(prefix)), "expected '%s...', got '%s'", prefix, err);
+	cr_assert_not_null(strstr(err, what), "expected '%s' in '%s'", what, err);
+	unlink(path);
+}
+
+/* Every job's tasks: ids, kinds, order, defaults, and byte sums equal to
+ * the job's totals exactly. */
+static void check_tasks(const struct workload *w)
+{
+	int next = 0;
+	for (int j = 0; j < w->njobs; j++) {
+		const struct job *jb = &w->jobs[j];
+		cr_assert_eq(jb->id, j);
+		cr_assert_eq(jb->first_task, next);
+		uint64_t in = 0, mout = 0, rin = 0, rout = 0;
+		for (int i = 0; i < jb->nmaps + jb->nreduces; i++) {
+			const struct task *t = &w->tasks[jb->first_task + i];
+			bool map = i < jb->nmaps;
+			cr_assert_eq(t->id, jb->first_task + i);
+			cr_assert_eq(t->job, j);
+			cr_assert_eq(t->kind, map ? TASK_MAP : TASK_REDUCE);
+			cr_assert_eq(t->index, map ? i : i - jb->nmaps);
+			cr_assert_eq(t->state, TASK_PENDING);
+			cr_assert_eq(t->server, -1);
+			cr_assert(t->replicas[0] == -1 && t->replicas[1] == -1 && t->replicas[2] == -1);
+			cr_assert_geq(t->duration_s, w->params.time_floor_s);
+			if (map) {
+				in += t->input_bytes;
+				mout += t->output_bytes;
+			} else {
+				rin += t->input_bytes;
+				rout += t->output_bytes;
+			}
+		}
+		cr_assert_eq(in, jb->input_bytes, "job %d", j);
+		cr_assert_eq(mout, jb->shuffle_bytes, "job %d", j);
+		if (jb->nreduces) {
+			cr_assert_eq(rin, jb->shuffle_bytes, "job %d", j);
+			cr_assert_eq(rout, jb->output_bytes, "job %d", j);
+		} else {
+			cr_assert(jb->shuffle_bytes == 0 && jb->output_bytes == 0);
+		}
+		next += jb->nmaps + jb->nreduces;
+	}
+	cr_assert_eq(next, w->ntasks);
+}
+
+/* Two workloads describe the same jobs and tasks, exactly. */
+static void expect_same(const struct workload *a, const struct workload *b)
+{
+	cr_assert_eq(a->njobs, b->njobs);
+	cr_assert_eq(a->ntasks, b->ntasks);
+	for (int j = 0; j < a->njobs; j++) {
+		const struct job *x = &a->jobs[j], *y = &b->jobs[j];
+		cr_assert_str_eq(x->name, y->name);
+		cr_assert(x->submit_s == y->submit_s && x->pred_submit_s == y->pred_submit_s, "job %d", j);
+		cr_assert(x->input_bytes == y->input_bytes && x->shuffle_bytes == y->shuffle_bytes &&
+			  x->output_bytes == y->output_bytes && x->pred_shuffle_bytes == y->pred_shuffle_bytes,
+			  "job %d", j);
+		cr_assert(x->nmaps == y->nmaps && x->nreduces == y->nreduces && x->first_task == y->first_task);
+		cr_assert_eq(x->recurring, y->recurring);
+		cr_assert_eq(x->ndeps, y->ndeps);
+		for (int d = 0; d < x->ndeps; d++)
+			cr_assert_eq(x->deps[d], y->deps[d]);
+		cr_assert(x->deadline_s == y->deadline_s && x->cpu == y->cpu && x->mem_gb == y->mem_gb);
+	}
+	for (int i = 0; i < a->ntasks; i++) {
+		const struct task *x = &a->tasks[i], *y = &b->tasks[i];
+		cr_assert(x->id == y->id && x->job == y->job && x->kind == y->kind && x->index == y->index, "task %d", i);
+		cr_assert(x->duration_s == y->duration_s, "task %d: %.17g vs %.17g", i, x->duration_s, y->duration_s);
+		cr_assert(x->input_bytes == y->input_bytes && x->output_bytes == y->output_bytes, "task %d", i);
+	}
+}
+
+static bool differs(const struct workload *a, const struct workload *b)
+{
+	if (a->njobs != b->njobs || a->ntasks != b->ntasks)
+		return true;
+	for (int j = 0; j < a->njobs; j++)
+		if (a->jobs[j].input_bytes != b->jobs[j].input_bytes ||
+		    a->jobs[j].shuffle_bytes != b->jobs[j].shuffle_bytes ||
+		    a->jobs[j].output_bytes != b->jobs[j].output_bytes)
+			return true;
+	return false;
+}
+
+/* ------------------------------------------------------------------ SWIM */
+
+Test(workload, swim_parse)
+{
+	char path[64], err[512];
+	struct workload w;
+	struct workload_params p;
+	workload_params_default(&p);
+	write_tmp(path, "job0\t100\t100\t314572800\t2684354560\t536870912\n"
+			"\n"
+			"job1\t130\t30\t1\t0\t0\r\n"
+			"  \n"
+			"job2\t130\t0\t0\t0\t14347\n");
+	cr_assert_eq(workload_read_swim(&w, path, &p, 0, err), 0, "%s", err);
+	cr_assert_eq(w.njobs, 3);
+	cr_assert_str_eq(w.jobs[0].name, "job0");
+	cr_assert_str_eq(w.jobs[2].name, "job2");
+	cr_assert_str_eq(w.source, path);
+	/* Arrivals relative to the first job. */
+	cr_assert_float_eq(w.jobs[0].submit_s, 0, 1e-12);
+	cr_assert_float_eq(w.jobs[1].submit_s, 30, 1e-12);
+	cr_assert_float_eq(w.jobs[2].submit_s, 30, 1e-12);
+	cr_assert_eq(w.jobs[0].input_bytes, 314572800);
+	cr_assert_eq(w.jobs[0].shuffle_bytes, 2684354560);
+	cr_assert_eq(w.jobs[0].output_bytes, 536870912);
+	/* Predictions = actual; not recurring; default resources. */
+	cr_assert_eq(w.jobs[0].pred_shuffle_bytes, w.jobs[0].shuffle_bytes);
+	cr_assert(w.jobs[1].pred_submit_s == w.jobs[1].submit_s);
+	cr_assert(!w.jobs[0].recurring);
+	cr_assert(w.jobs[0].cpu == 1 && w.jobs[0].mem_gb == 1 && w.jobs[0].deadline_s == 0 && w.jobs[0].ndeps == 0);
+	/* 3 maps + 3 reduces, 1 map, 1 map + 1 reduce (output only). */
+	cr_assert_eq(w.jobs[0].nmaps, 3);
+	cr_assert_eq(w.jobs[0].nreduces, 3);
+	cr_assert_eq(w.jobs[1].nmaps, 1);
+	cr_assert_eq(w.jobs[1].nreduces, 0);
+	cr_assert_eq(w.jobs[2].nmaps, 1);
+	cr_assert_eq(w.jobs[2].nreduces, 1);
+	cr_assert_eq(w.ntasks, 9);
+	check_tasks(&w);
+	workload_free(&w);
+
+	/* max_jobs reads the first N, through workload_read too. */
+	cr_assert_eq(workload_read(&w, path, &p, 2, err), 0, "%s", err);
+	cr_assert_eq(w.njobs, 2);
+	cr_assert_str_eq(w.jobs[1].name, "job1");
+	workload_free(&w);
+	unlink(path);
+}
+
+Test(workload, swim_errors)
+{
+	expect_error("job0\t0\t0\t1\t2\t3\njob1\t1\t1\t1\t2\n", 2, "expected 6 tab-separated columns");
+	expect_error("job0\t0\t0\t1\t2\t3\n\njob1\t1\t1\tabc\t2\t3\n", 3, "column 4 (input bytes): 'abc' is not a number");
+	expect_error("job0\t0\t0\t1\t-5\t3\n", 1, "column 5 (shuffle bytes): '-5' is negative");
+	expect_error("job0\t0\t0\t1\t2\t3\njob1\t1\tx\t1\t2\t3\n", 2, "column 3 (gap)");
+	expect_error("job0\t9\t0\t1\t2\t3\njob1\t5\t0\t1\t2\t3\n", 2, "submit time 5 is before the previous job's 9");
+	expect_error("job0 0 0 1 2 3\n", 1, "found 1");
+	expect_error("job0\t0\t0\t1\t2\t3\t4\n", 1, "found 7");
+	expect_error("\t0\t0\t1\t2\t3\n", 1, "column 1 (job id)");
+	expect_error("job0\t0\t0\t1\t2\t99999999999999999999\n", 1, "too large");
+
+	char err[512];
+	struct workload w;
+	struct workload_params p;
+	workload_params_default(&p);
+	cr_assert_eq(workload_read(&w, "/nonexistent/w.tsv", &p, 0, err), -1);
+	cr_assert_str_eq(err, "/nonexistent/w.tsv: No such file or directory");
+	char path[64];
+	write_tmp(path, "\n\n");
+	cr_assert_eq(workload_read_swim(&w, path, &p, 0, err), -1);
+	cr_assert_not_null(strstr(err, "no jobs"));
+	cr_assert_null(w.jobs);
+	unlink(path);
+}
+
+Test(workload, swim_fb2010)
+{
+	if (access(FB2010, R_OK))
+		cr_skip_test("%s not present", FB2010);
+	char err[512];
+	struct workload w;
+	struct workload_params p;
+	workload_params_default(&p);
+	cr_assert_eq(workload_read(&w, FB2010, &p, 1000, err), 0, "%s", err);
+	cr_assert_eq(w.njobs, 1000);
+	uint64_t in = 0, sh = 0, out = 0;
+	int maponly = 0;
+	for (int j = 0; j < w.njobs; j++) {
+		in += w.jobs[j].input_bytes;
+		sh += w.jobs[j].shuffle_bytes;
+		out += w.jobs[j].output_bytes;
+		maponly += w.jobs[j].nreduces == 0;
+	}
+	/* Sums computed independently (python) from the first 1000 lines. */
+	cr_assert_eq(in, 33706633952094ULL);
+	cr_assert_eq(sh, 12779337953897ULL);
+	cr_assert_eq(out, 8789092311967ULL);
+	cr_assert_eq(w.ntasks, 257828);         /* 251925 maps + 5903 reduces */
+	cr_assert_eq(maponly, 8);
+	cr_assert_str_eq(w.jobs[999].name, "job999");
+	cr_assert_float_eq(w.jobs[999].submit_s, 3672 - 9, 1e-9);
+	check_tasks(&w);
+	workload_free(&w);
+}
+
+/* ------------------------------------------------------------ derivation */
+
+/* Read one SWIM job with params p. */
+static void one_job(struct workload *w, const struct workload_params *p, uint64_t in, uint64_t sh, uint64_t out)
+{
+	char path[64], line[128], err[512];
+	snprintf(line, sizeof(line), "j\t0\t0\t%llu\t%llu\t%llu\n", (unsigned long long)in, (unsigned long long)sh,
+		 (unsigned long long)out);
+	write_tmp(path, line);
+	cr_assert_eq(workload_read_swim(w, path, p, 0, err), 0, "%s", err);
+	unlink(path);
+	cr_assert_eq(w->njobs, 1);
+	check_tasks(w);
+}
+
+Test(workload, derive_hand_computed)
+{
+	struct workload w;
+	struct workload_params p;
+	workload_params_default(&p);
+	/* 300 MiB in 128 MiB blocks: 128 + 128 + 44 MiB.  2.5 GiB shuffle +
+	 * 0.5 GiB output = 3 GiB: 3 reduces. */
+	one_job(&w, &p, 300 * MiB, 2 * GiB + GiB / 2, GiB / 2);
+	struct job *j = &w.jobs[0];
+	cr_assert_eq(j->nmaps, 3);
+	cr_assert_eq(j->nreduces, 3);
+	struct task *m = job_map(w.tasks, j, 0), *r = job_reduce(w.tasks, j, 0);
+	cr_assert_eq(m[0].input_bytes, 134217728);
+	cr_assert_eq(m[1].input_bytes, 134217728);
+	cr_assert_eq(m[2].input_bytes, 46137344);
+	cr_assert_float_eq(m[0].duration_s, 2 + 134217728 / 50e6, 1e-9);    /* 4.68435456 */
+	cr_assert_float_eq(m[1].duration_s, 4.68435456, 1e-9);
+	cr_assert_float_eq(m[2].duration_s, 2.92274688, 1e-9);               /* remainder block */
+	/* 2684354560 / 3 = 894784853 r 1;  536870912 / 3 = 178956970 r 2. */
+	cr_assert_eq(m[0].output_bytes, 894784853);
+	cr_assert_eq(m[2].output_bytes, 894784854);
+	cr_assert_eq(r[0].input_bytes, 894784853);
+	cr_assert_eq(r[1].input_bytes, 894784853);
+	cr_assert_eq(r[2].input_bytes, 894784854);
+	cr_assert_eq(r[0].output_bytes, 178956970);
+	cr_assert_eq(r[2].output_bytes, 178956972);
+	cr_assert_float_eq(r[0].duration_s, 2 + 1073741823 / 50e6, 1e-9);   /* 23.47483646 */
+	cr_assert_float_eq(r[2].duration_s, 2 + 1073741826 / 50e6, 1e-9);   /* 23.47483652 */
+	cr_assert_eq(r[0].kind, TASK_REDUCE);
+	cr_assert_eq(r[0].id, 3);
+	workload_free(&w);
+
+	/* Exactly one block: one map. One byte more: two. */
+	one_job(&w, &p, 128 * MiB, 0, 0);
+	cr_assert_eq(w.jobs[0].nmaps, 1);
+	workload_free(&w);
+	one_job(&w, &p, 128 * MiB + 1, 0, 0);
+	cr_assert_eq(w.jobs[0].nmaps, 2);
+	cr_assert_eq(w.tasks[1].input_bytes, 1);
+	cr_assert_float_eq(w.tasks[1].duration_s, 2 + 1 / 50e6, 1e-12);
+	workload_free(&w);
+}
+
+Test(workload, derive_reduce_rule)
+{
+	struct workload w;
+	struct workload_params p;
+	workload_params_default(&p);
+	/* Map-only: nothing to shuffle or write. */
+	one_job(&w, &p, 10 * GiB, 0, 0);
+	cr_assert_eq(w.jobs[0].nmaps, 80);
+	cr_assert_eq(w.jobs[0].nreduces, 0);
+	cr_assert_eq(w.ntasks, 80);
+	workload_free(&w);
+	/* round(0.4) = 0, but there is something to reduce: 1. */
+	one_job(&w, &p, GiB, 2 * GiB / 5, 0);
+	cr_assert_eq(w.jobs[0].nreduces, 1);
+	workload_free(&w);
+	/* Output only (shuffle 0) still needs a reduce. */
+	one_job(&w, &p, GiB, 0, 1);
+	cr_assert_eq(w.jobs[0].nreduces, 1);
+	cr_assert_eq(w.tasks[w.jobs[0].nmaps].input_bytes, 0);
+	cr_assert_eq(w.tasks[w.jobs[0].nmaps].output_bytes, 1);
+	workload_free(&w);
+	/* round(1.5) = 2, round(2.49..) = 2. */
+	one_job(&w, &p, GiB, GiB, GiB / 2);
+	cr_assert_eq(w.jobs[0].nreduces, 2);
+	workload_free(&w);
+	one_job(&w, &p, GiB, 2 * GiB + GiB / 2 - 1, 0);
+	cr_assert_eq(w.jobs[0].nreduces, 2);
+	workload_free(&w);
+	/* Capped at max_reduces. */
+	one_job(&w, &p, GiB, 250 * GiB, 0);
+	cr_assert_eq(w.jobs[0].nreduces, 100);
+	workload_free(&w);
+	p.max_reduces = 7;
+	one_job(&w, &p, GiB, 250 * GiB, 0);
+	cr_assert_eq(w.jobs[0].nreduces, 7);
+	cr_assert_eq(job_reduce(w.tasks, &w.jobs[0], 6)->input_bytes, 250 * GiB / 7 + 250 * GiB % 7);
+	workload_free(&w);
+}
+
+Test(workload, derive_empty_input)
+{
+	/* 0 bytes of input: one map of 0 bytes that lasts the overhead. */
+	struct workload w;
+	struct workload_params p;
+	workload_params_default(&p);
+	one_job(&w, &p, 0, 0, 0);
+	cr_assert_eq(w.jobs[0].nmaps, 1);
+	cr_assert_eq(w.jobs[0].nreduces, 0);
+	cr_assert_eq(w.tasks[0].input_bytes, 0);
+	cr_assert_float_eq(w.tasks[0].duration_s, 2, 1e-12);
+	workload_free(&w);
+}
+
+Test(workload, derive_scaling_and_floor)
+{
+	struct workload w;
+	struct workload_params p;
+	workload_params_default(&p);
+	p.data_scale = 0.01;
+	p.time_scale = 0.5;
+	one_job(&w, &p, 300 * MiB, 2 * GiB + GiB / 2, GiB / 2);
+	struct job *j = &w.jobs[0];
+	/* Counts from unscaled bytes. */
+	cr_assert_eq(j->nmaps, 3);
+	cr_assert_eq(j->nreduces, 3);
+	cr_assert_eq(j->input_bytes, 3145728);              /* 314572800 * 0.01 */
+	cr_assert_eq(j->shuffle_bytes, 26843546);           /* 26843545.6 rounded */
+	cr_assert_eq(j->output_bytes, 5368709);             /* 5368709.12 */
+	/* Map inputs by cumulative rounding: 1342177.28 -> 1342177, 2684354.56 -> 2684355. */
+	cr_assert_eq(w.tasks[0].input_bytes, 1342177);
+	cr_assert_eq(w.tasks[1].input_bytes, 1342178);
+	cr_assert_eq(w.tasks[2].input_bytes, 461373);
+	/* Shuffle split after scaling: 26843546 / 3 = 8947848 r 2. */
+	cr_assert_eq(w.tasks[0].output_bytes, 8947848);
+	cr_assert_eq(w.tasks[2].output_bytes, 8947850);
+	/* Durations from unscaled bytes, times time_scale. */
+	cr_assert_float_eq(w.tasks[0].duration_s, 4.68435456 * 0.5, 1e-9);
+	cr_assert_float_eq(w.tasks[3].duration_s, 23.47483646 * 0.5, 1e-9);
+	check_tasks(&w);
+	workload_free(&w);
+
+	/* A 2 s map at time_scale 0.05 would last 0.1 s: floored to 0.2. */
+	p.time_scale = 0.05;
+	one_job(&w, &p, 1000, 0, 0);
+	cr_assert_float_eq(w.tasks[0].duration_s, 0.2, 1e-12);
+	workload_free(&w);
+	p.time_floor_s = 0;
+	one_job(&w, &p, 1000, 0, 0);
+	cr_assert_float_eq(w.tasks[0].duration_s, (2 + 1000 / 50e6) * 0.05, 1e-12);
+	workload_free(&w);
+
+	/* Arrival times scale too. */
+	char path[64], err[512];
+	write_tmp(path, "a\t10\t0\t1\t0\t0\nb\t30\t20\t1\t0\t0\n");
+	cr_assert_eq(workload_read_swim(&w, path, &p, 0, err), 0, "%s", err);
+	cr_assert_float_eq(w.jobs[1].submit_s, 20 * 0.05, 1e-12);
+	workload_free(&w);
+	unlink(path);
+
+	/* Bad knots are refused. */
+	p.block_size = 0;
+	write_tmp(path, "a\t10\t0\t1\t0\t0\n");
+	cr_assert_eq(workload_read_swim(&w, path, &p, 0, err), -1);
+	cr_assert_not_null(strstr(err, "block_size"));
+	unlink(path);
+}
+
+/* ---------------------------------------------------------------- native */
+
+Test(workload, native_parse)
+{
+	char path[64], err[512];
+	struct workload w;
+	struct workload_params p;
+	workload_params_default(&p);
+	write_tmp(path,
+		  "  {\"comment\": \"test\", \"jobs\": [\n"
+		  "  {\"name\": \"sort1\", \"submit\": 0.0, \"input\": \"10GB\", \"shuffle\": \"10GB\", \"output\": \"10GB\",\n"
+		  "   \"maps\": 80, \"reduces\": 20, \"map_duration\": 12.5, \"reduce_duration\": 30},\n"
+		  "  {\"name\": \"rec\", \"submit\": \"2min\", \"input\": 4000000000, \"shuffle\": \"2GB\", \"output\": \"100MB\",\n"
+		  "   \"recurring\": true, \"predicted\": {\"submit\": 118, \"shuffle\": \"1.9GB\"}, \"deadline\": 600},\n"
+		  "  {\"name\": \"after\", \"submit\": 130, \"input\": \"64KiB\", \"shuffle\": 1e6,\n"
+		  "   \"deps\": [\"sort1\", \"rec\"], \"cpu\": 2, \"mem_gb\": 0.5, \"comment\": \"x\"},\n"
+		  "  {\"input\": 0, \"maps\": 3, \"map_duration\": [1, 2, 3], \"map_input\": [0, 0, 0]}\n"
+		  "]}\n");
+	cr_assert_eq(workload_read(&w, path, &p, 0, err), 0, "%s", err);
+	cr_assert_eq(w.njobs, 4);
+	struct job *s = &w.jobs[0], *r = &w.jobs[1], *a = &w.jobs[2], *u = &w.jobs[3];
+	/* Explicit counts and durations. */
+	cr_assert_eq(s->input_bytes, 10000000000ULL);
+	cr_assert_eq(s->nmaps, 80);
+	cr_assert_eq(s->nreduces, 20);
+	for (int i = 0; i < 80; i++) {
+		cr_assert_float_eq(job_map(w.tasks, s, i)->duration_s, 12.5, 1e-12);
+		cr_assert_eq(job_map(w.tasks, s, i)->input_bytes, 125000000);     /* even split */
+	}
+	cr_assert_float_eq(job_reduce(w.tasks, s, 19)->duration_s, 30, 1e-12);
+	cr_assert(!s->recurring);
+	/* Derived counts, predictions, deadline. */
+	cr_assert_float_eq(r->submit_s, 120, 1e-12);
+	cr_assert_eq(r->nmaps, 30);             /* ceil(4e9 / 128 MiB) = ceil(29.8) */
+	cr_assert_eq(r->nreduces, 2);           /* round(2.1e9 / 1 GiB) = round(1.96) */
+	cr_assert(r->recurring);
+	cr_assert_float_eq(r->pred_submit_s, 118, 1e-12);
+	cr_assert_eq(r->pred_shuffle_bytes, 1900000000ULL);
+	cr_assert_eq(r->shuffle_bytes, 2000000000ULL);
+	cr_assert_float_eq(r->deadline_s, 600, 1e-12);
+	cr_assert_eq(job_map(w.tasks, r, 0)->input_bytes, 134217728);     /* blocks */
+	/* Dependencies by name, resources. */
+	cr_assert_eq(a->input_bytes, 65536);
+	cr_assert_eq(a->shuffle_bytes, 1000000);
+	cr_assert_eq(a->ndeps, 2);
+	cr_assert_eq(a->deps[0], 0);
+	cr_assert_eq(a->deps[1], 1);
+	cr_assert(a->cpu == 2 && a->mem_gb == 0.5);
+	cr_assert(a->pred_submit_s == a->submit_s && a->pred_shuffle_bytes == a->shuffle_bytes);
+	/* Default name, per-task durations. */
+	cr_assert_str_eq(u->name, "job3");
+	cr_assert_eq(u->nmaps, 3);
+	cr_assert_float_eq(job_map(w.tasks, u, 2)->duration_s, 3, 1e-12);
+	cr_assert_float_eq(job_map(w.tasks, u, 0)->duration_s, 1, 1e-12);
+	check_tasks(&w);
+	workload_free(&w);
+	unlink(path);
+}
+
+Test(workload, native_errors)
+{
+	expect_error("{\"jobs\": [\n"
+		     "  {\"name\": \"a\", \"input\": 1},\n"
+		     "  {\"name\": \"b\",\n"
+		     "   \"input\": 1, \"shufle\": 5}\n"
+		     "]}\n", 4, "job 'b': unknown key 'shufle' (expected one of: name, submit, input, shuffle");
+	expect_error("{\"jobs\": [\n"
+		     "  {\"name\": \"a\", \"input\": 1,\n"
+		     "   \"predicted\": {\n"
+		     "     \"shufle\": 5}}\n"
+		     "]}\n", 4, "unknown key 'shufle' in 'predicted'");
+	expect_error("{\"jobs\": [],\n \"scale\": true}\n", 2, "unknown key 'scale' (expected one of: jobs, scaled, comment)");
+	expect_error("{\"jobs\": [\n"
+		     "  {\"name\": \"a\", \"input\": 1, \"deps\": [\"b\"]},\n"
+		     "  {\"name\": \"b\", \"input\": 1}\n"
+		     "]}\n", 2, "dependency 'b' is not the name of an earlier job");
+	expect_error("{\"jobs\": [\n"
+		     "  {\"name\": \"a\", \"input\": 1},\n"
+		     "  {\"name\": \"a\", \"input\": 2}\n"
+		     "]}\n", 3, "another job is already called 'a'");
+	expect_error("{\"jobs\": [\n"
+		     "  {\"name\": \"a\", \"input\": 1,\n"
+		     "   \"output\": \"10 parsecs\"}\n"
+		     "]}\n", 3, "'output' must be a size");
+	expect_error("{\"jobs\": [\n"
+		     "  {\"name\": \"a\",\n"
+		     "   \"shuffle\": 5}\n"
+		     "]}\n", 2, "missing 'input'");
+	expect_error("{\"jobs\": [\n"
+		     "  {\"name\": \"a\", \"input\": 1,\n"
+		     "   \"map_duration\": [1, 2]}\n"
+		     "]}\n", 3, "needs 'maps'");
+	expect_error("{\"jobs\": [\n"
+		     "  {\"name\": \"a\", \"input\": 1, \"maps\": 2,\n"
+		     "   \"map_input\": [1, 1]}\n"
+		     "]}\n", 3, "sums to 2 bytes, not the input's 1");
+	expect_error("{\"jobs\": [\n"
+		     "  {\"name\": \"a\", \"input\": 1, \"shuffle\": 9,\n"
+		     "   \"reduces\": 0}\n"
+		     "]}\n", 3, "0 reduces");
+	expect_error("{\"jobs\": [\n"
+		     "  {\"name\": \"a\", \"input\": 1, \"maps\": 1.5}\n"
+		     "]}\n", 2, "'maps' must be an integer");
+	expect_error("{\"jobs\": [\n"
+		     "  {\"name\": \"a\", \"input\": 1, \"submit\": -3}\n"
+		     "]}\n", 2, "'submit' must be a non-negative time");
+	expect_error("{\"jobs\": [\n"
+		     "  {\"name\": \"a\", \"input\": 1}\n"
+		     "  {\"name\": \"b\", \"input\": 1}\n"
+		     "]}\n", 3, "expected");                  /* jansson: missing comma */
+	expect_error("{\"jobs\": [\n"
+		     "  {\"name\": \"a\", \"input\": 1,\n"
+		     "   \"input\": 2}\n"
+		     "]}\n", 3, "duplicate object key");
+	expect_error("{\"jobs\": {}}\n", 1, "\"jobs\" must be a list");
+	expect_error("{\"jobz\": []}\n", 1, "unknown key 'jobz'");
+}
+
+Test(workload, native_example_file)
+{
+	char err[512];
+	struct workload w;
+	struct workload_params p;
+	workload_params_default(&p);
+	p.data_scale = 0.01;
+	cr_assert_eq(workload_read(&w, "workloads/example.json", &p, 0, err), 0, "%s", err);
+	cr_assert_eq(w.njobs, 5);
+	int recurring = 0, deps = 0, predicted = 0;
+	for (int j = 0; j < w.njobs; j++) {
+		recurring += w.jobs[j].recurring;
+		deps += w.jobs[j].ndeps;
+		predicted += w.jobs[j].pred_shuffle_bytes != w.jobs[j].shuffle_bytes;
+	}
+	cr_assert(recurring >= 1 && deps >= 1 && predicted >= 1);
+	check_tasks(&w);
+	workload_free(&w);
+}
+
+/* Write w, read it back with other params: the same jobs and tasks. */
+static void round_trip(const struct workload *w)
+{
+	char path[64] = "/tmp/test-workload-rt-XXXXXX", err[512];
+	close(mkstemp(path));
+	cr_assert_eq(workload_write_native(w, path), 0);
+	struct workload back;
+	struct workload_params other;
+	workload_params_default(&other);
+	other.data_scale = 0.5;
+	other.time_scale = 3;
+	other.block_size = 1000;
+	cr_assert_eq(workload_read(&back, path, &other, 0, err), 0, "%s", err);
+	expect_same(w, &back);
+	check_tasks(&back);
+	workload_free(&back);
+	unlink(path);
+}
+
+Test(workload, native_round_trip)
+{
+	char err[512];
+	struct workload w;
+	struct workload_params p;
+	workload_params_default(&p);
+	p.data_scale = 0.01;
+	p.time_scale = 0.37;
+	cr_assert_eq(workload_read(&w, "workloads/example.json", &p, 0, err), 0, "%s", err);
+	round_trip(&w);
+	workload_free(&w);
+
+	struct synth_params s;
+	synth_params_default(&s);
+	s.njobs = 200;
+	s.arrivals = ARRIVE_POISSON;
+	s.recurring_fraction = 0.5;
+	cr_assert_eq(workload_synthetic(&w, &s, &p, err), 0, "%s", err);
+	round_trip(&w);
+	workload_free(&w);
+}
+
+/* ------------------------------------------------------------- synthetic */
+
+Test(workload, synth_deterministic)
+{
+	char err[512];
+	struct workload a, b, c;
+	struct workload_params p;
+	struct synth_params s;
+	workload_params_default(&p);
+	synth_params_default(&s);
+	s.njobs = 300;
+	s.seed = 42;
+	cr_assert_eq(workload_synthetic(&a, &s, &p, err), 0, "%s", err);
+	cr_assert_eq(workload_synthetic(&b, &s, &p, err), 0, "%s", err);
+	expect_same(&a, &b);
+	cr_assert_str_eq(a.jobs[0].name, "job0");
+	cr_assert_str_eq(a.jobs[299].name, "job299");
+	cr_assert_str_eq(a.source, "synthetic:seed=42,njobs=300");
+	s.seed = 43;
+	cr_assert_eq(workload_synthetic(&c, &s, &p, err), 0, "%s", err);
+	cr_assert(differs(&a, &c));
+	check_tasks(&c);
+	workload_free(&c);
+	/* Arrival mode and recurring fraction do not change the sizes. */
+	s.seed = 42;
+	s.arrivals = ARRIVE_UNIFORM;
+	s.recurring_fraction = 0.3;
+	cr_assert_eq(workload_synthetic(&c, &s, &p, err), 0, "%s", err);
+	cr_assert(!differs(&a, &c));
+	workload_free(&a);
+	workload_free(&b);
+	workload_free(&c);
+}
+
+Test(workload, synth_distribution)
+{
+	char err[512];
+	struct workload w;
+	struct workload_params p;
+	struct synth_params s;
+	workload_params_default(&p);
+	synth_params_default(&s);
+	s.njobs = 1000;
+	cr_assert_eq(workload_synthetic(&w, &s, &p, err), 0, "%s", err);
+	int below_1mb = 0, below_1gb = 0, no_shuffle = 0, huge = 0, recurring = 0;
+	for (int j = 0; j < w.njobs; j++) {
+		below_1mb += w.jobs[j].input_bytes < 1000000;
+		below_1gb += w.jobs[j].input_bytes < 1000000000;
+		no_shuffle += w.jobs[j].shuffle_bytes == 0;
+		huge += w.jobs[j].input_bytes >= 100000000000ULL;
+		recurring += w.jobs[j].recurring;
+	}
+	/* FB-2010: 40.4% < 1 MB, 72.7% < 1 GB, 34.1% without shuffle, 5.8% >= 100 GB. */
+	cr_assert(below_1mb >= 340 && below_1mb <= 470, "%d", below_1mb);
+	cr_assert(below_1gb >= 660 && below_1gb <= 790, "%d", below_1gb);
+	cr_assert(no_shuffle >= 280 && no_shuffle <= 400, "%d", no_shuffle);
+	cr_assert(huge >= 1, "%d", huge);
+	cr_assert_eq(recurring, 1000);          /* default fraction 1 */
+	check_tasks(&w);
+	workload_free(&w);
+
+	s.recurring_fraction = 0.25;
+	p.block_size = 1ULL << 40;              /* few tasks: only flags matter here */
+	cr_assert_eq(workload_synthetic(&w, &s, &p, err), 0, "%s", err);
+	recurring = 0;
+	for (int j = 0; j < w.njobs; j++)
+		recurring += w.jobs[j].recurring;
+	cr_assert(recurring >= 200 && recurring <= 300, "%d", recurring);
+	workload_free(&w);
+
+	s.njobs = 0;
+	cr_assert_eq(workload_synthetic(&w, &s, &p, err), -1);
+	cr_assert_not_null(strstr(err, "njobs"));
+}
+
+/* -------------------------------------------------------------- arrivals */
+
+static void synth_with(struct workload *w, enum arrival_mode mode, int njobs, double time_scale)
+{
+	char err[512];
+	struct workload_params p;
+	struct synth_params s;
+	workload_params_default(&p);
+	p.block_size = 1ULL << 40;              /* keep the task arrays small */
+	p.time_scale = time_scale;
+	synth_params_default(&s);
+	s.njobs = njobs;
+	s.arrivals = mode;
+	s.window_s = 100;
+	s.mean_gap_s = 5;
+	cr_assert_eq(workload_synthetic(w, &s, &p, err), 0, "%s", err);
+}
+
+Test(workload, arrivals_batch_and_uniform)
+{
+	struct workload w;
+	synth_with(&w, ARRIVE_BATCH, 50, 1);
+	for (int j = 0; j < w.njobs; j++)
+		cr_assert(w.jobs[j].submit_s == 0 && w.jobs[j].pred_submit_s == 0);
+	workload_free(&w);
+
+	synth_with(&w, ARRIVE_UNIFORM, 500, 1);
+	double max = 0;
+	for (int j = 0; j < w.njobs; j++) {
+		cr_assert(w.jobs[j].submit_s >= 0 && w.jobs[j].submit_s <= 100);
+		cr_assert(j == 0 || w.jobs[j].submit_s >= w.jobs[j - 1].submit_s);
+		cr_assert(w.jobs[j].pred_submit_s == w.jobs[j].submit_s);
+		max = fmax(max, w.jobs[j].submit_s);
+	}
+	cr_assert_gt(max, 90);
+	cr_assert_lt(w.jobs[0].submit_s, 10);
+	workload_free(&w);
+
+	/* The window is in unscaled seconds. */
+	synth_with(&w, ARRIVE_UNIFORM, 100, 0.1);
+	for (int j = 0; j < w.njobs; j++)
+		cr_assert(w.jobs[j].submit_s >= 0 && w.jobs[j].submit_s <= 10);
+	workload_free(&w);
+}
+
+Test(workload, arrivals_poisson)
+{
+	struct workload w;
+	synth_with(&w, ARRIVE_POISSON, 2000, 1);
+	cr_assert_eq(w.jobs[0].submit_s, 0);
+	for (int j = 1; j < w.njobs; j++)
+		cr_assert_geq(w.jobs[j].submit_s, w.jobs[j - 1].submit_s);
+	double mean = w.jobs[w.njobs - 1].submit_s / (w.njobs - 1);
+	cr_assert(fabs(mean - 5) < 0.75, "mean gap %g", mean);
+	/* Not all gaps alike: exponential, so many shorter than the mean. */
+	int shorter = 0;
+	for (int j = 1; j < w.njobs; j++)
+		shorter += w.jobs[j].submit_s - w.jobs[j - 1].submit_s < 5;
+	cr_assert(shorter > 1100 && shorter < 1450, "%d", shorter);    /* 1 - 1/e = 63% */
+	workload_free(&w);
+}
+
+Test(workload, arrivals_retime_trace)
+{
+	char path[64], err[512];
+	struct workload w;
+	struct workload_params p;
+	workload_params_default(&p);
+	write_tmp(path, "{\"jobs\": [{\"name\": \"a\", \"submit\": 10, \"input\": 1},\n"
+			" {\"name\": \"b\", \"submit\": 50, \"input\": 1, \"recurring\": true, \"predicted\": {\"submit\": 48}}]}\n");
+	cr_assert_eq(workload_read(&w, path, &p, 0, err), 0, "%s", err);
+	struct synth_params s;
+	synth_params_default(&s);
+	s.arrivals = ARRIVE_TRACE;
+	workload_set_arrivals(&w, &s);
+	cr_assert_float_eq(w.jobs[0].submit_s, 10, 1e-12);
+	cr_assert_float_eq(w.jobs[1].submit_s, 50, 1e-12);
+	s.arrivals = ARRIVE_BATCH;
+	workload_set_arrivals(&w, &s);
+	cr_assert_eq(w.jobs[1].submit_s, 0);
+	cr_assert_eq(w.jobs[1].pred_submit_s, 0);      /* -2: clamped to the start */
+	cr_assert_eq(w.jobs[0].pred_submit_s, 0);
+	workload_free(&w);
+
+	cr_assert_eq(workload_read(&w, path, &p, 0, err), 0, "%s", err);
+	unlink(path);
+	s.arrivals = ARRIVE_UNIFORM;
+	s.window_s = 1000;
+	workload_set_arrivals(&w, &s);
+	cr_assert_gt(w.jobs[1].submit_s, 2);
+	cr_assert_float_eq(w.jobs[1].pred_submit_s, w.jobs[1].submit_s - 2, 1e-9);   /* the error stays */
+	cr_assert(w.jobs[0].pred_submit_s == w.jobs[0].submit_s);
+	workload_free(&w);
+}
