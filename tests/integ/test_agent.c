@@ -408,6 +408,31 @@ Test(agent, reduce_fetches_from_two_holders_exactly)
 	cr_assert(took > 0.6, "4 MB across a 50 Mbit uplink in %.3f s", took);
 }
 
+Test(agent, copiers_bound_the_parallel_fetches)
+{
+	int ids[] = {0, 1, 3};
+	start_agents(ids, 3, "--hold");
+	send_reduce(3, 8, 0, 1);   /* one copier: strictly one after the other */
+	struct xfer x[3] = {xfer_of(200, 0, 3, MB, false), xfer_of(201, 1, 3, MB, false),
+			    xfer_of(202, 0, 3, MB, false)};
+	send_fetch(3, 8, true, x, 3);
+	double s[3], e[3];
+	for (int i = 0; i < 3; i++) {
+		struct msg r;
+		expect_msg(3, OP_FLOW_DONE, &r, 10);
+		cr_assert_eq(r.xfer, 200 + i, "fetched out of order: xfer %d", r.xfer);
+		cr_assert_eq(r.bytes, MB);
+		s[i] = r.t_start;
+		e[i] = r.t_end;
+	}
+	for (int i = 1; i < 3; i++)
+		cr_assert_geq(s[i], e[i - 1] - 0.001, "fetch %d started %.3f s before %d ended", i, e[i - 1] - s[i], i - 1);
+	struct msg r;
+	expect_msg(3, OP_TASK_DONE, &r, 5);
+	cr_assert(r.ok);
+	cr_assert_eq(r.bytes, 3 * MB);
+}
+
 Test(agent, circuit_transfer_is_held_while_dark_and_takes_the_circuit_when_lit)
 {
 	int ids[] = {0, 2};
