@@ -29,6 +29,8 @@
  *       "map_input": [..],                  optional: bytes per map (needs "maps", sums to input);
  *                                           default: blocks of block_size (derived count) or
  *                                           an even split (given count)
+ *                                           (in these lists, [value, count] stands for count
+ *                                           equal values: [[4.68, 29], 4.15] is 30 maps)
  *       "recurring": true,                  default false
  *       "predicted": {"submit": 0, "shuffle": "9.5GB"},   what a predictor knows;
  *                                           each defaults to the actual value
@@ -46,8 +48,9 @@
  * unscaled bytes; map i reads block i (the last map the remainder); an input
  * of 0 bytes still gets one map, of 0 bytes, lasting map_overhead_s (a job
  * that reads nothing still runs its code).  Bytes are then multiplied by
- * data_scale (job totals rounded to the byte; maps' inputs by cumulative
- * rounding so they sum to the job's input), shuffle and output are split
+ * data_scale (job totals rounded to the byte; each map's input rounded
+ * down, the last map taking what is left, so equal blocks stay equal and the
+ * inputs sum to the job's input), shuffle and output are split
  * evenly over maps and reduces with the remainder on the last task, so every
  * per-task sum equals its job total exactly.  Durations are computed from
  * unscaled bytes, then multiplied by time_scale and floored at time_floor_s. */
@@ -156,6 +159,15 @@ static uint64_t scale_bytes(uint64_t v, double s)
 	return x >= (double)MAX_BYTES ? MAX_BYTES : (uint64_t)x;
 }
 
+/* Rounded down: a sum of these never exceeds the scaled (rounded) sum. */
+static uint64_t scale_bytes_down(uint64_t v, double s)
+{
+	if (s == 1)
+		return v;
+	double x = floor((double)v * s);
+	return x >= (double)MAX_BYTES ? MAX_BYTES : (uint64_t)x;
+}
+
 static double scale_time(double d, double ts, double floor_s)
 {
 	return fmax(d * ts, floor_s);
@@ -236,22 +248,21 @@ static void task_init(struct task *t, int id, int job, enum task_kind kind, int 
 static void fill_maps(struct task *tasks, const struct job *j, const struct job_spec *s,
 		      const struct workload_params *p, double ds, double ts)
 {
-	/* Cumulative rounding: map i gets scale(in_0..i) - scale(in_0..i-1),
-	 * so the scaled inputs sum to the job's scaled input exactly. */
-	uint64_t cum = 0, scaled_before = 0;
+	/* Maps' inputs scaled down to the byte, the last map taking the rest
+	 * (under a byte per map more than its share): equal blocks stay
+	 * equal, and the inputs sum to the job's scaled input exactly. */
+	uint64_t given = 0;
 	for (int i = 0; i < j->nmaps; i++) {
 		struct task *t = job_map(tasks, j, i);
 		uint64_t in = map_input(s, p, j->nmaps, i);
-		cum += in;
-		uint64_t scaled_cum = scale_bytes(cum, ds);
 		double d = s->map_durations ? s->map_durations[i]
 			 : s->map_duration >= 0 ? s->map_duration
 			 : p->map_overhead_s + (double)in / p->map_rate;
 		task_init(t, j->first_task + i, j->id, TASK_MAP, i);
-		t->input_bytes = scaled_cum - scaled_before;
+		t->input_bytes = i < j->nmaps - 1 ? scale_bytes_down(in, ds) : j->input_bytes - given;
 		t->output_bytes = share(j->shuffle_bytes, j->nmaps, i);
 		t->duration_s = scale_time(d, ts, p->time_floor_s);
-		scaled_before = scaled_cum;
+		given += t->input_bytes;
 	}
 }
 
@@ -754,7 +765,7 @@ static void names_add(struct native *nf, int job)
 }
 
 /* Value parsers: 0, or -1 after reporting the problem at job j's key. */
-static int get_size(struct native *nf, int j, const char *key, const char *sub, json_t *v, uint64_t *out)
+static int get_size(struct native *nf, int j, const char *key, const char *sub, int idx, json_t *v, uint64_t *out)
 {
 	if (json_is_integer(v) && json_integer_value(v) >= 0 && (uint64_t)json_integer_value(v) <= MAX_BYTES) {
 		*out = (uint64_t)json_integer_value(v);
@@ -766,7 +777,7 @@ static int get_size(struct native *nf, int j, const char *key, const char *sub, 
 	}
 	if (json_is_string(v) && !units_parse_size(json_string_value(v), out) && *out <= MAX_BYTES)
 		return 0;
-	return nfail(nf, j, key, sub, -1, "'%s' must be a size: bytes (a number up to 1e18) or a string "
+	return nfail(nf, j, key, sub, idx, "'%s' must be a size: bytes (a number up to 1e18) or a string "
 		     "like \"10GB\" or \"64KiB\"", sub ? sub : key);
 }
 
@@ -803,20 +814,70 @@ static int get_positive(struct native *nf, int j, const char *key, json_t *v, bo
 	return nfail(nf, j, key, NULL, -1, "'%s' must be a %s number", key, zero_ok ? "non-negative" : "positive");
 }
 
+/* One element of a per-task list, parsed into out (a double or a uint64_t). */
+typedef int (*elem_fn)(struct native *nf, int j, const char *key, int idx, json_t *v, void *out);
+
+static int seconds_elem(struct native *nf, int j, const char *key, int idx, json_t *v, void *out)
+{
+	return get_seconds(nf, j, key, NULL, idx, v, out);
+}
+
+static int size_elem(struct native *nf, int j, const char *key, int idx, json_t *v, void *out)
+{
+	return get_size(nf, j, key, NULL, idx, v, out);
+}
+
+/* A run [value, count] of a per-task list: its count, or 0 if v is not one. */
+static json_int_t run_count(json_t *v)
+{
+	if (!json_is_array(v) || json_array_size(v) != 2 || !json_is_integer(json_array_get(v, 1)))
+		return 0;
+	json_int_t n = json_integer_value(json_array_get(v, 1));
+	return n >= 1 && n <= WORKLOAD_MAX_TASKS_PER_JOB ? n : 0;
+}
+
+/* A per-task list: each element is one task's value, or a run [value, count]
+ * of count tasks (how the writer keeps 10,000 equal maps on one line).
+ * Expanded into a fresh array *out of *n elements of elem_size bytes. */
+static int get_task_list(struct native *nf, int j, const char *key, json_t *v, size_t elem_size, elem_fn one,
+			 void **out, size_t *n)
+{
+	if (!json_is_array(v))
+		return nfail(nf, j, key, NULL, -1, "'%s' must be a list (values, or [value, count] runs)", key);
+	size_t total = 0;
+	for (size_t i = 0; i < json_array_size(v); i++) {
+		json_t *e = json_array_get(v, i);
+		if (json_is_array(e) && !run_count(e))
+			return nfail(nf, j, key, NULL, (int)i, "a run in '%s' must be [value, count] with a count "
+				     "of 1..%d", key, WORKLOAD_MAX_TASKS_PER_JOB);
+		total += json_is_array(e) ? (size_t)run_count(e) : 1;
+		if (total > WORKLOAD_MAX_TASKS_PER_JOB)
+			return nfail(nf, j, key, NULL, (int)i, "'%s' lists more than %d tasks", key,
+				     WORKLOAD_MAX_TASKS_PER_JOB);
+	}
+	char *a = calloc(total + 1, elem_size);
+	if (!(*out = a))
+		return nfail(nf, j, key, NULL, -1, "out of memory");
+	*n = total;
+	for (size_t i = 0, k = 0; i < json_array_size(v); i++) {
+		json_t *e = json_array_get(v, i);
+		size_t count = json_is_array(e) ? (size_t)run_count(e) : 1;
+		if (one(nf, j, key, (int)i, json_is_array(e) ? json_array_get(e, 0) : e, a + k * elem_size))
+			return -1;
+		for (size_t c = 1; c < count; c++)
+			memcpy(a + (k + c) * elem_size, a + k * elem_size, elem_size);
+		k += count;
+	}
+	return 0;
+}
+
 /* "map_duration" / "reduce_duration": one number for every task, or a list. */
 static int get_durations(struct native *nf, int j, const char *key, json_t *v, double *one, double **list,
 			 size_t *nlist)
 {
 	if (!json_is_array(v))
 		return get_seconds(nf, j, key, NULL, -1, v, one);
-	size_t n = json_array_size(v);
-	if (!(*list = calloc(n + 1, sizeof(double))))
-		return nfail(nf, j, key, NULL, -1, "out of memory");
-	*nlist = n;
-	for (size_t i = 0; i < n; i++)
-		if (get_seconds(nf, j, key, NULL, (int)i, json_array_get(v, i), &(*list)[i]))
-			return -1;
-	return 0;
+	return get_task_list(nf, j, key, v, sizeof(double), seconds_elem, (void **)list, nlist);
 }
 
 /* Per-job scratch for the checks that need the whole object. */
@@ -842,7 +903,7 @@ static int field_bytes(struct native *nf, int j, const char *k, json_t *v, struc
 {
 	(void)x;
 	uint64_t *out = !strcmp(k, "input") ? &s->input : !strcmp(k, "shuffle") ? &s->shuffle : &s->output;
-	return get_size(nf, j, k, NULL, v, out);
+	return get_size(nf, j, k, NULL, -1, v, out);
 }
 
 static int field_counts(struct native *nf, int j, const char *k, json_t *v, struct job_spec *s, struct jobx *x)
@@ -863,16 +924,7 @@ static int field_durations(struct native *nf, int j, const char *k, json_t *v, s
 static int field_map_input(struct native *nf, int j, const char *k, json_t *v, struct job_spec *s,
 			   struct jobx *x)
 {
-	if (!json_is_array(v))
-		return nfail(nf, j, k, NULL, -1, "'map_input' must be a list of sizes, one per map");
-	size_t n = json_array_size(v);
-	if (!(s->map_inputs = calloc(n + 1, sizeof(uint64_t))))
-		return nfail(nf, j, k, NULL, -1, "out of memory");
-	x->n_map_inputs = n;
-	for (size_t i = 0; i < n; i++)
-		if (get_size(nf, j, k, NULL, json_array_get(v, i), &s->map_inputs[i]))
-			return -1;
-	return 0;
+	return get_task_list(nf, j, k, v, sizeof(uint64_t), size_elem, (void **)&s->map_inputs, &x->n_map_inputs);
 }
 
 static int field_recurring(struct native *nf, int j, const char *k, json_t *v, struct job_spec *s,
@@ -899,7 +951,7 @@ static int field_predicted(struct native *nf, int j, const char *k, json_t *v, s
 				return -1;
 			s->has_pred_submit = true;
 		} else if (!strcmp(sub, "shuffle")) {
-			if (get_size(nf, j, k, sub, e, &s->pred_shuffle))
+			if (get_size(nf, j, k, sub, -1, e, &s->pred_shuffle))
 				return -1;
 			s->has_pred_shuffle = true;
 		} else {
@@ -1180,103 +1232,173 @@ int workload_read(struct workload *w, const char *path, const struct workload_pa
 
 /* ---------------------------------------------------------------- writer */
 
-static bool all_equal_durations(const struct task *t, int n)
+/* The file is written by hand rather than dumped by jansson, to print
+ * numbers in their shortest exact form (4.68435456, not
+ * 4.6843545600000001) and per-task lists as runs. */
+struct out {
+	FILE *f;
+	bool first;             /* no comma before the next key */
+};
+
+static void put_key(struct out *o, const char *key)
 {
-	for (int i = 1; i < n; i++)
-		if (t[i].duration_s != t[0].duration_s)
-			return false;
-	return true;
+	fprintf(o->f, "%s\"%s\": ", o->first ? "" : ", ", key);
+	o->first = false;
 }
 
-static json_t *durations_json(const struct task *t, int n)
+/* The shortest %g form that reads back as the same double. */
+static void put_real(FILE *f, double v)
 {
-	if (all_equal_durations(t, n))
-		return json_real(t[0].duration_s);
-	json_t *a = json_array();
+	char buf[40];
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	fputs(buf, f);
+}
+
+static int put_string(FILE *f, const char *s)
+{
+	json_t *j = json_string(s);
+	char *text = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+	json_decref(j);
+	if (!text)
+		return -1;
+	fputs(text, f);
+	free(text);
+	return 0;
+}
+
+/* One per-task value: an input size, or a duration. */
+static bool same_value(const struct task *a, const struct task *b, bool inputs)
+{
+	return inputs ? a->input_bytes == b->input_bytes : a->duration_s == b->duration_s;
+}
+
+static void put_value(FILE *f, const struct task *t, bool inputs)
+{
+	if (inputs)
+		fprintf(f, "%llu", (unsigned long long)t->input_bytes);
+	else
+		put_real(f, t->duration_s);
+}
+
+/* n tasks' values: a single value when all are equal (durations only),
+ * else a list where equal neighbours become [value, count] runs. */
+static void put_task_values(FILE *f, const struct task *t, int n, bool inputs)
+{
+	int runs = 0;
 	for (int i = 0; i < n; i++)
-		json_array_append_new(a, json_real(t[i].duration_s));
-	return a;
+		runs += i == 0 || !same_value(&t[i], &t[i - 1], inputs);
+	if (runs == 1 && !inputs) {
+		put_value(f, &t[0], inputs);
+		return;
+	}
+	fputc('[', f);
+	for (int i = 0; i < n;) {
+		int k = i;
+		while (k < n && same_value(&t[k], &t[i], inputs))
+			k++;
+		fputs(i ? ", " : "", f);
+		if (k - i > 1)
+			fputc('[', f);
+		put_value(f, &t[i], inputs);
+		if (k - i > 1)
+			fprintf(f, ", %d]", k - i);
+		i = k;
+	}
+	fputc(']', f);
 }
 
-/* The maps' inputs unless they are the even split a reader would make. */
-static json_t *map_inputs_json(const struct workload *w, const struct job *j)
+/* Maps' inputs differ from the even split a reader would make? */
+static bool uneven_inputs(const struct task *maps, const struct job *j)
 {
-	const struct task *m = &w->tasks[j->first_task];
-	bool even = true;
-	for (int i = 0; i < j->nmaps && even; i++)
-		even = m[i].input_bytes == share(j->input_bytes, j->nmaps, i);
-	if (even)
-		return NULL;
-	json_t *a = json_array();
 	for (int i = 0; i < j->nmaps; i++)
-		json_array_append_new(a, json_integer((json_int_t)m[i].input_bytes));
-	return a;
+		if (maps[i].input_bytes != share(j->input_bytes, j->nmaps, i))
+			return true;
+	return false;
 }
 
 /* Everything as it will run (emulated units): counts, per-task durations
  * and inputs, so a re-read makes the same tasks whatever the params. */
-static json_t *job_json(const struct workload *w, const struct job *j)
+static int put_job(FILE *f, const struct workload *w, const struct job *j)
 {
-	json_t *o = json_object();
 	const struct task *maps = &w->tasks[j->first_task], *reds = maps + j->nmaps;
-	json_object_set_new(o, "name", json_string(j->name));
-	json_object_set_new(o, "submit", json_real(j->submit_s));
-	json_object_set_new(o, "input", json_integer((json_int_t)j->input_bytes));
-	json_object_set_new(o, "shuffle", json_integer((json_int_t)j->shuffle_bytes));
-	json_object_set_new(o, "output", json_integer((json_int_t)j->output_bytes));
-	json_object_set_new(o, "maps", json_integer(j->nmaps));
-	json_object_set_new(o, "reduces", json_integer(j->nreduces));
-	json_object_set_new(o, "map_duration", durations_json(maps, j->nmaps));
-	json_t *mi = map_inputs_json(w, j);
-	if (mi)
-		json_object_set_new(o, "map_input", mi);
-	if (j->nreduces)
-		json_object_set_new(o, "reduce_duration", durations_json(reds, j->nreduces));
+	struct out o = {f, true};
+	fputc('{', f);
+	put_key(&o, "name");
+	if (put_string(f, j->name))
+		return -1;
+	put_key(&o, "submit");
+	put_real(f, j->submit_s);
+	fprintf(f, ", \"input\": %llu, \"shuffle\": %llu, \"output\": %llu, \"maps\": %d, \"reduces\": %d",
+		(unsigned long long)j->input_bytes, (unsigned long long)j->shuffle_bytes,
+		(unsigned long long)j->output_bytes, j->nmaps, j->nreduces);
+	put_key(&o, "map_duration");
+	put_task_values(f, maps, j->nmaps, false);
+	if (uneven_inputs(maps, j)) {
+		put_key(&o, "map_input");
+		put_task_values(f, maps, j->nmaps, true);
+	}
+	if (j->nreduces) {
+		put_key(&o, "reduce_duration");
+		put_task_values(f, reds, j->nreduces, false);
+	}
 	if (j->recurring)
-		json_object_set_new(o, "recurring", json_true());
+		fputs(", \"recurring\": true", f);
 	if (j->pred_submit_s != j->submit_s || j->pred_shuffle_bytes != j->shuffle_bytes) {
-		json_t *pr = json_object();
-		if (j->pred_submit_s != j->submit_s)
-			json_object_set_new(pr, "submit", json_real(j->pred_submit_s));
-		if (j->pred_shuffle_bytes != j->shuffle_bytes)
-			json_object_set_new(pr, "shuffle", json_integer((json_int_t)j->pred_shuffle_bytes));
-		json_object_set_new(o, "predicted", pr);
+		struct out p = {f, true};
+		put_key(&o, "predicted");
+		fputc('{', f);
+		if (j->pred_submit_s != j->submit_s) {
+			put_key(&p, "submit");
+			put_real(f, j->pred_submit_s);
+		}
+		if (j->pred_shuffle_bytes != j->shuffle_bytes) {
+			put_key(&p, "shuffle");
+			fprintf(f, "%llu", (unsigned long long)j->pred_shuffle_bytes);
+		}
+		fputc('}', f);
 	}
 	if (j->ndeps) {
-		json_t *d = json_array();
-		for (int i = 0; i < j->ndeps; i++)
-			json_array_append_new(d, json_string(w->jobs[j->deps[i]].name));
-		json_object_set_new(o, "deps", d);
+		put_key(&o, "deps");
+		for (int i = 0; i < j->ndeps; i++) {
+			fputs(i ? ", " : "[", f);
+			if (put_string(f, w->jobs[j->deps[i]].name))
+				return -1;
+		}
+		fputc(']', f);
 	}
-	if (j->deadline_s > 0)
-		json_object_set_new(o, "deadline", json_real(j->deadline_s));
-	json_object_set_new(o, "cpu", json_real(j->cpu));
-	json_object_set_new(o, "mem_gb", json_real(j->mem_gb));
-	return o;
+	if (j->deadline_s > 0) {
+		put_key(&o, "deadline");
+		put_real(f, j->deadline_s);
+	}
+	put_key(&o, "cpu");
+	put_real(f, j->cpu);
+	put_key(&o, "mem_gb");
+	put_real(f, j->mem_gb);
+	fputc('}', f);
+	return 0;
 }
 
 static int write_jobs(FILE *f, const struct workload *w)
 {
-	json_t *c = json_sprintf("written by emu from %s; values are in emulated units "
-				 "(data_scale %g, time_scale %g applied)", w->source, w->params.data_scale,
-				 w->params.time_scale);
-	char *cs = c ? json_dumps(c, JSON_ENCODE_ANY) : NULL;
-	json_decref(c);
-	if (!cs)
+	char comment[512];
+	snprintf(comment, sizeof(comment), "written by emu from %s; values are in emulated units "
+		 "(data_scale %g, time_scale %g applied)", w->source, w->params.data_scale, w->params.time_scale);
+	fputs("{\"comment\": ", f);
+	if (put_string(f, comment))
 		return -1;
-	fprintf(f, "{\"comment\": %s,\n \"scaled\": true,\n \"jobs\": [\n", cs);
-	free(cs);
+	fputs(",\n \"scaled\": true,\n \"jobs\": [\n", f);
 	/* One job per line: readable, diffable, and error lines point at jobs. */
 	for (int i = 0; i < w->njobs; i++) {
-		json_t *o = job_json(w, &w->jobs[i]);
-		char *s = o ? json_dumps(o, JSON_REAL_PRECISION(17)) : NULL;
-		json_decref(o);
-		if (!s)
+		fputs("  ", f);
+		if (put_job(f, w, &w->jobs[i]))
 			return -1;
-		fprintf(f, "  %s%s\n", s, i + 1 < w->njobs ? "," : "");
-		free(s);
+		fputs(i + 1 < w->njobs ? ",\n" : "\n", f);
 	}
-	fprintf(f, "]}\n");
+	fputs("]}\n", f);
 	return 0;
 }
 

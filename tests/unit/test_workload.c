@@ -352,10 +352,10 @@ Test(workload, derive_scaling_and_floor)
 	cr_assert_eq(j->input_bytes, 3145728);              /* 314572800 * 0.01 */
 	cr_assert_eq(j->shuffle_bytes, 26843546);           /* 26843545.6 rounded */
 	cr_assert_eq(j->output_bytes, 5368709);             /* 5368709.12 */
-	/* Map inputs by cumulative rounding: 1342177.28 -> 1342177, 2684354.56 -> 2684355. */
+	/* Blocks scaled down (1342177.28 -> 1342177), the last map the rest. */
 	cr_assert_eq(w.tasks[0].input_bytes, 1342177);
-	cr_assert_eq(w.tasks[1].input_bytes, 1342178);
-	cr_assert_eq(w.tasks[2].input_bytes, 461373);
+	cr_assert_eq(w.tasks[1].input_bytes, 1342177);
+	cr_assert_eq(w.tasks[2].input_bytes, 3145728 - 2 * 1342177);
 	/* Shuffle split after scaling: 26843546 / 3 = 8947848 r 2. */
 	cr_assert_eq(w.tasks[0].output_bytes, 8947848);
 	cr_assert_eq(w.tasks[2].output_bytes, 8947850);
@@ -407,11 +407,13 @@ Test(workload, native_parse)
 		  "   \"recurring\": true, \"predicted\": {\"submit\": 118, \"shuffle\": \"1.9GB\"}, \"deadline\": 600},\n"
 		  "  {\"name\": \"after\", \"submit\": 130, \"input\": \"64KiB\", \"shuffle\": 1e6,\n"
 		  "   \"deps\": [\"sort1\", \"rec\"], \"cpu\": 2, \"mem_gb\": 0.5, \"comment\": \"x\"},\n"
-		  "  {\"input\": 0, \"maps\": 3, \"map_duration\": [1, 2, 3], \"map_input\": [0, 0, 0]}\n"
+		  "  {\"input\": 0, \"maps\": 3, \"map_duration\": [1, 2, 3], \"map_input\": [0, 0, 0]},\n"
+		  "  {\"input\": 10, \"maps\": 4, \"map_duration\": [[1.5, 3], 0.5], \"map_input\": [1, [3, 3]],\n"
+		  "   \"output\": 5, \"reduces\": 2, \"reduce_duration\": [[7, 2]]}\n"
 		  "]}\n");
 	cr_assert_eq(workload_read(&w, path, &p, 0, err), 0, "%s", err);
-	cr_assert_eq(w.njobs, 4);
-	struct job *s = &w.jobs[0], *r = &w.jobs[1], *a = &w.jobs[2], *u = &w.jobs[3];
+	cr_assert_eq(w.njobs, 5);
+	struct job *s = &w.jobs[0], *r = &w.jobs[1], *a = &w.jobs[2], *u = &w.jobs[3], *v = &w.jobs[4];
 	/* Explicit counts and durations. */
 	cr_assert_eq(s->input_bytes, 10000000000ULL);
 	cr_assert_eq(s->nmaps, 80);
@@ -445,6 +447,13 @@ Test(workload, native_parse)
 	cr_assert_eq(u->nmaps, 3);
 	cr_assert_float_eq(job_map(w.tasks, u, 2)->duration_s, 3, 1e-12);
 	cr_assert_float_eq(job_map(w.tasks, u, 0)->duration_s, 1, 1e-12);
+	/* [value, count] runs. */
+	cr_assert_eq(v->nmaps, 4);
+	cr_assert_float_eq(job_map(w.tasks, v, 2)->duration_s, 1.5, 1e-12);
+	cr_assert_float_eq(job_map(w.tasks, v, 3)->duration_s, 0.5, 1e-12);
+	cr_assert_eq(job_map(w.tasks, v, 0)->input_bytes, 1);
+	cr_assert_eq(job_map(w.tasks, v, 3)->input_bytes, 3);
+	cr_assert_float_eq(job_reduce(w.tasks, v, 1)->duration_s, 7, 1e-12);
 	check_tasks(&w);
 	workload_free(&w);
 	unlink(path);
@@ -505,6 +514,15 @@ Test(workload, native_errors)
 		     "  {\"name\": \"a\", \"input\": 1,\n"
 		     "   \"input\": 2}\n"
 		     "]}\n", 3, "duplicate object key");
+	expect_error("{\"jobs\": [\n"
+		     "  {\"name\": \"a\", \"input\": 1, \"maps\": 3,\n"
+		     "   \"map_duration\": [1,\n"
+		     "                    [2, 0]]}\n"
+		     "]}\n", 4, "a run in 'map_duration' must be [value, count]");
+	expect_error("{\"jobs\": [\n"
+		     "  {\"name\": \"a\", \"input\": 1, \"maps\": 3,\n"
+		     "   \"map_duration\": [[1, 2], [2, 2]]}\n"
+		     "]}\n", 3, "one value per map (4 values)");
 	expect_error("{\"jobs\": {}}\n", 1, "\"jobs\" must be a list");
 	expect_error("{\"jobz\": []}\n", 1, "unknown key 'jobz'");
 }
