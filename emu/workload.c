@@ -40,6 +40,9 @@
  *       "comment": "anything"}              ignored
  *    ]}
  *
+ * Jobs need not be in submit order; workload_read's max_jobs keeps the first
+ * N jobs of the list.
+ *
  * Unknown keys are errors (a typo must not silently change an experiment),
  * and every error names the file and the line of the offending key.  Times
  * in the file are unscaled unless "scaled" is true; sizes likewise.

@@ -586,6 +586,13 @@ Test(workload, native_round_trip)
 	cr_assert_eq(workload_synthetic(&w, &s, &p, err), 0, "%s", err);
 	round_trip(&w);
 	workload_free(&w);
+
+	if (!access(FB2010, R_OK)) {
+		p.time_scale = 0.1;
+		cr_assert_eq(workload_read(&w, FB2010, &p, 300, err), 0, "%s", err);
+		round_trip(&w);
+		workload_free(&w);
+	}
 }
 
 /* ------------------------------------------------------------- synthetic */
