@@ -30,7 +30,7 @@ void agent_dispatch(struct msg *m)
 	case OP_CIRCUITS: serve_circuits(m->pairs, m->npairs); break;
 	case OP_ANNOUNCE: serve_announce(m->pairs, m->npairs); break;
 	case OP_SHUTDOWN:
-		alog("shutdown");
+		/* normal end of a run: exit quietly */
 		exit(0);
 	default:
 		alog("ignoring a control message the agent does not take (op %d)", (int)m->op);

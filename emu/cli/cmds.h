@@ -2,4 +2,6 @@
 #ifndef EMU_CLI_CMDS_H
 #define EMU_CLI_CMDS_H
 int cmd_ocs(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_cleanup(int argc, char **argv);
 #endif

@@ -35,6 +35,8 @@ static int cmd_match(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
 
 static const struct cmd cmds[] = {
+	{ "run", cmd_run, "run a workload on an emulated cluster (no options: the built-in default)" },
+	{ "cleanup", cmd_cleanup, "remove everything a run made under a prefix (also after a crash)" },
 	{ "match", cmd_match, "maximum-weight matching of an edge list (OCS configuration)" },
 	{ "ocs", cmd_ocs, "run the OCS controller on a fabric that is up, replaying a demand schedule" },
 	{ "help", cmd_help, "show this help" },

@@ -1,0 +1,44 @@
+/* emu cleanup — remove everything a run made under a prefix (namespaces,
+ * the processes in them — agents — and the state), also after the
+ * controller was killed. */
+#include "emu/cli/cmds.h"
+#include "netctl/fabric.h"
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int cmd_cleanup(int argc, char **argv)
+{
+	static const struct option opts[] = {{"prefix", required_argument, 0, 'p'}, {"help", no_argument, 0, 'h'},
+					     {0, 0, 0, 0}};
+	const char *prefix = getenv("EMU_PREFIX") && *getenv("EMU_PREFIX") ? getenv("EMU_PREFIX") : "emu";
+	int c;
+	while ((c = getopt_long(argc, argv, "p:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': prefix = optarg; break;
+		case 'h':
+			printf("usage: emu cleanup [--prefix P]\nRemove the namespaces PREFIX-*, the agents and other "
+			       "processes in them, and /run/emu/PREFIX.\n");
+			return 0;
+		default: return 2;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "emu cleanup: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (plan_prefix_valid(prefix)) {
+		fprintf(stderr, "emu cleanup: bad prefix '%s'\n", prefix);
+		return 2;
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "emu cleanup: needs root\n");
+		return 2;
+	}
+	int killed = 0, n = fabric_down(prefix, &killed);
+	printf("%s: removed %d namespace%s, killed %d process%s\n", prefix, n, n == 1 ? "" : "s", killed,
+	       killed == 1 ? "" : "es");
+	return 0;
+}

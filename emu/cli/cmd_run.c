@@ -1,0 +1,215 @@
+/* emu run — one experiment: build the fabric, start the agents, replay the
+ * workload under a scheduler with the OCS following demand, write results.
+ *
+ * With no arguments it runs the built-in default: the GENI-like 10-rack
+ * topology, a small seeded SWIM-like workload, Fair. */
+#include "emu/cli/cmds.h"
+#include "emu/run.h"
+#include "emu/sched.h"
+#include "netctl/units.h"
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* topologies/geni-10rack.conf, built in so `emu run` needs no files. */
+static const char default_topology[] =
+	"name = \"geni-10rack\";\n"
+	"racks = 10;\n"
+	"servers_per_rack = 10;\n"
+	"server = { rate = \"100Mbit\"; containers = 1; };\n"
+	"eps = { uplink_rate = \"100Mbit\"; };\n"
+	"ocs = { ports_per_rack = 1; rate = \"1Gbit\"; mode = \"directed\"; };\n";
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	run_stop_requested = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: emu run [options]\n"
+		"Run a workload on an emulated cluster and write results/<experiment>/<scheduler>/<run>/.\n"
+		"Without options: the GENI-like 10-rack topology, 20 synthetic jobs, Fair.\n\n"
+		"  --topology FILE       topology file (default: built-in geni-10rack)\n"
+		"  --workload FILE       SWIM trace (.tsv) or native JSON workload (default: synthetic)\n"
+		"  --jobs N              synthetic jobs, or the first N jobs of a trace (default 20)\n"
+		"  --arrivals MODE       batch | uniform:WINDOW_S | poisson:MEAN_GAP_S | trace (default batch)\n"
+		"  --scheduler NAME      one of the list below (default fair)\n"
+		"  --seed N              workload and placement seed (default 1)\n"
+		"  --data-scale X        multiply every byte count (default 0.01, as GENI did)\n"
+		"  --time-scale X        multiply task durations and arrival times (default 0.1)\n"
+		"  --rate-scale X        multiply every link rate (default: the topology's)\n"
+		"  --slowstart F         fraction of maps done before reduces start (default 0.05)\n"
+		"  --elephant BYTES      circuit-eligible above this (default 1.125GB x data scale)\n"
+		"  --ocs-mode hold|fallback   circuit-eligible bytes wait for a circuit, or use the EPS meanwhile\n"
+		"  --ocs-interval S      OCS reconfiguration interval (default 1)\n"
+		"  --delta S             OCS reconfiguration delay (default 0.010)\n"
+		"  --experiment NAME     results/<NAME>/... (default \"default\")\n"
+		"  --run NAME            results/.../<NAME> (default: a timestamp)\n"
+		"  --results DIR         root of the results (default results)\n"
+		"  --prefix P            namespace prefix (default emu)\n"
+		"  --timeout S           stop (partial results) after S seconds (default 3600)\n"
+		"  --keep                leave the fabric up afterwards\n"
+		"  --quiet               only the summary\n\nschedulers:\n");
+	sched_list(f);
+}
+
+static int num(const char *opt, const char *v, double lo, double hi, double *out)
+{
+	char *end;
+	double x = strtod(v, &end);
+	if (*end || !(x >= lo && x <= hi)) {
+		fprintf(stderr, "emu run: %s '%s': expected a number in [%g, %g]\n", opt, v, lo, hi);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"topology", required_argument, 0, 't'}, {"workload", required_argument, 0, 'w'},
+		{"jobs", required_argument, 0, 'n'}, {"arrivals", required_argument, 0, 'a'},
+		{"scheduler", required_argument, 0, 's'}, {"seed", required_argument, 0, 'S'},
+		{"data-scale", required_argument, 0, 'D'}, {"time-scale", required_argument, 0, 'T'},
+		{"rate-scale", required_argument, 0, 'R'}, {"slowstart", required_argument, 0, 'l'},
+		{"elephant", required_argument, 0, 'e'}, {"ocs-mode", required_argument, 0, 'm'},
+		{"ocs-interval", required_argument, 0, 'i'}, {"delta", required_argument, 0, 'd'},
+		{"experiment", required_argument, 0, 'x'}, {"run", required_argument, 0, 'r'},
+		{"results", required_argument, 0, 'o'}, {"prefix", required_argument, 0, 'p'},
+		{"timeout", required_argument, 0, 'O'}, {"keep", no_argument, 0, 'k'},
+		{"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+	struct run_params rp;
+	struct workload_params wp;
+	struct synth_params sp;
+	run_params_default(&rp);
+	workload_params_default(&wp);
+	synth_params_default(&sp);
+	wp.data_scale = 0.01;
+	wp.time_scale = 0.1;
+	const char *topo_file = NULL, *wl_file = NULL;
+	double rate_scale = 0, x, elephant = -1;
+	int njobs = 20, c;
+	bool trace_times = false;
+	if (getenv("EMU_PREFIX") && *getenv("EMU_PREFIX"))
+		rp.prefix = getenv("EMU_PREFIX");
+	while ((c = getopt_long(argc, argv, "t:w:n:a:s:S:D:T:R:l:e:m:i:d:x:r:o:p:O:kqh", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': topo_file = optarg; break;
+		case 'w': wl_file = optarg; break;
+		case 'n': if (num("--jobs", optarg, 1, 1e6, &x)) return 2; njobs = (int)x; break;
+		case 'a':
+			if (!strcmp(optarg, "batch"))
+				sp.arrivals = ARRIVE_BATCH;
+			else if (!strcmp(optarg, "trace"))
+				trace_times = true, sp.arrivals = ARRIVE_TRACE;
+			else if (!strncmp(optarg, "uniform:", 8)) {
+				sp.arrivals = ARRIVE_UNIFORM;
+				if (num("--arrivals uniform", optarg + 8, 0, 1e7, &sp.window_s)) return 2;
+			} else if (!strncmp(optarg, "poisson:", 8)) {
+				sp.arrivals = ARRIVE_POISSON;
+				if (num("--arrivals poisson", optarg + 8, 1e-6, 1e7, &sp.mean_gap_s)) return 2;
+			} else {
+				fprintf(stderr, "emu run: --arrivals '%s': expected batch, uniform:W, poisson:G or trace\n", optarg);
+				return 2;
+			}
+			break;
+		case 's':
+			if (!sched_find(optarg)) {
+				fprintf(stderr, "emu run: unknown scheduler '%s'; known:\n", optarg);
+				sched_list(stderr);
+				return 2;
+			}
+			rp.scheduler = optarg;
+			break;
+		case 'S': if (num("--seed", optarg, 0, 1e18, &x)) return 2; rp.seed = sp.seed = (unsigned long)x; break;
+		case 'D': if (num("--data-scale", optarg, 1e-9, 1e3, &wp.data_scale)) return 2; break;
+		case 'T': if (num("--time-scale", optarg, 1e-6, 1e3, &wp.time_scale)) return 2; break;
+		case 'R': if (num("--rate-scale", optarg, 1e-9, 1e3, &rate_scale)) return 2; break;
+		case 'l': if (num("--slowstart", optarg, 0, 1, &rp.slowstart)) return 2; break;
+		case 'e': {
+			uint64_t b;
+			if (units_parse_size(optarg, &b)) {
+				fprintf(stderr, "emu run: --elephant '%s': expected a size such as 11MB\n", optarg);
+				return 2;
+			}
+			elephant = (double)b;
+			break;
+		}
+		case 'm':
+			if (strcmp(optarg, "hold") && strcmp(optarg, "fallback")) {
+				fprintf(stderr, "emu run: --ocs-mode '%s': expected hold or fallback\n", optarg);
+				return 2;
+			}
+			rp.hold = !strcmp(optarg, "hold");
+			break;
+		case 'i': if (num("--ocs-interval", optarg, 0.01, 3600, &rp.ocs.interval_s)) return 2; break;
+		case 'd': if (num("--delta", optarg, 0, 10, &rp.ocs.delta_s)) return 2; break;
+		case 'x': rp.experiment = optarg; break;
+		case 'r': rp.run_name = optarg; break;
+		case 'o': rp.results_root = optarg; break;
+		case 'p': rp.prefix = optarg; break;
+		case 'O': if (num("--timeout", optarg, 1, 1e7, &rp.timeout_s)) return 2; break;
+		case 'k': rp.keep_fabric = true; break;
+		case 'q': rp.quiet = true; break;
+		case 'h': usage(stdout); return 0;
+		default: return 2;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "emu run: unexpected argument '%s' (see emu run --help)\n", argv[optind]);
+		return 2;
+	}
+	for (const char *n = rp.experiment; *n; n++)
+		if (*n == '/' || (n == rp.experiment && *n == '.')) {
+			fprintf(stderr, "emu run: --experiment must be a plain name\n");
+			return 2;
+		}
+	struct topo t;
+	char err[512];
+	if (topo_file ? topo_load(&t, topo_file, rate_scale, err)
+		      : topo_load_string(&t, default_topology, "geni-10rack (built in)", rate_scale, err)) {
+		fprintf(stderr, "emu run: %s\n", err);
+		return 2;
+	}
+	struct workload w;
+	if (wl_file) {
+		if (workload_read(&w, wl_file, &wp, njobs, err)) {
+			fprintf(stderr, "emu run: %s\n", err);
+			return 2;
+		}
+		if (!trace_times && sp.arrivals != ARRIVE_BATCH)
+			workload_set_arrivals(&w, &sp);
+	} else {
+		sp.njobs = njobs;
+		if (trace_times)
+			sp.arrivals = ARRIVE_BATCH;
+		if (workload_synthetic(&w, &sp, &wp, err)) {
+			fprintf(stderr, "emu run: %s\n", err);
+			return 2;
+		}
+	}
+	rp.elephant_bytes = (uint64_t)(elephant >= 0 ? elephant : 1.125e9 * wp.data_scale);
+	if (geteuid() != 0) {
+		fprintf(stderr, "emu run: needs root (it builds network namespaces); try sudo\n");
+		workload_free(&w);
+		return 2;
+	}
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	int rc = run_experiment(&t, &w, &rp, err);
+	if (rc < 0)
+		fprintf(stderr, "emu run: %s\n", err);
+	workload_free(&w);
+	return rc < 0 ? 1 : rc;
+}
