@@ -49,7 +49,7 @@ LIBNETCTL := $(BUILD)/libnetctl.a
 LIBEMU    := $(BUILD)/libemu.a
 BINS := $(BUILD)/bin/netctl $(if $(EMU_CLI),$(BUILD)/bin/emu) $(if $(AGENT_SRC),$(BUILD)/bin/emu-agent)
 
-.PHONY: all deps check unit integ bench clean install run
+.PHONY: all deps check unit integ bench clean install run demo
 all: $(BINS)
 
 $(BUILD)/%.o: %.c
@@ -113,6 +113,9 @@ clean:
 
 -include $(shell find build build-san -name '*.d' 2>/dev/null)
 
-# The default job: bring up the GENI-like fabric, prove it with traffic, take it down.
+# The default job: `emu run` on the built-in default (GENI-like fabric,
+# small synthetic workload, Fair); `make demo` shows the fabric alone.
 run: all
+	./$(BUILD)/bin/emu run
+demo: all
 	./scripts/demo.sh

@@ -1,11 +1,11 @@
 /* monitor.c — watching the fabric during a run: link counters every second
  * (links.csv), the fidelity check, and the progress line.
  *
- * Fidelity: one machine has a ceiling.  A link whose queue is backlogged
- * should be sending at its full rate; if it is not, the packets were held up
- * by the CPU, not by the emulated network.  Each sample counts the links
- * with a backlog ("busy") and those of them below 80% of their rate
- * ("slow"); the CPU's busy share is sampled too.  Many slow links, or a CPU
+ * Fidelity: one machine has a ceiling.  A link whose queue stayed backlogged
+ * through a sampling interval (a backlog at both ends) should have sent at
+ * its full rate; if it did not, the packets were held up by the CPU, not by
+ * the emulated network.  Each sample counts such links ("busy") and those of
+ * them below 80% of their rate ("slow"); the CPU's busy share is sampled too.  Many slow links, or a CPU
  * that is saturated most of the time, and the run says its results are the
  * machine's, not the network's. */
 #include "emu/run_int.h"
@@ -108,7 +108,7 @@ void monitor_sample(struct run *r, bool final)
 	for (int i = 0; i < n; i++) {
 		const struct link_stats *l = &cur[i], *p = &r->last[i];
 		double tx = (double)(l->tx_bytes - p->tx_bytes) * 8 / dt, rx = (double)(l->rx_bytes - p->rx_bytes) * 8 / dt;
-		if (l->backlog > 0) {
+		if (l->backlog > 0 && p->backlog > 0) {
 			r->busy_samples++;
 			if (tx < 0.8 * (double)capacity(r, l))
 				r->slow_samples++;

@@ -209,7 +209,7 @@ int results_write(struct run *r)
 	char why[256] = "";
 	if (r->busy_samples >= 10 && r->slow_samples * 10 > r->busy_samples) {
 		verdict = "machine-limited";
-		snprintf(why, sizeof why, "%lu of %lu backlogged link samples ran below 80%% of their rate",
+		snprintf(why, sizeof why, "%lu of %lu link-seconds with a standing queue ran below 80%% of the link rate",
 			 r->slow_samples, r->busy_samples);
 	} else if (r->samples >= 5 && r->cpu_hot_samples * 2 > r->samples) {
 		verdict = "machine-limited";

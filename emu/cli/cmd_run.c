@@ -36,13 +36,13 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: emu run [options]\n"
 		"Run a workload on an emulated cluster and write results/<experiment>/<scheduler>/<run>/.\n"
-		"Without options: the GENI-like 10-rack topology, 20 synthetic jobs, Fair.\n\n"
+		"Without options: the GENI-like 10-rack topology, 20 synthetic jobs (seed 4), Fair.\n\n"
 		"  --topology FILE       topology file (default: built-in geni-10rack)\n"
 		"  --workload FILE       SWIM trace (.tsv) or native JSON workload (default: synthetic)\n"
 		"  --jobs N              synthetic jobs, or the first N jobs of a trace (default 20)\n"
 		"  --arrivals MODE       batch | uniform:WINDOW_S | poisson:MEAN_GAP_S | trace (default batch)\n"
 		"  --scheduler NAME      one of the list below (default fair)\n"
-		"  --seed N              workload and placement seed (default 1)\n"
+		"  --seed N              workload and placement seed (default 4)\n"
 		"  --data-scale X        multiply every byte count (default 0.01, as GENI did)\n"
 		"  --time-scale X        multiply task durations and arrival times (default 0.1)\n"
 		"  --rate-scale X        multiply every link rate (default: the topology's)\n"
@@ -57,8 +57,31 @@ static void usage(FILE *f)
 		"  --prefix P            namespace prefix (default emu)\n"
 		"  --timeout S           stop (partial results) after S seconds (default 3600)\n"
 		"  --keep                leave the fabric up afterwards\n"
-		"  --quiet               only the summary\n\nschedulers:\n");
+		"  --quiet               only the summary\n"
+		"  --dry-run             print the workload's jobs (after scaling) and exit\n\nschedulers:\n");
 	sched_list(f);
+}
+
+static void print_workload(const struct workload *w, const struct topo *t)
+{
+	uint64_t in = 0, sh = 0, out = 0;
+	printf("%-8s %10s %6s %7s %12s %12s %12s %9s\n", "job", "submit(s)", "maps", "reduces", "input", "shuffle",
+	       "output", "map(s)");
+	for (int i = 0; i < w->njobs; i++) {
+		const struct job *j = &w->jobs[i];
+		char a[32], b[32], c[32];
+		printf("%-8s %10.2f %6d %7d %12s %12s %12s %9.2f\n", j->name, j->submit_s, j->nmaps, j->nreduces,
+		       units_fmt_size(j->input_bytes, a, sizeof a), units_fmt_size(j->shuffle_bytes, b, sizeof b),
+		       units_fmt_size(j->output_bytes, c, sizeof c),
+		       j->nmaps ? w->tasks[j->first_task].duration_s : 0.0);
+		in += j->input_bytes;
+		sh += j->shuffle_bytes;
+		out += j->output_bytes;
+	}
+	char a[32], b[32], c[32];
+	printf("%d jobs, %d tasks, input %s, shuffle %s, output %s on %s (%d servers x %d containers)\n", w->njobs,
+	       w->ntasks, units_fmt_size(in, a, sizeof a), units_fmt_size(sh, b, sizeof b),
+	       units_fmt_size(out, c, sizeof c), t->name, topo_servers(t), t->containers);
 }
 
 static int num(const char *opt, const char *v, double lo, double hi, double *out)
@@ -86,7 +109,8 @@ int cmd_run(int argc, char **argv)
 		{"experiment", required_argument, 0, 'x'}, {"run", required_argument, 0, 'r'},
 		{"results", required_argument, 0, 'o'}, {"prefix", required_argument, 0, 'p'},
 		{"timeout", required_argument, 0, 'O'}, {"keep", no_argument, 0, 'k'},
-		{"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+		{"quiet", no_argument, 0, 'q'}, {"dry-run", no_argument, 0, 'N'},
+		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	struct run_params rp;
 	struct workload_params wp;
 	struct synth_params sp;
@@ -95,10 +119,14 @@ int cmd_run(int argc, char **argv)
 	synth_params_default(&sp);
 	wp.data_scale = 0.01;
 	wp.time_scale = 0.1;
+	/* Seed 4 draws a small mix (5371 tasks, 1.9 GB of shuffle after
+	 * scaling) that runs in about a minute on geni-10rack; seed 1 draws a
+	 * job of 10,000 maps.  Any seed is reproducible. */
+	rp.seed = sp.seed = 4;
 	const char *topo_file = NULL, *wl_file = NULL;
 	double rate_scale = 0, x, elephant = -1;
 	int njobs = 20, c;
-	bool trace_times = false;
+	bool trace_times = false, dry = false;
 	if (getenv("EMU_PREFIX") && *getenv("EMU_PREFIX"))
 		rp.prefix = getenv("EMU_PREFIX");
 	while ((c = getopt_long(argc, argv, "t:w:n:a:s:S:D:T:R:l:e:m:i:d:x:r:o:p:O:kqh", opts, NULL)) != -1) {
@@ -160,6 +188,7 @@ int cmd_run(int argc, char **argv)
 		case 'O': if (num("--timeout", optarg, 1, 1e7, &rp.timeout_s)) return 2; break;
 		case 'k': rp.keep_fabric = true; break;
 		case 'q': rp.quiet = true; break;
+		case 'N': dry = true; break;
 		case 'h': usage(stdout); return 0;
 		default: return 2;
 		}
@@ -198,6 +227,11 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 	rp.elephant_bytes = (uint64_t)(elephant >= 0 ? elephant : 1.125e9 * wp.data_scale);
+	if (dry) {
+		print_workload(&w, &t);
+		workload_free(&w);
+		return 0;
+	}
 	if (geteuid() != 0) {
 		fprintf(stderr, "emu run: needs root (it builds network namespaces); try sudo\n");
 		workload_free(&w);

@@ -1,0 +1,295 @@
+/* Integration tests of `emu run` (root): small workloads through namespaces,
+ * agents and the OCS, checked through the result files. */
+#include "fabric_fixture.h"
+#include <criterion/logging.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#define P "itrun"
+#define RESULTS "/tmp/emu-itrun-results"
+
+static const char *topo_text =
+	"name = \"itrun\"; racks = 3; servers_per_rack = 2;\n"
+	"server = { rate = \"100Mbit\"; containers = 2; };\n"
+	"eps = { uplink_rate = \"50Mbit\"; };\n"
+	"ocs = { rate = \"200Mbit\"; };\n";
+
+/* Four jobs in emulated units: 4 maps and 2 reduces each, a few MB each. */
+static const char *workload_text =
+	"{\"scaled\": true, \"jobs\": [\n"
+	" {\"name\": \"a\", \"submit\": 0, \"input\": 4000000, \"shuffle\": 6000000, \"output\": 1000,"
+	"  \"maps\": 4, \"reduces\": 2, \"map_duration\": 0.3, \"reduce_duration\": 0.3},\n"
+	" {\"name\": \"b\", \"submit\": 0, \"input\": 2000000, \"shuffle\": 3000000, \"output\": 1000,"
+	"  \"maps\": 4, \"reduces\": 2, \"map_duration\": 0.3, \"reduce_duration\": 0.3},\n"
+	" {\"name\": \"c\", \"submit\": 0.5, \"input\": 8000000, \"shuffle\": 8000000, \"output\": 1000,"
+	"  \"maps\": 4, \"reduces\": 2, \"map_duration\": 0.3, \"reduce_duration\": 0.3},\n"
+	" {\"name\": \"d\", \"submit\": 1, \"input\": 1000000, \"shuffle\": 0, \"output\": 0,"
+	"  \"maps\": 2, \"reduces\": 0, \"map_duration\": 0.3}\n"
+	"]}\n";
+#define TOTAL_SHUFFLE (6000000ULL + 3000000ULL + 8000000ULL)
+
+static char topo_path[] = "/tmp/emu-itrun-topo-XXXXXX";
+static char wl_path[] = "/tmp/emu-itrun-wl-XXXXXX";
+
+static void write_file(char *tmpl, const char *text)
+{
+	int fd = mkstemp(tmpl);
+	cr_assert(fd >= 0);
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+static void setup(void)
+{
+	fx_need_root();
+	fabric_down(P, NULL);
+	strcpy(topo_path, "/tmp/emu-itrun-topo-XXXXXX");
+	strcpy(wl_path, "/tmp/emu-itrun-wl-XXXXXX");
+	write_file(topo_path, topo_text);
+	write_file(wl_path, workload_text);
+}
+
+static void teardown(void)
+{
+	if (geteuid() != 0)
+		return;
+	fabric_down(P, NULL);
+	unlink(topo_path);
+	unlink(wl_path);
+	if (system("rm -rf " RESULTS)) { /* best effort */ }
+}
+
+TestSuite(run, .init = setup, .fini = teardown, .timeout = 240);
+
+static void emu_path(char *buf, size_t len)
+{
+	fx_netctl_path(buf, len);
+	char *slash = strrchr(buf, '/');
+	snprintf(slash + 1, len - (size_t)(slash + 1 - buf), "emu");
+}
+
+/* Start `emu run` with extra arguments; stdout/stderr to a log file. */
+static pid_t start_run(const char *run_name, const char *const *extra, const char *log)
+{
+	char emu[600];
+	emu_path(emu, sizeof emu);
+	const char *argv[48] = {emu, "run", "--topology", topo_path, "--workload", wl_path, "--prefix", P,
+				"--results", RESULTS, "--experiment", "it", "--run", run_name, "--timeout", "180"};
+	int n = 16;
+	for (int i = 0; extra && extra[i]; i++)
+		argv[n++] = extra[i];
+	argv[n] = NULL;
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv(emu, (char *const *)argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+static int wait_exit(pid_t pid)
+{
+	int st;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static json_t *summary(const char *sched, const char *run_name)
+{
+	char path[512];
+	json_error_t e;
+	snprintf(path, sizeof path, RESULTS "/it/%s/%s/summary.json", sched, run_name);
+	json_t *j = json_load_file(path, 0, &e);
+	cr_assert_not_null(j, "%s: %s", path, e.text);
+	return j;
+}
+
+static double num(json_t *o, const char *path)
+{
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s", path);
+	json_t *cur = o;
+	for (char *tok = strtok(buf, "."); tok && cur; tok = strtok(NULL, "."))
+		cur = json_object_get(cur, tok);
+	cr_assert_not_null(cur, "no %s in summary", path);
+	return json_number_value(cur);
+}
+
+static void show_log(const char *log)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "tail -20 %s >&2", log);
+	if (system(cmd)) { /* diagnostics only */ }
+}
+
+Test(run, every_scheduler_completes_and_bytes_add_up)
+{
+	static const char *const scheds[] = {"fifo", "fair", "delay"};
+	for (size_t i = 0; i < sizeof scheds / sizeof scheds[0]; i++) {
+		const char *extra[] = {"--scheduler", scheds[i], "--quiet", NULL};
+		char log[] = "/tmp/emu-itrun-log";
+		int rc = wait_exit(start_run(scheds[i], extra, log));
+		if (rc)
+			show_log(log);
+		cr_assert_eq(rc, 0, "%s: emu run exited %d", scheds[i], rc);
+		json_t *s = summary(scheds[i], scheds[i]);
+		cr_assert_eq(num(s, "jobs_finished"), 4, "%s", scheds[i]);
+		cr_assert(json_is_false(json_object_get(s, "partial")));
+		/* Every shuffle byte was fetched: over the network or locally. */
+		double moved = num(s, "agent_bytes.shuffle_network") + num(s, "agent_bytes.shuffle_local");
+		cr_assert_eq((unsigned long long)moved, TOTAL_SHUFFLE, "%s: shuffle bytes %.0f != %llu", scheds[i], moved,
+			     TOTAL_SHUFFLE);
+		/* The fabric carried the agents' cross-rack bytes plus headers and
+		 * the reverse direction's ACKs: at least as much, at most ~15% more. */
+		double ratio = num(s, "measured_over_reported_cross_rack");
+		cr_log_info("%s: makespan %.2f s, cross-rack %.0f B, measured/reported %.3f", scheds[i],
+			    num(s, "makespan_s"), num(s, "cross_rack_bytes"), ratio);
+		cr_assert(ratio >= 1.0 && ratio < 1.15, "%s: measured/reported cross-rack bytes %.3f", scheds[i], ratio);
+		json_decref(s);
+	}
+	cr_assert_eq(fx_ip_netns_count(P), 0, "the fabric must be gone after the run");
+}
+
+/* The pid of the agent of `server`, found by its command line. */
+static pid_t agent_pid(const char *server)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	pid_t found = -1;
+	while (d && (e = readdir(d))) {
+		char path[300], cmd[4096];
+		snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+		int fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		ssize_t n = read(fd, cmd, sizeof cmd - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		cmd[n] = 0;
+		for (ssize_t i = 0; i < n; i++)
+			if (!cmd[i])
+				cmd[i] = ' ';
+		if (strstr(cmd, "emu-agent") && strstr(cmd, server) && strstr(cmd, "/run/emu/" P "/"))
+			found = atoi(e->d_name);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+	nanosleep(&ts, NULL);
+}
+
+static const char *slow_workload =
+	"{\"scaled\": true, \"jobs\": [\n"
+	" {\"name\": \"long\", \"submit\": 0, \"input\": 12000000, \"shuffle\": 24000000, \"output\": 1000,"
+	"  \"maps\": 12, \"reduces\": 6, \"map_duration\": 1.0, \"reduce_duration\": 0.5}]}\n";
+
+Test(run, a_killed_agent_does_not_stop_the_jobs)
+{
+	unlink(wl_path);
+	strcpy(wl_path, "/tmp/emu-itrun-wl-XXXXXX");
+	write_file(wl_path, slow_workload);
+	const char *extra[] = {"--scheduler", "fair", "--quiet", NULL};
+	char log[] = "/tmp/emu-itrun-log-kill";
+	pid_t pid = start_run("killed", extra, log);
+	pid_t victim = -1;
+	for (int i = 0; i < 100 && victim < 0; i++, sleep_s(0.1))
+		victim = agent_pid("r1h1");
+	cr_assert(victim > 0, "agent of r1h1 not found");
+	sleep_s(2.0);
+	kill(victim, SIGKILL);
+	int rc = wait_exit(pid);
+	if (rc)
+		show_log(log);
+	cr_assert_eq(rc, 0);
+	json_t *s = summary("fair", "killed");
+	cr_assert_eq(num(s, "jobs_finished"), 1);
+	cr_log_info("re-runs after the kill: %.0f", num(s, "task_reruns"));
+	cr_assert_geq(num(s, "task_reruns"), 1, "the dead server's tasks must have run again");
+	json_decref(s);
+}
+
+Test(run, kill_9_of_the_controller_then_cleanup_leaves_nothing)
+{
+	unlink(wl_path);
+	strcpy(wl_path, "/tmp/emu-itrun-wl-XXXXXX");
+	write_file(wl_path, slow_workload);
+	const char *extra[] = {"--quiet", NULL};
+	pid_t pid = start_run("crash", extra, "/tmp/emu-itrun-log-crash");
+	for (int i = 0; i < 100 && agent_pid("r0h0") < 0; i++)
+		sleep_s(0.1);
+	sleep_s(1.0);
+	kill(pid, SIGKILL);
+	wait_exit(pid);
+	char emu[600];
+	emu_path(emu, sizeof emu);
+	pid_t c = fork();
+	if (c == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+		dup2(fd, 1);
+		execl(emu, emu, "cleanup", "--prefix", P, (char *)NULL);
+		_exit(127);
+	}
+	cr_assert_eq(wait_exit(c), 0);
+	cr_assert_eq(fx_ip_netns_count(P), 0);
+	sleep_s(0.3);
+	cr_assert_eq(agent_pid("r"), -1, "an agent survived its controller");
+	/* No half-written results: only whole files, or none. */
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "test -z \"$(find %s -name '*.json' -size 0)\"", RESULTS);
+	cr_assert_eq(system(cmd), 0);
+}
+
+Test(run, bad_workload_exits_2_and_leaves_nothing)
+{
+	unlink(wl_path);
+	strcpy(wl_path, "/tmp/emu-itrun-wl-XXXXXX");
+	write_file(wl_path, "{\"jobs\": [\n {\"name\": \"x\", \"input\": \"10GB\", \"shufle\": 5}\n]}\n");
+	char log[] = "/tmp/emu-itrun-log-bad";
+	int rc = wait_exit(start_run("bad", NULL, log));
+	cr_assert_eq(rc, 2);
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "grep -q '%s:2:' %s", wl_path, log);
+	cr_assert_eq(system(cmd), 0, "the error must name the file and line");
+	cr_assert_eq(fx_ip_netns_count(P), 0);
+	struct stat st;
+	cr_assert_neq(stat(RESULTS "/it", &st), 0, "no results directory for a run that never started");
+}
+
+Test(run, hold_mode_sends_elephants_over_circuits)
+{
+	unlink(wl_path);
+	strcpy(wl_path, "/tmp/emu-itrun-wl-XXXXXX");
+	write_file(wl_path, slow_workload);
+	const char *extra[] = {"--elephant", "100KB", "--ocs-interval", "0.5", "--slowstart", "1", "--quiet", NULL};
+	char log[] = "/tmp/emu-itrun-log-ocs";
+	int rc = wait_exit(start_run("ocs", extra, log));
+	if (rc)
+		show_log(log);
+	cr_assert_eq(rc, 0);
+	json_t *s = summary("fair", "ocs");
+	double ocs = num(s, "ocs_bytes"), eps = num(s, "eps_bytes"), reconf = num(s, "ocs.reconfigurations");
+	cr_log_info("OCS %.0f B, EPS %.0f B, %.0f reconfigurations, leakage %.0f B", ocs, eps, reconf,
+		    num(s, "marked_eps_bytes"));
+	cr_assert_geq(reconf, 1);
+	cr_assert(ocs > 0.5 * (ocs + eps), "only %.0f of %.0f cross-rack bytes on circuits", ocs, ocs + eps);
+	json_decref(s);
+	struct stat st;
+	cr_assert_eq(stat(RESULTS "/it/fair/ocs/ocs.csv", &st), 0);
+	cr_assert_eq(stat(RESULTS "/it/fair/ocs/links.csv", &st), 0);
+}
