@@ -6,6 +6,7 @@
 #include "netctl/leak.h"
 #include "netctl/ns.h"
 #include "netctl/rtreq.h"
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/gen_stats.h>
@@ -375,16 +376,23 @@ static void delete_one(const char *name, void *arg)
 		(*count)++;
 }
 
+/* Everything in /run/emu/PREFIX goes: the fabric's own files and whatever a
+ * controller left there (its control socket after a kill -9). */
 static void remove_state(const char *prefix)
 {
-	static const char *const files[] = {"topology.conf", "topology.conf.tmp", "circuits", "circuits.tmp", "lock"};
-	char path[256];
-	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-		state_path(prefix, files[i], path, sizeof path);
+	char dir[256], path[600];
+	state_path(prefix, NULL, dir, sizeof dir);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
 		unlink(path);
 	}
-	state_path(prefix, NULL, path, sizeof path);
-	rmdir(path);
+	if (d)
+		closedir(d);
+	rmdir(dir);
 }
 
 int fabric_down(const char *prefix, int *killed)

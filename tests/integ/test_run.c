@@ -56,10 +56,16 @@ static void setup(void)
 	write_file(wl_path, workload_text);
 }
 
+static pid_t find_process(const char *needle1, const char *needle2);
+
 static void teardown(void)
 {
 	if (geteuid() != 0)
 		return;
+	/* A failed assertion may leave an `emu run` of ours behind: stop it. */
+	pid_t stray;
+	while ((stray = find_process("--prefix " P, " run ")) > 0)
+		kill(stray, SIGKILL), usleep(100000);
 	fabric_down(P, NULL);
 	unlink(topo_path);
 	unlink(wl_path);
@@ -163,6 +169,12 @@ Test(run, every_scheduler_completes_and_bytes_add_up)
 /* The pid of the agent of `server`, found by its command line. */
 static pid_t agent_pid(const char *server)
 {
+	return find_process("emu-agent", server);
+}
+
+/* A process of ours (this prefix) whose command line has both needles. */
+static pid_t find_process(const char *needle1, const char *needle2)
+{
 	DIR *d = opendir("/proc");
 	struct dirent *e;
 	pid_t found = -1;
@@ -180,7 +192,8 @@ static pid_t agent_pid(const char *server)
 		for (ssize_t i = 0; i < n; i++)
 			if (!cmd[i])
 				cmd[i] = ' ';
-		if (strstr(cmd, "emu-agent") && strstr(cmd, server) && strstr(cmd, "/run/emu/" P "/"))
+		if (strstr(cmd, needle1) && strstr(cmd, needle2) &&
+		    (strstr(cmd, "/run/emu/" P "/") || strstr(cmd, "--prefix " P " ")))
 			found = atoi(e->d_name);
 	}
 	if (d)
