@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -204,6 +205,22 @@ int results_write(struct run *r)
 		}
 	}
 	uint64_t reported_xrack = shuffle_xrack + input_xrack;
+	/* Account for what the fabric carries besides payload: every 1448-byte
+	 * segment travels in a 1514-byte frame (Ethernet + IP + TCP with
+	 * timestamps), and the reverse direction's ACKs (one 66-byte frame per
+	 * two segments, delayed ACKs) cross the uplinks too.  What remains is
+	 * retransmissions and connection setup. */
+	double headers = (double)reported_xrack * (1514.0 / 1448.0 - 1.0);
+	double acks = (double)reported_xrack / (2.0 * 1448.0) * 66.0;
+	double residual = (double)(eps + ocs) - (double)reported_xrack - headers - acks;
+	struct rusage self, kids;
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);   /* the agents, once reaped */
+	double ctl_cpu = self.ru_utime.tv_sec + self.ru_utime.tv_usec * 1e-6 + self.ru_stime.tv_sec +
+			 self.ru_stime.tv_usec * 1e-6;
+	double agent_cpu = kids.ru_utime.tv_sec + kids.ru_utime.tv_usec * 1e-6 + kids.ru_stime.tv_sec +
+			   kids.ru_stime.tv_usec * 1e-6;
+	double moved_gbit = (double)(shuffle_net + input_net) * 8 / 1e9;
 	double makespan = fin ? last - (first == INFINITY ? 0 : first) : 0;
 	const char *verdict = "ok";
 	char why[256] = "";
@@ -216,7 +233,7 @@ int results_write(struct run *r)
 		snprintf(why, sizeof why, "the CPU was saturated in %lu of %lu seconds", r->cpu_hot_samples, r->samples);
 	}
 	json_t *sum_j = json_pack(
-		"{s:s,s:s,s:s,s:b,s:s,s:i,s:i,s:f,s:f,s:f,s:f,s:f,s:f,s:I,s:I,s:I,s:f,s:I,s:I,s:o,s:f,s:o,s:i,s:o,s:o,s:o}",
+		"{s:s,s:s,s:s,s:b,s:s,s:i,s:i,s:f,s:f,s:f,s:f,s:f,s:f,s:I,s:I,s:I,s:f,s:I,s:I,s:o,s:f,s:o,s:o,s:o,s:i,s:o,s:o,s:o}",
 		"experiment", r->p.experiment, "scheduler", r->p.scheduler, "results", r->dir, "partial", r->partial,
 		"stop_reason", r->stop_reason ? r->stop_reason : "", "jobs", n, "jobs_finished", fin, "makespan_s",
 		makespan, "jct_mean_s", fin ? sum / fin : 0.0, "jct_median_s", jct_med, "jct_p95_s", jct_p95, "throughput_jobs_per_s", makespan > 0 ? fin / makespan : 0.0,
@@ -228,6 +245,11 @@ int results_write(struct run *r)
 			  (json_int_t)input_net, "input_cross_rack", (json_int_t)input_xrack, "circuit_eligible_cross_rack",
 			  (json_int_t)circuit),
 		"measured_over_reported_cross_rack", reported_xrack ? (double)(eps + ocs) / (double)reported_xrack : 0.0,
+		"cross_rack_accounting",
+		json_pack("{s:I,s:f,s:f,s:f,s:f}", "payload", (json_int_t)reported_xrack, "headers", headers, "acks", acks,
+			  "residual", residual, "residual_share", reported_xrack ? residual / (double)reported_xrack : 0.0),
+		"cpu", json_pack("{s:f,s:f,s:f}", "controller_s", ctl_cpu, "agents_s", agent_cpu, "per_gbit_moved_s",
+				 moved_gbit > 0 ? (ctl_cpu + agent_cpu) / moved_gbit : 0.0),
 		"locality", json_pack("{s:i,s:f,s:f}", "maps", maps, "node_local", maps ? (double)node_local / maps : 0.0,
 				      "rack_local", maps ? (double)rack_local / maps : 0.0),
 		"task_reruns", r->reruns,
