@@ -640,6 +640,15 @@ int run_experiment(const struct topo *t, struct workload *w, const struct run_pa
 		goto out;
 	}
 	fabric = true;
+	/* Tell `emu cleanup` where this run's temporary files are, in case the
+	 * controller is killed before it can rename or remove them. */
+	char marker[300];
+	snprintf(marker, sizeof marker, "%s/%s/results", FABRIC_STATE_DIR, p->prefix);
+	FILE *mf = fopen(marker, "w");
+	if (mf) {
+		fprintf(mf, "%s\n", r->dir);
+		fclose(mf);
+	}
 	if (!(r->fab = fabric_open(p->prefix, ferr))) {
 		snprintf(err, 512, "%s", ferr);
 		goto out;

@@ -3,6 +3,7 @@
  * controller was killed. */
 #include "emu/cli/cmds.h"
 #include "netctl/fabric.h"
+#include <dirent.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +38,34 @@ int cmd_cleanup(int argc, char **argv)
 		fprintf(stderr, "emu cleanup: needs root\n");
 		return 2;
 	}
+	/* A killed controller leaves NAME.tmp files in its results directory:
+	 * remove them (and the directory if nothing else is in it). */
+	char marker[300], dir[600] = "";
+	snprintf(marker, sizeof marker, "%s/%s/results", FABRIC_STATE_DIR, prefix);
+	FILE *mf = fopen(marker, "r");
+	if (mf) {
+		if (!fgets(dir, sizeof dir, mf))
+			dir[0] = 0;
+		fclose(mf);
+		dir[strcspn(dir, "\n")] = 0;
+	}
 	int killed = 0, n = fabric_down(prefix, &killed);
+	if (dir[0]) {
+		DIR *d = opendir(dir);
+		struct dirent *e;
+		while (d && (e = readdir(d))) {
+			size_t len = strlen(e->d_name);
+			if (len > 4 && !strcmp(e->d_name + len - 4, ".tmp")) {
+				char path[1200];
+				snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+				unlink(path);
+			}
+		}
+		if (d)
+			closedir(d);
+		if (!rmdir(dir))
+			printf("%s: removed the unfinished results directory %s\n", prefix, dir);
+	}
 	printf("%s: removed %d namespace%s, killed %d process%s\n", prefix, n, n == 1 ? "" : "s", killed,
 	       killed == 1 ? "" : "es");
 	return 0;

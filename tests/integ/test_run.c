@@ -1,6 +1,6 @@
 /* Integration tests of `emu run` (root): small workloads through namespaces,
  * agents and the OCS, checked through the result files. */
-#include "fabric_fixture.h"
+#include "run_fixture.h"
 #include <criterion/logging.h>
 #include <dirent.h>
 #include <errno.h>
@@ -38,34 +38,21 @@ static const char *workload_text =
 static char topo_path[] = "/tmp/emu-itrun-topo-XXXXXX";
 static char wl_path[] = "/tmp/emu-itrun-wl-XXXXXX";
 
-static void write_file(char *tmpl, const char *text)
-{
-	int fd = mkstemp(tmpl);
-	cr_assert(fd >= 0);
-	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-}
-
 static void setup(void)
 {
 	fx_need_root();
 	fabric_down(P, NULL);
 	strcpy(topo_path, "/tmp/emu-itrun-topo-XXXXXX");
 	strcpy(wl_path, "/tmp/emu-itrun-wl-XXXXXX");
-	write_file(topo_path, topo_text);
-	write_file(wl_path, workload_text);
+	rx_write_file(topo_path, topo_text);
+	rx_write_file(wl_path, workload_text);
 }
-
-static pid_t find_process(const char *needle1, const char *needle2);
 
 static void teardown(void)
 {
 	if (geteuid() != 0)
 		return;
-	/* A failed assertion may leave an `emu run` of ours behind: stop it. */
-	pid_t stray;
-	while ((stray = find_process("--prefix " P, " run ")) > 0)
-		kill(stray, SIGKILL), usleep(100000);
+	rx_kill_strays(P);
 	fabric_down(P, NULL);
 	unlink(topo_path);
 	unlink(wl_path);
@@ -74,40 +61,18 @@ static void teardown(void)
 
 TestSuite(run, .init = setup, .fini = teardown, .timeout = 240);
 
-static void emu_path(char *buf, size_t len)
-{
-	fx_netctl_path(buf, len);
-	char *slash = strrchr(buf, '/');
-	snprintf(slash + 1, len - (size_t)(slash + 1 - buf), "emu");
-}
-
 /* Start `emu run` with extra arguments; stdout/stderr to a log file. */
 static pid_t start_run(const char *run_name, const char *const *extra, const char *log)
 {
 	char emu[600];
-	emu_path(emu, sizeof emu);
+	rx_emu_path(emu, sizeof emu);
 	const char *argv[48] = {emu, "run", "--topology", topo_path, "--workload", wl_path, "--prefix", P,
 				"--results", RESULTS, "--experiment", "it", "--run", run_name, "--timeout", "180"};
 	int n = 16;
 	for (int i = 0; extra && extra[i]; i++)
 		argv[n++] = extra[i];
 	argv[n] = NULL;
-	pid_t pid = fork();
-	if (pid == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execv(emu, (char *const *)argv);
-		_exit(127);
-	}
-	return pid;
-}
-
-static int wait_exit(pid_t pid)
-{
-	int st;
-	cr_assert_eq(waitpid(pid, &st, 0), pid);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return rx_spawn(argv, log);
 }
 
 static json_t *summary(const char *sched, const char *run_name)
@@ -144,7 +109,7 @@ Test(run, every_scheduler_completes_and_bytes_add_up)
 	for (size_t i = 0; i < sizeof scheds / sizeof scheds[0]; i++) {
 		const char *extra[] = {"--scheduler", scheds[i], "--quiet", NULL};
 		char log[] = "/tmp/emu-itrun-log";
-		int rc = wait_exit(start_run(scheds[i], extra, log));
+		int rc = rx_wait_exit(start_run(scheds[i], extra, log));
 		if (rc)
 			show_log(log);
 		cr_assert_eq(rc, 0, "%s: emu run exited %d", scheds[i], rc);
@@ -172,47 +137,6 @@ Test(run, every_scheduler_completes_and_bytes_add_up)
 	cr_assert_eq(fx_ip_netns_count(P), 0, "the fabric must be gone after the run");
 }
 
-/* The pid of the agent of `server`, found by its command line. */
-static pid_t agent_pid(const char *server)
-{
-	return find_process("emu-agent", server);
-}
-
-/* A process of ours (this prefix) whose command line has both needles. */
-static pid_t find_process(const char *needle1, const char *needle2)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	pid_t found = -1;
-	while (d && (e = readdir(d))) {
-		char path[300], cmd[4096];
-		snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
-		int fd = open(path, O_RDONLY);
-		if (fd < 0)
-			continue;
-		ssize_t n = read(fd, cmd, sizeof cmd - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		cmd[n] = 0;
-		for (ssize_t i = 0; i < n; i++)
-			if (!cmd[i])
-				cmd[i] = ' ';
-		if (strstr(cmd, needle1) && strstr(cmd, needle2) &&
-		    (strstr(cmd, "/run/emu/" P "/") || strstr(cmd, "--prefix " P " ")))
-			found = atoi(e->d_name);
-	}
-	if (d)
-		closedir(d);
-	return found;
-}
-
-static void sleep_s(double s)
-{
-	struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
-	nanosleep(&ts, NULL);
-}
-
 static const char *slow_workload =
 	"{\"scaled\": true, \"jobs\": [\n"
 	" {\"name\": \"long\", \"submit\": 0, \"input\": 12000000, \"shuffle\": 24000000, \"output\": 1000,"
@@ -222,17 +146,17 @@ Test(run, a_killed_agent_does_not_stop_the_jobs)
 {
 	unlink(wl_path);
 	strcpy(wl_path, "/tmp/emu-itrun-wl-XXXXXX");
-	write_file(wl_path, slow_workload);
+	rx_write_file(wl_path, slow_workload);
 	const char *extra[] = {"--scheduler", "fair", "--quiet", NULL};
 	char log[] = "/tmp/emu-itrun-log-kill";
 	pid_t pid = start_run("killed", extra, log);
 	pid_t victim = -1;
-	for (int i = 0; i < 100 && victim < 0; i++, sleep_s(0.1))
-		victim = agent_pid("r1h1");
+	for (int i = 0; i < 100 && victim < 0; i++, rx_sleep(0.1))
+		victim = rx_find_process(P, "emu-agent", "r1h1");
 	cr_assert(victim > 0, "agent of r1h1 not found");
-	sleep_s(2.0);
+	rx_sleep(2.0);
 	kill(victim, SIGKILL);
-	int rc = wait_exit(pid);
+	int rc = rx_wait_exit(pid);
 	if (rc)
 		show_log(log);
 	cr_assert_eq(rc, 0);
@@ -247,16 +171,16 @@ Test(run, kill_9_of_the_controller_then_cleanup_leaves_nothing)
 {
 	unlink(wl_path);
 	strcpy(wl_path, "/tmp/emu-itrun-wl-XXXXXX");
-	write_file(wl_path, slow_workload);
+	rx_write_file(wl_path, slow_workload);
 	const char *extra[] = {"--quiet", NULL};
 	pid_t pid = start_run("crash", extra, "/tmp/emu-itrun-log-crash");
-	for (int i = 0; i < 100 && agent_pid("r0h0") < 0; i++)
-		sleep_s(0.1);
-	sleep_s(1.0);
+	for (int i = 0; i < 100 && rx_find_process(P, "emu-agent", "r0h0") < 0; i++)
+		rx_sleep(0.1);
+	rx_sleep(1.0);
 	kill(pid, SIGKILL);
-	wait_exit(pid);
+	rx_wait_exit(pid);
 	char emu[600];
-	emu_path(emu, sizeof emu);
+	rx_emu_path(emu, sizeof emu);
 	pid_t c = fork();
 	if (c == 0) {
 		int fd = open("/dev/null", O_WRONLY);
@@ -264,10 +188,10 @@ Test(run, kill_9_of_the_controller_then_cleanup_leaves_nothing)
 		execl(emu, emu, "cleanup", "--prefix", P, (char *)NULL);
 		_exit(127);
 	}
-	cr_assert_eq(wait_exit(c), 0);
+	cr_assert_eq(rx_wait_exit(c), 0);
 	cr_assert_eq(fx_ip_netns_count(P), 0);
-	sleep_s(0.3);
-	cr_assert_eq(agent_pid("r"), -1, "an agent survived its controller");
+	rx_sleep(0.3);
+	cr_assert_eq(rx_find_process(P, "emu-agent", "--server"), -1, "an agent survived its controller");
 	/* No half-written results: only whole files, or none. */
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "test -z \"$(find %s -name '*.json' -size 0)\"", RESULTS);
@@ -278,9 +202,9 @@ Test(run, bad_workload_exits_2_and_leaves_nothing)
 {
 	unlink(wl_path);
 	strcpy(wl_path, "/tmp/emu-itrun-wl-XXXXXX");
-	write_file(wl_path, "{\"jobs\": [\n {\"name\": \"x\", \"input\": \"10GB\", \"shufle\": 5}\n]}\n");
+	rx_write_file(wl_path, "{\"jobs\": [\n {\"name\": \"x\", \"input\": \"10GB\", \"shufle\": 5}\n]}\n");
 	char log[] = "/tmp/emu-itrun-log-bad";
-	int rc = wait_exit(start_run("bad", NULL, log));
+	int rc = rx_wait_exit(start_run("bad", NULL, log));
 	cr_assert_eq(rc, 2);
 	char cmd[600];
 	snprintf(cmd, sizeof cmd, "grep -q '%s:2:' %s", wl_path, log);
@@ -294,10 +218,10 @@ Test(run, hold_mode_sends_elephants_over_circuits)
 {
 	unlink(wl_path);
 	strcpy(wl_path, "/tmp/emu-itrun-wl-XXXXXX");
-	write_file(wl_path, slow_workload);
+	rx_write_file(wl_path, slow_workload);
 	const char *extra[] = {"--elephant", "100KB", "--ocs-interval", "0.5", "--slowstart", "1", "--quiet", NULL};
 	char log[] = "/tmp/emu-itrun-log-ocs";
-	int rc = wait_exit(start_run("ocs", extra, log));
+	int rc = rx_wait_exit(start_run("ocs", extra, log));
 	if (rc)
 		show_log(log);
 	cr_assert_eq(rc, 0);
