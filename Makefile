@@ -49,7 +49,7 @@ LIBNETCTL := $(BUILD)/libnetctl.a
 LIBEMU    := $(BUILD)/libemu.a
 BINS := $(BUILD)/bin/netctl $(if $(EMU_CLI),$(BUILD)/bin/emu) $(if $(AGENT_SRC),$(BUILD)/bin/emu-agent)
 
-.PHONY: all deps check unit integ bench clean install run demo
+.PHONY: all deps check unit integ bench clean install run demo soak
 all: $(BINS)
 
 $(BUILD)/%.o: %.c
@@ -99,7 +99,12 @@ integ: ; $(MAKE) SAN=1 build-san/test-integ build-san/bin/netctl && ./build-san/
 BENCH_BINS = $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_C)) \
              $(patsubst bench/%.cpp,$(BUILD)/bench/%,$(BENCH_CXX))
 bench: all $(BENCH_BINS)
-	@for b in bench/*.sh; do [ -x "$$b" ] && BUILD=$(BUILD) "$$b" || true; done
+	@for b in bench/*.sh; do [ "$$b" = bench/soak.sh ] && continue; [ -x "$$b" ] && BUILD=$(BUILD) "$$b" || true; done
+
+# Long, bounded runs (root): soak with resource tracking, then the crash loop.
+soak: all
+	$(MAKE) SAN=1 build-san/test-integ build-san/bin/emu build-san/bin/emu-agent
+	BUILD=$(BUILD) ./bench/soak.sh
 
 deps:
 	./scripts/deps.sh

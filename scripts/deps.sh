@@ -2,7 +2,7 @@
 # Install the Debian packages emu needs to build, test and plot.
 # Idempotent: apt-get skips what is already installed.
 set -e
-PKGS="build-essential pkg-config iproute2 iputils-ping iperf3 gnuplot-nox
+PKGS="build-essential pkg-config python3 iproute2 iputils-ping iperf3 gnuplot-nox
       libnl-3-dev libnl-route-3-dev libmnl-dev libpcap-dev libconfig-dev
       libjansson-dev libcriterion-dev liblemon-dev libnftables-dev"
 missing=""

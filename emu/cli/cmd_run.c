@@ -42,6 +42,7 @@ static void usage(FILE *f)
 		"  --jobs N              synthetic jobs, or the first N jobs of a trace (default 20)\n"
 		"  --arrivals MODE       batch | uniform:WINDOW_S | poisson:MEAN_GAP_S | trace (default batch)\n"
 		"  --scheduler NAME      one of the list below (default fair)\n"
+		"  --recurring F         synthetic: fraction of recurring jobs, the rest ad hoc (default 1)\n"
 		"  --seed N              workload and placement seed (default 4)\n"
 		"  --data-scale X        multiply every byte count (default 0.01, as GENI did)\n"
 		"  --time-scale X        multiply task durations and arrival times (default 0.1)\n"
@@ -110,6 +111,7 @@ int cmd_run(int argc, char **argv)
 		{"results", required_argument, 0, 'o'}, {"prefix", required_argument, 0, 'p'},
 		{"timeout", required_argument, 0, 'O'}, {"keep", no_argument, 0, 'k'},
 		{"quiet", no_argument, 0, 'q'}, {"dry-run", no_argument, 0, 'N'},
+		{"recurring", required_argument, 0, 'F'},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	struct run_params rp;
 	struct workload_params wp;
@@ -129,7 +131,7 @@ int cmd_run(int argc, char **argv)
 	bool trace_times = false, dry = false;
 	if (getenv("EMU_PREFIX") && *getenv("EMU_PREFIX"))
 		rp.prefix = getenv("EMU_PREFIX");
-	while ((c = getopt_long(argc, argv, "t:w:n:a:s:S:D:T:R:l:e:m:i:d:x:r:o:p:O:kqh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:w:n:a:s:S:D:T:R:l:e:m:i:d:x:r:o:p:O:kqhF:", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': topo_file = optarg; break;
 		case 'w': wl_file = optarg; break;
@@ -189,6 +191,7 @@ int cmd_run(int argc, char **argv)
 		case 'k': rp.keep_fabric = true; break;
 		case 'q': rp.quiet = true; break;
 		case 'N': dry = true; break;
+		case 'F': if (num("--recurring", optarg, 0, 1, &sp.recurring_fraction)) return 2; break;
 		case 'h': usage(stdout); return 0;
 		default: return 2;
 		}

@@ -1,0 +1,74 @@
+#!/bin/sh
+# Reproduce the dissertation's Chapter 4 emulation (GENI) experiments:
+# JobPacker vs F-Hybrid (Fair on the hybrid network), Corral, and F-EPS
+# (Fair on an EPS-only network as fast as the OCS).
+#
+#   sudo experiments/jobpacker/run.sh [--quick] [--reps N] [--trace FILE] [--jobs N]
+#
+# Scenarios (each with N seeded repetitions):
+#   batch       all jobs at t = 0: makespan (Fig. 4.13), OCS/EPS split (Fig. 4.14)
+#   online      arrivals uniform in a window: JCT CDF and median (Figs. 4.15, 4.16)
+#   mixed       half recurring, half ad hoc, online (Fig. 4.19)
+#   sensitivity JobPacker's batch makespan vs reconfiguration interval and delta
+# Results: results/jobpacker/<scenario>-<system>-s<seed>/..., then CSVs,
+# gnuplot plots and REPORT.md in experiments/jobpacker/out/.
+set -eu
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+EMU=${EMU:-$ROOT/build/bin/emu}
+OUT=${OUT:-$HERE/out}
+RES=${RES:-$ROOT/results}
+QUICK=0; REPS=3; TRACE=""; JOBS=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --quick) QUICK=1 ;;
+    --reps) REPS=$2; shift ;;
+    --trace) TRACE=$2; shift ;;
+    --jobs) JOBS=$2; shift ;;
+    -h|--help) sed -n 2,17p "$0"; exit 0 ;;
+    *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+[ "$(id -u)" -eq 0 ] || { echo "run.sh: needs root (sudo)" >&2; exit 2; }
+[ -x "$EMU" ] || { echo "run.sh: $EMU missing: run make first" >&2; exit 2; }
+if [ $QUICK -eq 1 ]; then REPS=1; : "${JOBS:=12}"; WINDOW=60; SENS=0; else : "${JOBS:=30}"; WINDOW=120; SENS=1; fi
+mkdir -p "$OUT"
+
+# system name -> scheduler, topology
+sched_of() { case $1 in F-Hybrid|F-EPS) echo fair ;; JobPacker) echo jobpacker ;; Corral) echo corral ;; esac; }
+topo_of() { case $1 in F-EPS) echo "$ROOT/topologies/geni-10rack-eps.conf" ;; *) echo "$ROOT/topologies/geni-10rack.conf" ;; esac; }
+SYSTEMS=${SYSTEMS:-"JobPacker F-Hybrid Corral F-EPS"}
+
+one() {  # scenario system seed [extra emu args...]
+    sc=$1; sys=$2; seed=$3; shift 3
+    name="$sc-$sys-s$seed"
+    dir="$RES/jobpacker/$(sched_of "$sys")/$name"
+    if [ -f "$dir/summary.json" ]; then echo "  $name: done already"; return; fi
+    echo "  $name"
+    wl=""
+    [ -n "$TRACE" ] && wl="--workload $TRACE"
+    # shellcheck disable=SC2086
+    "$EMU" run --prefix jp --experiment jobpacker --run "$name" --results "$RES" --quiet \
+        --topology "$(topo_of "$sys")" --scheduler "$(sched_of "$sys")" --seed "$seed" \
+        --jobs "$JOBS" --slowstart 0.7 $wl "$@" > "$OUT/$name.log" 2>&1 ||
+        echo "    (exit $?; see $OUT/$name.log)"
+}
+
+seed=1
+while [ $seed -le "$REPS" ]; do
+    echo "repetition $seed of $REPS"
+    for sys in $SYSTEMS; do
+        one batch "$sys" $seed --arrivals batch
+        one online "$sys" $seed --arrivals uniform:$WINDOW
+        one mixed "$sys" $seed --arrivals uniform:$WINDOW --recurring 0.5
+    done
+    if [ $SENS -eq 1 ]; then
+        for iv in 0.5 2; do one "sens-interval$iv" JobPacker $seed --arrivals batch --ocs-interval $iv; done
+        for d in 0.005 0.02; do one "sens-delta$d" JobPacker $seed --arrivals batch --delta $d; done
+    fi
+    seed=$((seed + 1))
+done
+python3 "$HERE/report.py" "$RES/jobpacker" "$OUT"
+command -v gnuplot >/dev/null && (cd "$OUT" && gnuplot "$HERE/plots.gp") && echo "plots in $OUT"
+echo "report: $OUT/REPORT.md"
