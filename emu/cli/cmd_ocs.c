@@ -8,6 +8,7 @@
  * BYTES are pending from rack SRC to rack DST.  Every interval the controller
  * computes a max-weight matching on the pending demand and reconfigures. */
 #include "emu/cli/cmds.h"
+#include "emu/demand.h"
 #include "emu/ocs_ctl.h"
 #include <errno.h>
 #include <getopt.h>
@@ -18,71 +19,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-struct demand_step { double t; int src, dst; int64_t bytes; };
-
-/* Parse the schedule; on error print FILE:LINE: problem and return -1. */
-static int read_schedule(const char *path, int racks, struct demand_step **out, int *n)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	char line[512];
-	int cap = 0, line_no = 0;
-	*out = NULL;
-	*n = 0;
-	if (!f) {
-		fprintf(stderr, "emu ocs: %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	while (fgets(line, sizeof line, f)) {
-		line_no++;
-		char *p = line, *end;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p == '#' || *p == '\n' || !*p)
-			continue;
-		struct demand_step s;
-		errno = 0;
-		s.t = strtod(p, &end);
-		long src = end > p ? strtol(p = end, &end, 10) : -1;
-		long dst = end > p ? strtol(p = end, &end, 10) : -1;
-		long long bytes = end > p ? strtoll(p = end, &end, 10) : -1;
-		while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
-			end++;
-		const char *why = NULL;
-		if (end == p || *end || errno)
-			why = "expected 'T SRC DST BYTES'";
-		else if (!(s.t >= 0) || !isfinite(s.t))
-			why = "time must be >= 0";
-		else if (src < 0 || src >= racks || dst < 0 || dst >= racks)
-			why = "no such rack";
-		else if (src == dst)
-			why = "source and destination rack are the same";
-		else if (bytes < 0)
-			why = "bytes must be >= 0";
-		else if (*n && s.t < (*out)[*n - 1].t)
-			why = "times must not decrease";
-		if (why) {
-			fprintf(stderr, "emu ocs: %s:%d: %s\n", path, line_no, why);
-			free(*out);
-			if (f != stdin)
-				fclose(f);
-			return -1;
-		}
-		s.src = (int)src;
-		s.dst = (int)dst;
-		s.bytes = bytes;
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 64;
-			*out = realloc(*out, cap * sizeof **out);
-			if (!*out)
-				abort();
-		}
-		(*out)[(*n)++] = s;
-	}
-	if (f != stdin)
-		fclose(f);
-	return 0;
-}
 
 /* Leakage: circuit-marked bytes the ToRs sent over their uplinks. */
 static uint64_t marked_eps_bytes(struct fabric *f)
@@ -187,7 +123,8 @@ int cmd_ocs(int argc, char **argv)
 	}
 	struct demand_step *steps;
 	int nsteps, rc = 0;
-	if (read_schedule(demand, f->topo.racks, &steps, &nsteps)) {
+	if (demand_schedule_read(demand, f->topo.racks, &steps, &nsteps, err)) {
+		fprintf(stderr, "emu ocs: %s\n", err);
 		fabric_close(f);
 		return 2;
 	}
