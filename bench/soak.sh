@@ -12,10 +12,10 @@ if [ "$(id -u)" -ne 0 ]; then echo "bench/soak.sh: skipped (needs root)"; exit 0
 mkdir -p "$OUT"
 # Poisson arrivals, mean gap 40 s before the 0.1 time scale (4 s real):
 # MIN minutes of arrivals is MIN*15 jobs.  Small data so jobs stay short;
-# a 200 KB elephant threshold keeps the OCS busy.
+# a 10 KB elephant threshold keeps the OCS busy.
 JOBS=$((MIN * 15))
 "$BUILD/bin/emu" run --prefix soak --jobs "$JOBS" --arrivals poisson:40 --data-scale 0.001 \
-    --elephant 200KB --experiment soak --run "soak-$MIN" --results "${OUT%/soak}" \
+    --elephant 10KB --experiment soak --run "soak-$MIN" --results "${OUT%/soak}" \
     --timeout $((MIN * 60 + 900)) --quiet > "$OUT/run.log" 2>&1 &
 RUN=$!
 echo "t_s,controller_rss_kb,controller_fds,agents,agents_rss_kb,agents_fds" > "$OUT/resources.csv"
