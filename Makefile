@@ -21,7 +21,7 @@ endif
 CXX     ?= c++
 PKGS    := libnl-3.0 libnl-route-3.0 libmnl libconfig jansson libpcap libnftables
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -Wno-format-truncation -D_GNU_SOURCE -I. \
+CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I. \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
 
@@ -124,3 +124,58 @@ run: all
 	./$(BUILD)/bin/emu run
 demo: all
 	./scripts/demo.sh
+
+# ---------------------------------------------------------------- fuzzing
+# `make fuzz` builds one libFuzzer harness per parser/decoder (fuzz/fuzz_*.c,
+# targets in fuzz/targets.h) with clang and ASan+UBSan, compiling the library
+# sources each one needs from source (not libnetctl.a, which gcc builds), and
+# runs each for FUZZ_SECONDS (default 60; `make fuzz FUZZ_SECONDS=600` for
+# long runs) from its seeds in fuzz/corpus/<harness>/.  The growing corpus
+# stays in build-fuzz/corpus/, crashes go to fuzz/crashes/.  A crash, once
+# fixed, belongs in fuzz/regress/<harness>/: the unit tests replay it.
+# `make fuzz FUZZ_HARNESSES=proto` runs one.
+FUZZ_CC        ?= clang
+FUZZ_SECONDS   ?= 60
+FUZZ_HARNESSES ?= topo workload proto demand circuits
+FUZZ_CFLAGS    := -g -O1 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I. \
+                  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
+                  $(shell pkg-config --cflags libconfig jansson 2>/dev/null)
+FUZZ_LIBS      := $(shell pkg-config --libs libconfig jansson 2>/dev/null) -lm
+FUZZ_SRC_topo     := netctl/topo.c netctl/units.c
+FUZZ_SRC_workload := emu/workload.c netctl/units.c
+FUZZ_SRC_proto    := emu/proto.c
+FUZZ_SRC_demand   := emu/demand.c
+FUZZ_SRC_circuits := netctl/circuits.c
+FUZZ_MAXLEN_topo     := 8192
+FUZZ_MAXLEN_workload := 16384
+FUZZ_MAXLEN_proto    := 8192
+FUZZ_MAXLEN_demand   := 4096
+FUZZ_MAXLEN_circuits := 2048
+FUZZ_BINS := $(patsubst %,build-fuzz/fuzz_%,$(FUZZ_HARNESSES))
+
+define FUZZ_RULE
+build-fuzz/fuzz_$(1): fuzz/fuzz_$(1).c fuzz/targets.h $$(FUZZ_SRC_$(1)) $$(wildcard emu/*.h netctl/*.h)
+	@mkdir -p build-fuzz
+	$$(FUZZ_CC) $$(FUZZ_CFLAGS) -o $$@ fuzz/fuzz_$(1).c $$(FUZZ_SRC_$(1)) $$(FUZZ_LIBS)
+endef
+$(foreach h,topo workload proto demand circuits,$(eval $(call FUZZ_RULE,$(h))))
+
+.PHONY: fuzz fuzz-build fuzz-smoke
+fuzz-build: $(FUZZ_BINS)
+fuzz: $(FUZZ_BINS)
+	@mkdir -p fuzz/crashes; rc=0; $(foreach h,$(FUZZ_HARNESSES),ml_$(h)=$(FUZZ_MAXLEN_$(h));) \
+	for h in $(FUZZ_HARNESSES); do \
+	  mkdir -p build-fuzz/corpus/$$h; eval ml=\$$ml_$$h; \
+	  echo "fuzz $$h: $(FUZZ_SECONDS) s (log build-fuzz/$$h.log)"; \
+	  ./build-fuzz/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) -max_len=$$ml -timeout=10 \
+	    -rss_limit_mb=2560 -print_final_stats=1 -artifact_prefix=fuzz/crashes/$$h- \
+	    build-fuzz/corpus/$$h fuzz/corpus/$$h >build-fuzz/$$h.log 2>&1 || { rc=1; echo "  FAILED: see build-fuzz/$$h.log and fuzz/crashes/"; }; \
+	  grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' build-fuzz/$$h.log | sed 's/^/  /'; \
+	done; exit $$rc
+
+# Quick: build the harnesses and replay the seeds and regressions once (no
+# fuzzing); part of `make check` when clang is there.
+fuzz-smoke: $(FUZZ_BINS)
+	@for h in $(FUZZ_HARNESSES); do mkdir -p fuzz/regress/$$h; \
+	  ./build-fuzz/fuzz_$$h -runs=0 fuzz/corpus/$$h fuzz/regress/$$h >build-fuzz/$$h-smoke.log 2>&1 \
+	    || { echo "fuzz-smoke $$h FAILED: see build-fuzz/$$h-smoke.log"; exit 1; }; done; echo "fuzz-smoke: ok"

@@ -6,7 +6,7 @@
 
 void circuits_clear(struct circuit_cfg *c, const struct topo *t)
 {
-	memset(c, 0xff, sizeof c->out);   /* every entry -1 */
+	memset(c->out, 0xff, sizeof c->out);   /* every entry -1 (not from c: racks and ports come first) */
 	c->racks = t->racks;
 	c->ports = t->ocs ? t->ocs_ports : 0;
 }
