@@ -167,7 +167,7 @@ fuzz: $(FUZZ_BINS)
 	for h in $(FUZZ_HARNESSES); do \
 	  mkdir -p build-fuzz/corpus/$$h; eval ml=\$$ml_$$h; \
 	  echo "fuzz $$h: $(FUZZ_SECONDS) s (log build-fuzz/$$h.log)"; \
-	  ./build-fuzz/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) -max_len=$$ml -timeout=10 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp ./build-fuzz/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) -max_len=$$ml -timeout=10 \
 	    -rss_limit_mb=2560 -print_final_stats=1 -artifact_prefix=fuzz/crashes/$$h- \
 	    build-fuzz/corpus/$$h fuzz/corpus/$$h >build-fuzz/$$h.log 2>&1 || { rc=1; echo "  FAILED: see build-fuzz/$$h.log and fuzz/crashes/"; }; \
 	  grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' build-fuzz/$$h.log | sed 's/^/  /'; \
@@ -177,5 +177,5 @@ fuzz: $(FUZZ_BINS)
 # fuzzing); part of `make check` when clang is there.
 fuzz-smoke: $(FUZZ_BINS)
 	@for h in $(FUZZ_HARNESSES); do mkdir -p fuzz/regress/$$h; \
-	  ./build-fuzz/fuzz_$$h -runs=0 fuzz/corpus/$$h fuzz/regress/$$h >build-fuzz/$$h-smoke.log 2>&1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp ./build-fuzz/fuzz_$$h -runs=0 fuzz/corpus/$$h fuzz/regress/$$h >build-fuzz/$$h-smoke.log 2>&1 \
 	    || { echo "fuzz-smoke $$h FAILED: see build-fuzz/$$h-smoke.log"; exit 1; }; done; echo "fuzz-smoke: ok"

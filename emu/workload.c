@@ -392,6 +392,19 @@ static struct job_spec *specs_add(struct specs *a)
 	return s;
 }
 
+/* A job name is written into JSON and CSV files: valid UTF-8 (jansson
+ * refuses anything else, so the workload could not be written natively)
+ * and no control characters. */
+static bool job_name_ok(const char *name)
+{
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return false;
+	json_t *j = json_string(name);
+	json_decref(j);
+	return j != NULL;
+}
+
 /* ------------------------------------------------------------------ SWIM */
 
 /* A whole field as a non-negative number: 0, or -1 not a number, -2 negative. */
@@ -467,6 +480,8 @@ static int swim_line(char *line, const char *path, int lineno, struct job_spec *
 	if (!len || len >= sizeof(s->name))
 		return fail(err, "%s:%d: column 1 (job id): must be 1..%zu characters", path, lineno,
 			    sizeof(s->name) - 1);
+	if (!job_name_ok(f[0]))
+		return fail(err, "%s:%d: column 1 (job id): not valid UTF-8 or has control characters", path, lineno);
 	memcpy(s->name, f[0], len + 1);
 	s->line = lineno;
 	double gap;
@@ -489,6 +504,32 @@ static bool blank(const char *s)
 	return !*s;
 }
 
+static int spec_cmp_name(const void *a, const void *b)
+{
+	const struct job_spec *x = *(const struct job_spec *const *)a, *y = *(const struct job_spec *const *)b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : x->line - y->line;
+}
+
+/* Job ids are unique (a native file requires it, and the workload must be
+ * writable as one): sorted, in O(n log n) for traces of 10^5 jobs. */
+static int swim_unique(const struct specs *a, const char *path, char *err)
+{
+	const struct job_spec **v = malloc((size_t)a->n * sizeof(*v));
+	if (!v)
+		return fail(err, "%s: out of memory", path);
+	for (int i = 0; i < a->n; i++)
+		v[i] = &a->v[i];
+	qsort(v, (size_t)a->n, sizeof(*v), spec_cmp_name);
+	int rc = 0;
+	for (int i = 1; i < a->n && !rc; i++)
+		if (!strcmp(v[i]->name, v[i - 1]->name))
+			rc = fail(err, "%s:%d: column 1 (job id): '%s' is already the id of the job on line %d", path,
+				  v[i]->line, v[i]->name, v[i - 1]->line);
+	free(v);
+	return rc;
+}
+
 static int swim_parse(FILE *in, const char *path, int max_jobs, struct specs *a, char *err)
 {
 	char *line = NULL;
@@ -499,6 +540,10 @@ static int swim_parse(FILE *in, const char *path, int max_jobs, struct specs *a,
 		lineno++;
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = 0;
+		if (strlen(line) != (size_t)len) {
+			rc = fail(err, "%s:%d: NUL byte in line", path, lineno);
+			break;
+		}
 		if (blank(line))
 			continue;
 		struct job_spec *s = specs_add(a);
@@ -518,6 +563,8 @@ static int swim_parse(FILE *in, const char *path, int max_jobs, struct specs *a,
 		rc = fail(err, "%s: %s", path, strerror(errno));
 	if (!rc && a->n == 0)
 		rc = fail(err, "%s: no jobs", path);
+	if (!rc)
+		rc = swim_unique(a, path, err);
 	free(line);
 	return rc;
 }
@@ -1038,15 +1085,19 @@ static int job_name(struct native *nf, int j, json_t *o, struct job_spec *s)
 {
 	json_t *v = json_object_get(o, "name");
 	snprintf(s->name, sizeof(s->name), "job%d", j);
-	if (!v)
-		return 0;
-	if (!json_is_string(v) || !json_string_length(v) || json_string_length(v) >= sizeof(s->name) ||
-	    strlen(json_string_value(v)) != json_string_length(v))
-		return nfail(nf, j, "name", NULL, -1, "'name' must be a string of 1..%zu characters",
-			     sizeof(s->name) - 1);
-	snprintf(s->name, sizeof(s->name), "%s", json_string_value(v));
+	if (v) {
+		if (!json_is_string(v) || !json_string_length(v) || json_string_length(v) >= sizeof(s->name) ||
+		    strlen(json_string_value(v)) != json_string_length(v) || !job_name_ok(json_string_value(v)))
+			return nfail(nf, j, "name", NULL, -1,
+				     "'name' must be a string of 1..%zu characters, none a control character",
+				     sizeof(s->name) - 1);
+		snprintf(s->name, sizeof(s->name), "%s", json_string_value(v));
+	}
+	/* Default names too: {"name": "job1"} then an unnamed second job would
+	 * give two jobs one name (and deps and the written file an ambiguity). */
 	if (names_find(nf, s->name) >= 0)
-		return nfail(nf, j, "name", NULL, -1, "another job is already called '%s'", s->name);
+		return nfail(nf, j, v ? "name" : NULL, NULL, -1, "another job is already called '%s'%s", s->name,
+			     v ? "" : " (this job's default name: give it a 'name')");
 	return 0;
 }
 
