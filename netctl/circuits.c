@@ -23,6 +23,17 @@ static int num(const char **p, long *v)
 
 int circuits_validate(const struct circuit_cfg *c, const struct topo *t, char err[256])
 {
+	/* One circuit per ordered pair of racks: the ToR's circuit table holds
+	 * one route per destination rack (a second port to the same rack could
+	 * not be routed: "File exists" halfway through a reconfiguration). */
+	for (int r = 0; r < c->racks; r++)
+		for (int p = 0; p < c->ports; p++)
+			for (int q = 0; q < p; q++)
+				if (c->out[p][r] >= 0 && c->out[p][r] == c->out[q][r]) {
+					snprintf(err, 256, "circuits %d>%d@%d and %d>%d@%d: a rack can reach another "
+						 "over one optical port at a time", r, c->out[q][r], q, r, c->out[p][r], p);
+					return -1;
+				}
 	for (int p = 0; p < c->ports; p++) {
 		int16_t in[TOPO_MAX_RACKS];
 		memset(in, 0xff, sizeof in);

@@ -100,3 +100,23 @@ Test(fuzz_regress, circuits_clear_clears_every_entry)
 	cr_assert_eq(c.racks, TOPO_MAX_RACKS);
 	cr_assert_eq(c.ports, TOPO_MAX_PORTS);
 }
+
+/* Found by the isolation test: the same pair of racks on two optical ports
+ * validated, then failed halfway through applying ("File exists": the ToR's
+ * circuit table has one route per destination rack). */
+Test(fuzz_regress, circuits_same_pair_on_two_ports_is_refused)
+{
+	struct topo t;
+	memset(&t, 0, sizeof t);
+	t.racks = 3;
+	t.ocs = true;
+	t.ocs_ports = 2;
+	struct circuit_cfg c;
+	char err[256];
+	cr_assert_eq(circuits_parse("2>0,2>0@1", &t, &c, err), -1);
+	cr_assert(strstr(err, "one optical port at a time"), "%s", err);
+	cr_assert_eq(circuits_parse("0>1,1>2,2>0,0>2@1,2>1@1", &t, &c, err), 0, "%s", err);
+	t.ocs_mode = OCS_BIDIRECTIONAL;
+	cr_assert_eq(circuits_parse("0-1,0-1@1", &t, &c, err), -1);
+	cr_assert_eq(circuits_parse("0-1,0-2@1", &t, &c, err), 0, "%s", err);   /* other pairs: fine */
+}
