@@ -4,11 +4,13 @@
 #include <string.h>
 
 extern const struct sched_ops sched_fifo, sched_fair, sched_delay;
+extern const struct sched_ops sched_jobpacker, sched_corral;
 
 static const struct sched_ops *const all[] = {
 	&sched_fifo,
 	&sched_fair,
 	&sched_delay,
+	&sched_jobpacker, &sched_corral,
 };
 
 const struct sched_ops *sched_find(const char *name)

@@ -1,0 +1,77 @@
+/* corral.c — Corral (Jalaparti et al., "Network-Aware Scheduling for
+ * Data-Parallel Jobs: Plan When You Can", SIGCOMM'15) as the JobPacker
+ * chapter's baseline, built by notes/002_jobpacker.md §3.2's recipe:
+ *
+ *  - offline, over the recurring jobs of the workload: each job j gets r_j
+ *    racks — the same racks for its maps and its reduces — by Corral's
+ *    latency response function L_j(r) = l_map(r) + D_s(r−1)/(r²·bw_e) +
+ *    l_red(r) (OCS-unaware: the EPS uplink bandwidth, O29) and its
+ *    heuristic: provisioning (every job starts on one rack; the job with the
+ *    longest latency gets one more rack, the best allocation seen is kept)
+ *    and prioritisation (batch: widest job first, ties longest latency
+ *    first; online: by predicted arrival), each job on the r_j racks free
+ *    first;
+ *  - input blocks: replica 1 on the job's racks (round-robin), replicas 2
+ *    and 3 on one other rack;
+ *  - online: a free container serves the first runnable job of its rack's
+ *    sequence (any map of the job, node-local first, or a reduce); ad-hoc
+ *    jobs under Fair on what is left; no shuffle postponement (the default
+ *    shuffle_ready) and the default per-transfer circuit rule;
+ *  - baseline slowstart (Hadoop's 0.05, O28) from the runtime.
+ *
+ * The plan follower, rack-failure fallback and early-reduce guard are
+ * JobPacker's (jobpacker_plan.c). */
+#include "emu/sched/jobpacker.h"
+#include <stdlib.h>
+
+static int corral_init(struct sched *s)
+{
+	struct jp_rt *rt = calloc(1, sizeof *rt);
+	if (!rt)
+		return -1;
+	jp_conf_default(&rt->conf);
+	jp_conf_env(&rt->conf);
+	rt->strict = false;
+	rt->sparsity = false;
+	s->priv = rt;
+	if (jp_rt_init(rt, s) || jp_plan_corral(&rt->plan, s->c, &rt->model, &rt->conf)) {
+		jp_rt_free(rt);
+		free(rt);
+		s->priv = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static void corral_destroy(struct sched *s)
+{
+	if (s->priv)
+		jp_rt_free(s->priv);
+	free(s->priv);
+	s->priv = NULL;
+}
+
+static struct task *corral_offer(struct sched *s, int server)
+{
+	return jp_follow_offer(s, s->priv, server);
+}
+
+static void corral_place(struct sched *s, struct job *j, struct task *map, int replicas[3])
+{
+	jp_follow_place(s, s->priv, j, map, replicas);
+}
+
+static void corral_tick(struct sched *s)
+{
+	jp_follow_tick(s, s->priv);
+}
+
+const struct sched_ops sched_corral = {
+	.name = "corral",
+	.help = "Corral: each recurring job's maps and reduces on one planned rack set (SIGCOMM'15 baseline)",
+	.init = corral_init,
+	.destroy = corral_destroy,
+	.offer = corral_offer,
+	.tick = corral_tick,
+	.place_input = corral_place,
+};

@@ -1,0 +1,148 @@
+/* jobpacker.h — private to the plan-based schedulers (jobpacker.c,
+ * corral.c), their planner/follower (jobpacker_plan.c) and their unit tests.
+ *
+ * Source: the dissertation seeds/002 Chapter 4 (JobPacker) and the
+ * implementation note notes/002_jobpacker.md (its [OPEN] defaults O1..O38
+ * are cited below as "O<n>").  Nothing here is part of the scheduler API
+ * (emu/sched.h): the knobs the dissertation needs beyond struct
+ * sched_params live in struct jp_conf, with documented defaults and
+ * JOBPACKER_* environment overrides (jp_conf_env). */
+#ifndef EMU_SCHED_JOBPACKER_H
+#define EMU_SCHED_JOBPACKER_H
+#include "emu/sched.h"
+
+/* Shuffle term of the latency response function (O14). */
+enum jp_lrf {
+	JP_LRF_FIG46,    /* port-parallel: OCS D_s/(bw_o·min(rm,rr)), EPS D_s/(bw_e·rm); reproduces Fig 4.6 */
+	JP_LRF_LITERAL,  /* Eq. 4.1 as printed: D_s/(rm·rr)·(rr−1)/BW */
+};
+enum jp_scenario { JP_SCEN_AUTO, JP_SCEN_BATCH, JP_SCEN_ONLINE };
+
+struct jp_conf {
+	int subbatches;          /* B, sub-batches of a batch (5, L1055) */
+	double rho;              /* over-provisioning ratio; < 0 = auto: 0 if every job is
+				    recurring, 1.0 otherwise (L1055, O22) */
+	double interval_s;       /* OCS reconfiguration interval (1 s) */
+	double delta_s;          /* OCS reconfiguration delay δ (10 ms) */
+	double util;             /* target OCS utilisation: E = bw_o·δ·u/(1−u), u = 0.9 ⇒ 9δ (§4.1.2) */
+	double bw_ocs;           /* OCS port rate, bytes/s; 0 = derived from E: E/(9δ) */
+	double bw_ratio;         /* bw_o / bw_e (10: GENI 1 Gb/s OCS vs 0.1 Gb/s EPS uplink) */
+	enum jp_lrf lrf;
+	enum jp_scenario scenario;
+	double adhoc_sh_input;   /* ad-hoc job is shuffle-heavy if input > this × data_scale (1 GB, L1010, O27) */
+	double early_reduce_cap; /* reduces of jobs that still have unlaunched maps may hold at
+				    most this fraction of a rack's containers (0.5; deadlock guard, see
+				    jobpacker_plan.c) */
+	bool postpone;           /* shuffle data aggregation on (JobPacker) */
+};
+void jp_conf_default(struct jp_conf *k);
+/* JOBPACKER_B, JOBPACKER_RHO, JOBPACKER_INTERVAL, JOBPACKER_DELTA,
+ * JOBPACKER_BW_OCS (bytes/s), JOBPACKER_BW_RATIO, JOBPACKER_LRF=fig46|literal,
+ * JOBPACKER_SCENARIO=auto|batch|online, JOBPACKER_POSTPONE=0|1,
+ * JOBPACKER_EARLY_REDUCE_CAP. */
+void jp_conf_env(struct jp_conf *k);
+
+/* What Eq. 4.1 is evaluated with. */
+struct jp_model {
+	int racks, containers;   /* containers per rack (C) */
+	double E;                /* elephant threshold, bytes */
+	double bw_ocs, bw_eps;   /* bytes/s; bw_ocs is the effective rate, ×(1 − δ/interval) */
+	enum jp_lrf lrf;
+};
+void jp_model_make(struct jp_model *m, const struct cluster *c, const struct jp_conf *k, uint64_t elephant);
+
+/* What a predictor knows of a recurring job (L417): predicted shuffle and
+ * arrival, task counts, task durations (the job's mean). */
+struct jp_jobdesc {
+	int id, nmaps, nreduces;
+	double t_map, t_red, shuffle, arrival;
+};
+void jp_jobdesc_of(struct jp_jobdesc *d, const struct workload *w, const struct job *j);
+
+int jp_waves(int n, int r, int C);                 /* ⌈⌈n/r⌉/C⌉ */
+/* Eq. 4.1: L(rm, rr); *ocs = the per-rack-pair share D_s/(rm·rr) > E. */
+double jp_lrf(const struct jp_model *m, const struct jp_jobdesc *j, int rm, int rr, bool *ocs);
+double jp_lrf_shuffle(const struct jp_model *m, const struct jp_jobdesc *j, int rm, int rr, bool *ocs);
+
+/* The job profiler's answer (§4.2.3.1, O12, O15). */
+struct jp_profile {
+	bool sh;                 /* shuffle-heavy: has feasible (OCS) pairs */
+	bool relaxed;            /* no one-wave pair: the OCS pairs with the fewest waves */
+	int n;                   /* feasible pairs */
+	int *rm, *rr;
+	double *lat;
+	double width, latency;   /* sort keys */
+};
+int jp_profile(const struct jp_model *m, const struct jp_jobdesc *j, struct jp_profile *p);
+void jp_profile_free(struct jp_profile *p);
+
+/* Tetris alignment score (footnote of §4.2.3.2). */
+double jp_tetris_score(const double avail[3], const double demand[3]);
+/* Divide n jobs with demand (shuffle, #maps, #reduces) into B sub-batches
+ * (O16); sub[i] = the sub-batch of job i. */
+int jp_subbatch(int n, const double (*demand)[3], int B, int *sub);
+
+/* Fig 4.3: completion time of a demand matrix on the OCS (port bound,
+ * δ ignored, intra-rack excluded), M row-major R×R, rate 1. */
+double jp_port_bound(int R, const double *M);
+/* M[i][j] = D_s · maps_i/N_map · reds_j/N_red (even map output, even partitions). */
+void jp_demand_matrix(int R, const int *maps, const int *reds, double shuffle, double *M);
+
+enum jp_stage { JP_MAP = 1, JP_RED = 2, JP_BOTH = 3 };
+
+struct jp_entry {
+	int job, stage;
+	double t;                /* planned start on this rack */
+	int rank;                /* position of the job in the planning list (ties) */
+};
+
+/* The offline schedule. */
+struct jp_plan {
+	int racks, njobs, ntasks;
+	bool batch;              /* batch scenario (all predicted arrivals equal) */
+	double rho;
+	bool *planned;           /* per job: recurring, followed from the plan */
+	bool *sh;                /* per job: predicted shuffle ≥ E (and reduces) */
+	int *rm, *rr;            /* per job: map and reduce widths (racks used) */
+	uint8_t *map_rack, *red_rack;   /* njobs × racks: 1 = rack runs the job's maps/reduces */
+	int *task_rack;          /* per task: planned rack, -1 */
+	double *start, *end;     /* per job: planned start and completion */
+	int *sub;                /* per job: sub-batch, -1 */
+	int *order, norder;      /* the planning list */
+	struct jp_entry **seq;   /* per rack: Seq_i, by planned start */
+	int *nseq, *capseq;
+};
+void jp_plan_free(struct jp_plan *p);
+/* JobPacker's job manager (§4.2.3.2) over the recurring jobs of c->w. */
+int jp_plan_jobpacker(struct jp_plan *p, const struct cluster *c, const struct jp_model *m,
+		      const struct jp_conf *k, struct rng *rng);
+/* Corral's planner (note §3.2 recipe): one rack set per job for maps and
+ * reduces, LRF with the EPS bandwidth, provisioning + widest-job-first. */
+int jp_plan_corral(struct jp_plan *p, const struct cluster *c, const struct jp_model *m,
+		   const struct jp_conf *k);
+/* Corral's LRF: l_map(r) + D_s(r−1)/(r²·bw_e) + l_red(r). */
+double jp_corral_lrf(const struct jp_model *m, const struct jp_jobdesc *j, int r);
+
+/* Online: following a plan (§4.2.4). */
+struct jp_rt {
+	struct jp_plan plan;
+	struct jp_conf conf;
+	struct jp_model model;
+	bool strict;             /* a task runs on its own planned rack (JobPacker), else on any
+				    rack of its job (Corral) */
+	bool sparsity;           /* ad-hoc sparsity rule (JobPacker) */
+	bool *fallback;          /* per job: a planned rack failed, Fair from now on */
+	bool *rack_dead;
+	int *cursor;             /* per rack: entries before it are finished */
+	int limit_early;         /* containers per rack early reduces may hold */
+	uint64_t adhoc_sh_bytes; /* ad-hoc shuffle-heavy input threshold (scaled) */
+};
+int jp_rt_init(struct jp_rt *rt, struct sched *s);
+void jp_rt_free(struct jp_rt *rt);
+/* A shuffle-heavy job (planned: predicted shuffle ≥ E; ad-hoc: input > 1 GB scaled). */
+bool jp_job_sh(const struct jp_rt *rt, const struct cluster *c, const struct job *j);
+struct task *jp_follow_offer(struct sched *s, struct jp_rt *rt, int server);
+void jp_follow_place(struct sched *s, struct jp_rt *rt, struct job *j, struct task *map, int replicas[3]);
+/* Rack failure: a rack none of whose servers is alive; jobs planned on it fall back (O25). */
+void jp_follow_tick(struct sched *s, struct jp_rt *rt);
+#endif

@@ -1,0 +1,1342 @@
+/* jobpacker_plan.c — the offline half of JobPacker (job profiler, job
+ * manager) and of the Corral baseline, and the online plan follower both
+ * share (seeds/002 ch. 4.2.3–4.2.4; notes/002_jobpacker.md §2.2–§2.6, §3.2).
+ *
+ * Everything is planned once, in init, over the whole workload (O2.0/O34):
+ * recurring jobs are known a priori (predicted shuffle bytes and arrival,
+ * task counts and durations); ad-hoc jobs are not planned and get the
+ * containers the plan leaves (Fair order, sparsity rule).
+ *
+ * Choices the text leaves open are marked with the note's O<n> number.
+ * Beyond the note:
+ *  - task durations: the planner uses the mean duration of the job's maps
+ *    (reduces) for every map (reduce) — the workload's durations are the
+ *    "known a priori" characteristics (zero prediction error, L1055);
+ *  - a plan assigns every task of a recurring job to one rack (JobPacker)
+ *    so the even split over r_map/r_red racks (balance-skewness, L924) holds
+ *    at run time too, and a re-run task goes back to its rack;
+ *  - early-reduce guard: a reduce of a job that still has unlaunched maps may
+ *    take a container only while such reduces hold fewer than
+ *    early_reduce_cap × C containers of the rack.  With racks reserved for a
+ *    job's maps and reduces (Corral always, JobPacker when r_map and r_red
+ *    overlap) reduces launched at slowstart could otherwise fill the very
+ *    racks the job's remaining maps are planned on, and wait forever for
+ *    them (Hadoop avoids it by preempting reduces). */
+#include "emu/sched/jobpacker.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- knobs */
+
+void jp_conf_default(struct jp_conf *k)
+{
+	*k = (struct jp_conf){
+		.subbatches = 5,
+		.rho = -1,
+		.interval_s = 1.0,
+		.delta_s = 0.010,
+		.util = 0.9,
+		.bw_ocs = 0,
+		.bw_ratio = 10,
+		.lrf = JP_LRF_FIG46,
+		.scenario = JP_SCEN_AUTO,
+		.adhoc_sh_input = 1e9,
+		.early_reduce_cap = 0.5,
+		.postpone = true,
+	};
+}
+
+static bool env_num(const char *name, double *v)
+{
+	const char *s = getenv(name);
+	char *end;
+	if (!s || !*s)
+		return false;
+	double x = strtod(s, &end);
+	if (*end)
+		return false;
+	*v = x;
+	return true;
+}
+
+void jp_conf_env(struct jp_conf *k)
+{
+	double v;
+	const char *s;
+	if (env_num("JOBPACKER_B", &v) && v >= 1)
+		k->subbatches = (int)v;
+	if (env_num("JOBPACKER_RHO", &v))
+		k->rho = v;
+	if (env_num("JOBPACKER_INTERVAL", &v) && v > 0)
+		k->interval_s = v;
+	if (env_num("JOBPACKER_DELTA", &v) && v >= 0)
+		k->delta_s = v;
+	if (env_num("JOBPACKER_BW_OCS", &v) && v >= 0)
+		k->bw_ocs = v;
+	if (env_num("JOBPACKER_BW_RATIO", &v) && v > 0)
+		k->bw_ratio = v;
+	if (env_num("JOBPACKER_POSTPONE", &v))
+		k->postpone = v != 0;
+	if (env_num("JOBPACKER_EARLY_REDUCE_CAP", &v) && v >= 0 && v <= 1)
+		k->early_reduce_cap = v;
+	if ((s = getenv("JOBPACKER_LRF")))
+		k->lrf = !strcmp(s, "literal") ? JP_LRF_LITERAL : JP_LRF_FIG46;
+	if ((s = getenv("JOBPACKER_SCENARIO")))
+		k->scenario = !strcmp(s, "batch") ? JP_SCEN_BATCH : !strcmp(s, "online") ? JP_SCEN_ONLINE : JP_SCEN_AUTO;
+}
+
+void jp_model_make(struct jp_model *m, const struct cluster *c, const struct jp_conf *k, uint64_t elephant)
+{
+	m->racks = c->racks;
+	m->containers = 0;
+	for (int i = 0; i < c->per_rack && i < c->nservers; i++)
+		m->containers += c->servers[i].containers;
+	if (m->containers < 1)
+		m->containers = 1;
+	m->E = (double)elephant;
+	/* E = bw_o · δ · u/(1−u) (§4.1.2: 9δ at 90% utilisation): the OCS rate
+	 * the threshold was derived from.  1.125 GB ↔ 100 Gb/s, 11.25 MB ↔ 1 Gb/s. */
+	double bw = k->bw_ocs;
+	if (bw <= 0) {
+		double t = k->delta_s * k->util / (1 - k->util);
+		bw = t > 0 && m->E > 0 ? m->E / t : 125e6;
+	}
+	/* No traffic on the OCS during δ of every interval. */
+	double duty = k->interval_s > k->delta_s ? 1 - k->delta_s / k->interval_s : 1;
+	m->bw_ocs = bw * duty;
+	m->bw_eps = bw / (k->bw_ratio > 0 ? k->bw_ratio : 10);
+	m->lrf = k->lrf;
+}
+
+void jp_jobdesc_of(struct jp_jobdesc *d, const struct workload *w, const struct job *j)
+{
+	double tm = 0, tr = 0;
+	for (int i = 0; i < j->nmaps; i++)
+		tm += w->tasks[j->first_task + i].duration_s;
+	for (int i = 0; i < j->nreduces; i++)
+		tr += w->tasks[j->first_task + j->nmaps + i].duration_s;
+	*d = (struct jp_jobdesc){
+		.id = j->id,
+		.nmaps = j->nmaps,
+		.nreduces = j->nreduces,
+		.t_map = j->nmaps ? tm / j->nmaps : 0,
+		.t_red = j->nreduces ? tr / j->nreduces : 0,
+		.shuffle = (double)j->pred_shuffle_bytes,
+		.arrival = j->pred_submit_s,
+	};
+}
+
+/* ---------------------------------------------------------- profiler */
+
+int jp_waves(int n, int r, int C)
+{
+	if (n <= 0)
+		return 0;
+	int per = (n + r - 1) / r;
+	return (per + C - 1) / C;
+}
+
+double jp_lrf_shuffle(const struct jp_model *m, const struct jp_jobdesc *j, int rm, int rr, bool *ocs)
+{
+	double D = j->shuffle;
+	bool o = j->nreduces > 0 && D / ((double)rm * rr) > m->E;
+	if (ocs)
+		*ocs = o;
+	if (j->nreduces <= 0 || D <= 0)
+		return 0;
+	if (m->lrf == JP_LRF_LITERAL)
+		return D / ((double)rm * rr) * (rr - 1) / (o ? m->bw_ocs : m->bw_eps);
+	/* Fig 4.6's model (note §2.3): the job's data crosses min(rm, rr)
+	 * circuits at once (one OCS port per rack), or leaves the rm map racks
+	 * through their EPS uplinks. */
+	return o ? D / (m->bw_ocs * (rm < rr ? rm : rr)) : D / (m->bw_eps * rm);
+}
+
+double jp_lrf(const struct jp_model *m, const struct jp_jobdesc *j, int rm, int rr, bool *ocs)
+{
+	/* O13: stage latency = waves × task duration (input is local by design). */
+	return j->t_map * jp_waves(j->nmaps, rm, m->containers) + jp_lrf_shuffle(m, j, rm, rr, ocs) +
+	       j->t_red * jp_waves(j->nreduces, rr, m->containers);
+}
+
+void jp_profile_free(struct jp_profile *p)
+{
+	free(p->rm);
+	free(p->rr);
+	free(p->lat);
+	memset(p, 0, sizeof *p);
+}
+
+int jp_profile(const struct jp_model *m, const struct jp_jobdesc *j, struct jp_profile *p)
+{
+	int R = m->racks, C = m->containers;
+	memset(p, 0, sizeof *p);
+	p->rm = malloc(R * R * sizeof *p->rm);
+	p->rr = malloc(R * R * sizeof *p->rr);
+	p->lat = malloc(R * R * sizeof *p->lat);
+	if (!p->rm || !p->rr || !p->lat) {
+		jp_profile_free(p);
+		return -1;
+	}
+	/* Shuffle-heavy: D_s ≥ E (§4.1.2, O11).  Feasible ("green") pairs: the
+	 * OCS is used and each stage runs in one wave (O12); failing that, the
+	 * OCS pairs with the fewest waves. */
+	if (j->nreduces > 0 && j->shuffle >= m->E && m->E > 0) {
+		int best_waves = -1;
+		for (int rm = 1; rm <= R; rm++)
+			for (int rr = 1; rr <= R; rr++) {
+				bool ocs;
+				double L = jp_lrf(m, j, rm, rr, &ocs);
+				if (!ocs || jp_waves(j->nmaps, rm, C) > 1 || jp_waves(j->nreduces, rr, C) > 1)
+					continue;
+				p->rm[p->n] = rm;
+				p->rr[p->n] = rr;
+				p->lat[p->n++] = L;
+			}
+		if (!p->n) {
+			for (int rm = 1; rm <= R; rm++)
+				for (int rr = 1; rr <= R; rr++) {
+					bool ocs;
+					jp_lrf_shuffle(m, j, rm, rr, &ocs);
+					int wv = jp_waves(j->nmaps, rm, C) + jp_waves(j->nreduces, rr, C);
+					if (ocs && (best_waves < 0 || wv < best_waves))
+						best_waves = wv;
+				}
+			for (int rm = 1; best_waves >= 0 && rm <= R; rm++)
+				for (int rr = 1; rr <= R; rr++) {
+					bool ocs;
+					double L = jp_lrf(m, j, rm, rr, &ocs);
+					int wv = jp_waves(j->nmaps, rm, C) + jp_waves(j->nreduces, rr, C);
+					if (ocs && wv == best_waves) {
+						p->rm[p->n] = rm;
+						p->rr[p->n] = rr;
+						p->lat[p->n++] = L;
+					}
+				}
+			p->relaxed = p->n > 0;
+		}
+	}
+	p->sh = p->n > 0;
+	if (p->sh) {
+		/* Width (L967): max rm + rr over the feasible pairs; latency: the
+		 * minimum L (O15). */
+		p->width = 0;
+		p->latency = INFINITY;
+		for (int i = 0; i < p->n; i++) {
+			if (p->rm[i] + p->rr[i] > p->width)
+				p->width = p->rm[i] + p->rr[i];
+			if (p->lat[i] < p->latency)
+				p->latency = p->lat[i];
+		}
+	} else {
+		/* Non-shuffle-heavy (L969, O15). */
+		int mw = (j->nmaps + C - 1) / C;
+		p->width = (double)(j->nmaps + j->nreduces) / C;
+		p->latency = j->t_map + (j->nreduces > 0 ? j->shuffle / ((mw > 1 ? mw : 1) * m->bw_eps) : 0) +
+			     (j->nreduces > 0 ? j->t_red : 0);
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------- sub-batches (O16) */
+
+double jp_tetris_score(const double avail[3], const double demand[3])
+{
+	return avail[0] * demand[0] + avail[1] * demand[1] + avail[2] * demand[2];
+}
+
+static const double (*sb_norm)[3];
+
+static int by_total_desc(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	double sx = sb_norm[x][0] + sb_norm[x][1] + sb_norm[x][2];
+	double sy = sb_norm[y][0] + sb_norm[y][1] + sb_norm[y][2];
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
+	return x - y;
+}
+
+int jp_subbatch(int n, const double (*demand)[3], int B, int *sub)
+{
+	if (n <= 0)
+		return 0;
+	if (B < 1)
+		B = 1;
+	double (*d)[3] = malloc(n * sizeof *d);
+	double (*avail)[3] = malloc(B * sizeof *avail);
+	int *U = malloc(n * sizeof *U);
+	if (!d || !avail || !U) {
+		free(d);
+		free(avail);
+		free(U);
+		return -1;
+	}
+	double tot[3] = {0, 0, 0};
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < 3; k++)
+			tot[k] += demand[i][k];
+	/* Demand as a share of the batch total; each sub-batch can hold 1/B. */
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < 3; k++)
+			d[i][k] = tot[k] > 0 ? demand[i][k] / tot[k] : 0;
+	for (int b = 0; b < B; b++)
+		avail[b][0] = avail[b][1] = avail[b][2] = 1.0 / B;
+	for (int i = 0; i < n; i++)
+		U[i] = i;
+	sb_norm = (const double (*)[3])d;
+	qsort(U, n, sizeof *U, by_total_desc);
+	for (int left = n; left > 0; left--) {
+		int b = 0;   /* the sub-batch with the most room */
+		for (int x = 1; x < B; x++)
+			if (avail[x][0] + avail[x][1] + avail[x][2] > avail[b][0] + avail[b][1] + avail[b][2])
+				b = x;
+		int pick = -1;
+		double best = 0;
+		for (int pass = 0; pass < 2 && pick < 0; pass++)   /* fitting jobs, else any (overflow) */
+			for (int u = 0; u < left; u++) {
+				const double *dj = d[U[u]];
+				if (pass == 0 && (dj[0] > avail[b][0] + 1e-12 || dj[1] > avail[b][1] + 1e-12 ||
+						  dj[2] > avail[b][2] + 1e-12))
+					continue;
+				double sc = jp_tetris_score(avail[b], dj);
+				if (pick < 0 || sc > best || (sc == best && U[u] < U[pick])) {
+					pick = u;
+					best = sc;
+				}
+			}
+		int j = U[pick];
+		sub[j] = b;
+		for (int k = 0; k < 3; k++)
+			avail[b][k] -= d[j][k];
+		memmove(&U[pick], &U[pick + 1], (left - pick - 1) * sizeof *U);
+	}
+	free(d);
+	free(avail);
+	free(U);
+	return 0;
+}
+
+/* ------------------------------------------------------------ Fig 4.3 */
+
+void jp_demand_matrix(int R, const int *maps, const int *reds, double shuffle, double *M)
+{
+	double nm = 0, nr = 0;
+	for (int i = 0; i < R; i++) {
+		nm += maps[i];
+		nr += reds[i];
+	}
+	for (int i = 0; i < R; i++)
+		for (int j = 0; j < R; j++)
+			M[i * R + j] = nm > 0 && nr > 0 ? shuffle * maps[i] / nm * reds[j] / nr : 0;
+}
+
+double jp_port_bound(int R, const double *M)
+{
+	double worst = 0;
+	for (int i = 0; i < R; i++) {
+		double row = 0, col = 0;
+		for (int j = 0; j < R; j++)
+			if (j != i) {
+				row += M[i * R + j];
+				col += M[j * R + i];
+			}
+		worst = fmax(worst, fmax(row, col));
+	}
+	return worst;
+}
+
+/* --------------------------------------------------------------- plan */
+
+void jp_plan_free(struct jp_plan *p)
+{
+	free(p->planned);
+	free(p->sh);
+	free(p->rm);
+	free(p->rr);
+	free(p->map_rack);
+	free(p->red_rack);
+	free(p->task_rack);
+	free(p->start);
+	free(p->end);
+	free(p->sub);
+	free(p->order);
+	for (int i = 0; p->seq && i < p->racks; i++)
+		free(p->seq[i]);
+	free(p->seq);
+	free(p->nseq);
+	free(p->capseq);
+	memset(p, 0, sizeof *p);
+}
+
+static int plan_alloc(struct jp_plan *p, const struct cluster *c)
+{
+	int n = c->w->njobs ? c->w->njobs : 1, R = c->racks, nt = c->w->ntasks ? c->w->ntasks : 1;
+	memset(p, 0, sizeof *p);
+	p->racks = R;
+	p->njobs = c->w->njobs;
+	p->ntasks = c->w->ntasks;
+	p->planned = calloc(n, sizeof *p->planned);
+	p->sh = calloc(n, sizeof *p->sh);
+	p->rm = calloc(n, sizeof *p->rm);
+	p->rr = calloc(n, sizeof *p->rr);
+	p->map_rack = calloc((size_t)n * R, 1);
+	p->red_rack = calloc((size_t)n * R, 1);
+	p->task_rack = malloc(nt * sizeof *p->task_rack);
+	p->start = calloc(n, sizeof *p->start);
+	p->end = calloc(n, sizeof *p->end);
+	p->sub = malloc(n * sizeof *p->sub);
+	p->order = malloc(n * sizeof *p->order);
+	p->seq = calloc(R, sizeof *p->seq);
+	p->nseq = calloc(R, sizeof *p->nseq);
+	p->capseq = calloc(R, sizeof *p->capseq);
+	if (!p->planned || !p->sh || !p->rm || !p->rr || !p->map_rack || !p->red_rack || !p->task_rack ||
+	    !p->start || !p->end || !p->sub || !p->order || !p->seq || !p->nseq || !p->capseq) {
+		jp_plan_free(p);
+		return -1;
+	}
+	for (int i = 0; i < nt; i++)
+		p->task_rack[i] = -1;
+	for (int i = 0; i < n; i++)
+		p->sub[i] = -1;
+	return 0;
+}
+
+static int seq_add(struct jp_plan *p, int rack, int job, int stage, double t, int rank)
+{
+	if (p->nseq[rack] == p->capseq[rack]) {
+		int cap = p->capseq[rack] ? 2 * p->capseq[rack] : 16;
+		struct jp_entry *e = realloc(p->seq[rack], cap * sizeof *e);
+		if (!e)
+			return -1;
+		p->seq[rack] = e;
+		p->capseq[rack] = cap;
+	}
+	p->seq[rack][p->nseq[rack]++] = (struct jp_entry){job, stage, t, rank};
+	return 0;
+}
+
+static int by_entry(const void *a, const void *b)
+{
+	const struct jp_entry *x = a, *y = b;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	return x->stage - y->stage;
+}
+
+/* Sequence order inside a rack: planned start, ties by list order. */
+static void seq_sort(struct jp_plan *p)
+{
+	for (int i = 0; i < p->racks; i++)
+		qsort(p->seq[i], p->nseq[i], sizeof **p->seq, by_entry);
+}
+
+static bool all_same_arrival(const struct workload *w)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	for (int i = 0; i < w->njobs; i++)
+		if (w->jobs[i].recurring) {
+			lo = fmin(lo, w->jobs[i].pred_submit_s);
+			hi = fmax(hi, w->jobs[i].pred_submit_s);
+		}
+	return !(hi - lo > 1e-9);
+}
+
+/* The planner's state: container availability times T_ik, kept sorted per rack. */
+struct planner {
+	const struct cluster *c;
+	const struct jp_model *m;
+	struct jp_plan *p;
+	int R, C;
+	double rho;
+	double *T, *scratch, *merge;
+	struct jp_jobdesc *desc;     /* per job */
+	struct jp_profile *prof;     /* per job */
+};
+
+/* n containers' worth of tasks of duration d on a rack with sorted times t,
+ * none starting before `floor`; each takes the earliest container.  The
+ * first `real` are the job's tasks: returns when the last of them ends, and
+ * *first = the earliest time one of them holds a container (from `hold`). */
+static double rack_assign(struct planner *P, double *t, int n, int real, double floor, double hold, double d,
+			  double *first)
+{
+	int C = P->C, q = n / C, rem = n % C, rq = real / C, rrem = real % C;
+	double cmp = floor;
+	*first = INFINITY;
+	for (int k = 0; k < C; k++) {
+		double base = fmax(t[k], floor);
+		int cnt = q + (k < rem), rcnt = rq + (k < rrem);
+		if (rcnt > 0) {
+			cmp = fmax(cmp, base + rcnt * d);
+			*first = fmin(*first, fmax(t[k], hold));
+		}
+		if (cnt > 0)
+			t[k] = base + cnt * d;
+	}
+	/* [0, rem) and [rem, C) are each still sorted: merge them. */
+	if (rem > 0 && q >= 0) {
+		int a = 0, b = rem, o = 0;
+		while (a < rem || b < C)
+			P->merge[o++] = b >= C || (a < rem && t[a] <= t[b]) ? t[a++] : t[b++];
+		memcpy(t, P->merge, C * sizeof *t);
+	}
+	return cmp;
+}
+
+static int ceil_rho(double rho, int n)
+{
+	return n > 0 ? (int)ceil((1 + rho) * n - 1e-9) : 0;
+}
+
+struct rack_key { double t; int rack; };
+
+static int by_rack_key(const void *a, const void *b)
+{
+	const struct rack_key *x = a, *y = b;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->rack - y->rack;
+}
+
+/* The `want` racks whose `need`-th earliest container is free first (O19). */
+static void earliest_racks(struct planner *P, const double *T, int need, double floor, int want, int *out)
+{
+	struct rack_key key[P->R];
+	int idx = (need < P->C ? need : P->C) - 1;
+	if (idx < 0)
+		idx = 0;
+	for (int i = 0; i < P->R; i++)
+		key[i] = (struct rack_key){fmax(T[i * P->C + idx], floor), i};
+	qsort(key, P->R, sizeof *key, by_rack_key);
+	for (int i = 0; i < want; i++)
+		out[i] = key[i].rack;
+}
+
+/* One (rm, rr) pair of a shuffle-heavy job on times T (modified): returns
+ * its completion; racks in RM/RR, per-rack shares and first starts. */
+static double place_pair(struct planner *P, const struct jp_jobdesc *j, int rm, int rr, double *T, int *RM, int *RR,
+			 double *mfirst, double *rfirst)
+{
+	double a = j->arrival;
+	earliest_racks(P, T, ceil_rho(P->rho, j->nmaps) / rm + (ceil_rho(P->rho, j->nmaps) % rm != 0), a, rm, RM);
+	double cmp_map = a;
+	for (int x = 0; x < rm; x++) {
+		int share = j->nmaps / rm + (x < j->nmaps % rm);   /* O18 */
+		double f = rack_assign(P, T + RM[x] * P->C, ceil_rho(P->rho, share), share, a, a, j->t_map,
+				       &mfirst[x]);
+		cmp_map = fmax(cmp_map, f);
+	}
+	if (j->nreduces <= 0)
+		return cmp_map;
+	int nr = ceil_rho(P->rho, j->nreduces);
+	earliest_racks(P, T, nr / rr + (nr % rr != 0), 0, rr, RR);
+	/* Reduce stage starts after the last map plus the shuffle (L992); the
+	 * container is held from the shuffle's start (O20). */
+	double s_red = cmp_map + jp_lrf_shuffle(P->m, j, rm, rr, NULL), comp = s_red;
+	for (int x = 0; x < rr; x++) {
+		int share = j->nreduces / rr + (x < j->nreduces % rr);
+		double f = rack_assign(P, T + RR[x] * P->C, ceil_rho(P->rho, share), share, s_red, cmp_map, j->t_red,
+				       &rfirst[x]);
+		comp = fmax(comp, f);
+	}
+	return comp;
+}
+
+static int place_sh(struct planner *P, int id, int rank)
+{
+	const struct jp_jobdesc *j = &P->desc[id];
+	const struct jp_profile *pr = &P->prof[id];
+	int R = P->R, C = P->C;
+	int RM[R], RR[R], brm = -1, brr = -1;
+	double mfirst[R], rfirst[R], best = INFINITY;
+	for (int k = 0; k < pr->n; k++) {
+		memcpy(P->scratch, P->T, (size_t)R * C * sizeof *P->T);
+		double comp = place_pair(P, j, pr->rm[k], pr->rr[k], P->scratch, RM, RR, mfirst, rfirst);
+		/* Earliest completion; ties: fewer racks, then fewer map racks (O19). */
+		if (brm < 0 || comp < best - 1e-9 ||
+		    (comp <= best + 1e-9 && (pr->rm[k] + pr->rr[k] < brm + brr ||
+					     (pr->rm[k] + pr->rr[k] == brm + brr && pr->rm[k] < brm)))) {
+			best = comp;
+			brm = pr->rm[k];
+			brr = pr->rr[k];
+		}
+	}
+	double comp = place_pair(P, j, brm, brr, P->T, RM, RR, mfirst, rfirst);
+	struct jp_plan *p = P->p;
+	const struct job *jb = &P->c->w->jobs[id];
+	p->rm[id] = brm;
+	p->rr[id] = brr;
+	p->end[id] = comp;
+	p->start[id] = INFINITY;
+	int t = 0;
+	for (int x = 0; x < brm; x++) {
+		int share = j->nmaps / brm + (x < j->nmaps % brm);
+		for (int s = 0; s < share; s++)
+			p->task_rack[jb->first_task + t++] = RM[x];
+		if (share > 0) {
+			p->map_rack[(size_t)id * R + RM[x]] = 1;
+			p->start[id] = fmin(p->start[id], mfirst[x]);
+			if (seq_add(p, RM[x], id, JP_MAP, mfirst[x], rank))
+				return -1;
+		}
+	}
+	t = 0;
+	for (int x = 0; x < brr && j->nreduces > 0; x++) {
+		int share = j->nreduces / brr + (x < j->nreduces % brr);
+		for (int s = 0; s < share; s++)
+			p->task_rack[jb->first_task + jb->nmaps + t++] = RR[x];
+		if (share > 0) {
+			p->red_rack[(size_t)id * R + RR[x]] = 1;
+			if (seq_add(p, RR[x], id, JP_RED, rfirst[x], rank))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- non-shuffle-heavy: the first available containers (L992) */
+
+struct slot { double t; int rack, k; };
+
+static bool slot_less(const struct slot *a, const struct slot *b)
+{
+	if (a->t != b->t)
+		return a->t < b->t;
+	if (a->rack != b->rack)
+		return a->rack < b->rack;
+	return a->k < b->k;
+}
+
+static void heap_down(struct slot *h, int n, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+		if (l < n && slot_less(&h[l], &h[m]))
+			m = l;
+		if (r < n && slot_less(&h[r], &h[m]))
+			m = r;
+		if (m == i)
+			return;
+		struct slot x = h[i];
+		h[i] = h[m];
+		h[m] = x;
+		i = m;
+	}
+}
+
+static void heap_build(struct slot *h, int n)
+{
+	for (int i = n / 2 - 1; i >= 0; i--)
+		heap_down(h, n, i);
+}
+
+/* Pop the earliest container, run a task on it (start ≥ floor), push it back. */
+static struct slot heap_take(struct slot *h, int n, double floor, double d, double *start)
+{
+	struct slot s = h[0];
+	*start = fmax(s.t, floor);
+	h[0].t = *start + d;
+	heap_down(h, n, 0);
+	return s;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static int place_nsh(struct planner *P, int id, int rank)
+{
+	const struct jp_jobdesc *j = &P->desc[id];
+	const struct job *jb = &P->c->w->jobs[id];
+	struct jp_plan *p = P->p;
+	int R = P->R, C = P->C, n = R * C;
+	struct slot *h = malloc(2 * (size_t)n * sizeof *h), *h2 = h + n;
+	int cnt[R];
+	double first[R];
+	if (!h)
+		return -1;
+	for (int i = 0; i < R; i++)
+		for (int k = 0; k < C; k++)
+			h[i * C + k] = (struct slot){P->T[i * C + k], i, k};
+	heap_build(h, n);
+	double a = j->arrival, cmp_map = a, st;
+	for (int i = 0; i < R; i++) {
+		cnt[i] = 0;
+		first[i] = INFINITY;
+	}
+	int nm = ceil_rho(P->rho, j->nmaps), rm = 0;
+	for (int t = 0; t < nm; t++) {
+		struct slot s = heap_take(h, n, a, j->t_map, &st);
+		if (t < j->nmaps) {
+			p->task_rack[jb->first_task + t] = s.rack;
+			rm += !cnt[s.rack]++;
+			first[s.rack] = fmin(first[s.rack], st);
+			cmp_map = fmax(cmp_map, st + j->t_map);
+		}
+	}
+	p->start[id] = INFINITY;
+	for (int i = 0; i < R; i++)
+		if (cnt[i]) {
+			p->map_rack[(size_t)id * R + i] = 1;
+			p->start[id] = fmin(p->start[id], first[i]);
+			if (seq_add(p, i, id, JP_MAP, first[i], rank))
+				goto fail;
+		}
+	double comp = cmp_map;
+	int nr = ceil_rho(P->rho, j->nreduces), rr = 0;
+	if (j->nreduces > 0) {
+		/* Tentatively take the reduce containers to know r_red for l_shu. */
+		memcpy(h2, h, n * sizeof *h);
+		for (int i = 0; i < R; i++)
+			cnt[i] = 0;
+		for (int t = 0; t < j->nreduces; t++)
+			rr += !cnt[heap_take(h2, n, cmp_map, j->t_red, &st).rack]++;
+		double s_red = cmp_map + jp_lrf_shuffle(P->m, j, rm, rr, NULL);
+		for (int i = 0; i < R; i++) {
+			cnt[i] = 0;
+			first[i] = INFINITY;
+		}
+		for (int t = 0; t < nr; t++) {
+			double hold = fmax(h[0].t, cmp_map);
+			struct slot s = heap_take(h, n, s_red, j->t_red, &st);
+			if (t < j->nreduces) {
+				p->task_rack[jb->first_task + jb->nmaps + t] = s.rack;
+				cnt[s.rack]++;
+				first[s.rack] = fmin(first[s.rack], hold);
+				comp = fmax(comp, st + j->t_red);
+			}
+		}
+		rr = 0;
+		for (int i = 0; i < R; i++)
+			if (cnt[i]) {
+				rr++;
+				p->red_rack[(size_t)id * R + i] = 1;
+				if (seq_add(p, i, id, JP_RED, first[i], rank))
+					goto fail;
+			}
+	}
+	p->rm[id] = rm;
+	p->rr[id] = rr;
+	p->end[id] = comp;
+	for (int x = 0; x < n; x++)
+		P->T[h[x].rack * C + h[x].k] = h[x].t;
+	for (int i = 0; i < R; i++)
+		qsort(P->T + i * C, C, sizeof *P->T, cmp_double);
+	free(h);
+	return 0;
+fail:
+	free(h);
+	return -1;
+}
+
+/* ---- the planning list */
+
+static const struct planner *sort_P;
+
+static int by_width_latency(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	const struct jp_profile *px = &sort_P->prof[x], *py = &sort_P->prof[y];
+	if (px->width != py->width)
+		return px->width > py->width ? -1 : 1;
+	if (px->latency != py->latency)
+		return px->latency > py->latency ? -1 : 1;
+	return x - y;
+}
+
+static int by_arrival(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	double ax = sort_P->desc[x].arrival, ay = sort_P->desc[y].arrival;
+	if (ax != ay)
+		return ax < ay ? -1 : 1;
+	return by_width_latency(a, b);
+}
+
+static void planner_free(struct planner *P)
+{
+	if (P->prof)
+		for (int i = 0; i < P->c->w->njobs; i++)
+			jp_profile_free(&P->prof[i]);
+	free(P->prof);
+	free(P->desc);
+	free(P->T);
+	free(P->scratch);
+	free(P->merge);
+}
+
+static int planner_init(struct planner *P, struct jp_plan *p, const struct cluster *c, const struct jp_model *m,
+			const struct jp_conf *k)
+{
+	const struct workload *w = c->w;
+	int n = w->njobs ? w->njobs : 1;
+	memset(P, 0, sizeof *P);
+	P->c = c;
+	P->m = m;
+	P->p = p;
+	P->R = m->racks;
+	P->C = m->containers;
+	if (plan_alloc(p, c))
+		return -1;
+	bool adhoc = false;
+	for (int i = 0; i < w->njobs; i++)
+		adhoc |= !w->jobs[i].recurring;
+	P->rho = p->rho = k->rho >= 0 ? k->rho : adhoc ? 1.0 : 0.0;
+	p->batch = k->scenario == JP_SCEN_BATCH || (k->scenario == JP_SCEN_AUTO && all_same_arrival(w));
+	P->T = calloc((size_t)P->R * P->C, sizeof *P->T);
+	P->scratch = malloc((size_t)P->R * P->C * sizeof *P->T);
+	P->merge = malloc(P->C * sizeof *P->merge);
+	P->desc = calloc(n, sizeof *P->desc);
+	P->prof = calloc(n, sizeof *P->prof);
+	if (!P->T || !P->scratch || !P->merge || !P->desc || !P->prof) {
+		planner_free(P);
+		jp_plan_free(p);
+		return -1;
+	}
+	for (int i = 0; i < w->njobs; i++) {
+		jp_jobdesc_of(&P->desc[i], w, &w->jobs[i]);
+		if (w->jobs[i].recurring) {
+			p->planned[i] = true;
+			p->sh[i] = w->jobs[i].nreduces > 0 && P->desc[i].shuffle >= m->E;
+		}
+	}
+	return 0;
+}
+
+int jp_plan_jobpacker(struct jp_plan *p, const struct cluster *c, const struct jp_model *m,
+		      const struct jp_conf *k, struct rng *rng)
+{
+	struct planner P;
+	const struct workload *w = c->w;
+	if (planner_init(&P, p, c, m, k))
+		return -1;
+	int n = 0;
+	for (int i = 0; i < w->njobs; i++)
+		if (p->planned[i]) {
+			if (jp_profile(m, &P.desc[i], &P.prof[i]))
+				goto fail;
+			p->order[n++] = i;
+		}
+	p->norder = n;
+	sort_P = &P;
+	if (p->batch && n > 0) {
+		/* Batch (§4.2.3.2): B sub-batches by Tetris packing, each sorted by
+		 * width then latency, concatenated in a random order (O17). */
+		int B = k->subbatches < n ? k->subbatches : n;
+		double (*dem)[3] = malloc(n * sizeof *dem);
+		int *sub = malloc(n * sizeof *sub), *perm = malloc((B > 0 ? B : 1) * sizeof *perm);
+		int *tmp = malloc(n * sizeof *tmp);
+		if (!dem || !sub || !perm || !tmp) {
+			free(dem);
+			free(sub);
+			free(perm);
+			free(tmp);
+			goto fail;
+		}
+		for (int x = 0; x < n; x++) {
+			const struct jp_jobdesc *d = &P.desc[p->order[x]];
+			dem[x][0] = d->shuffle;
+			dem[x][1] = d->nmaps;
+			dem[x][2] = d->nreduces;
+		}
+		jp_subbatch(n, (const double (*)[3])dem, B, sub);
+		for (int b = 0; b < B; b++)
+			perm[b] = b;
+		for (int b = B - 1; b > 0; b--) {
+			int r = rng_below(rng, b + 1), t = perm[b];
+			perm[b] = perm[r];
+			perm[r] = t;
+		}
+		int o = 0;
+		for (int b = 0; b < B; b++) {
+			int from = o;
+			for (int x = 0; x < n; x++)
+				if (sub[x] == perm[b]) {
+					tmp[o++] = p->order[x];
+					p->sub[p->order[x]] = perm[b];
+				}
+			qsort(tmp + from, o - from, sizeof *tmp, by_width_latency);
+		}
+		memcpy(p->order, tmp, n * sizeof *tmp);
+		free(dem);
+		free(sub);
+		free(perm);
+		free(tmp);
+	} else {
+		/* Online: by predicted arrival; simultaneous ones by the sub-batch sort. */
+		qsort(p->order, n, sizeof *p->order, by_arrival);
+	}
+	for (int x = 0; x < n; x++) {
+		int id = p->order[x];
+		if (P.prof[id].sh ? place_sh(&P, id, x) : place_nsh(&P, id, x))
+			goto fail;
+	}
+	seq_sort(p);
+	planner_free(&P);
+	return 0;
+fail:
+	planner_free(&P);
+	jp_plan_free(p);
+	return -1;
+}
+
+/* -------------------------------------------------------------- Corral */
+
+double jp_corral_lrf(const struct jp_model *m, const struct jp_jobdesc *j, int r)
+{
+	double shu = j->nreduces > 0 ? j->shuffle * (r - 1) / ((double)r * r * m->bw_eps) : 0;
+	return j->t_map * jp_waves(j->nmaps, r, m->containers) + shu +
+	       j->t_red * jp_waves(j->nreduces, r, m->containers);
+}
+
+struct corral {
+	struct planner *P;
+	int n, *jobs, *r, *order;
+	double *lat;
+	bool online;
+};
+
+static const struct corral *sort_K;
+
+static int corral_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;   /* indices into K->jobs */
+	const struct corral *K = sort_K;
+	if (K->online) {
+		double ax = K->P->desc[K->jobs[x]].arrival, ay = K->P->desc[K->jobs[y]].arrival;
+		if (ax != ay)
+			return ax < ay ? -1 : 1;
+	}
+	if (K->r[x] != K->r[y])   /* widest first */
+		return K->r[y] - K->r[x];
+	if (K->lat[x] != K->lat[y])   /* longest latency first */
+		return K->lat[x] > K->lat[y] ? -1 : 1;
+	return K->jobs[x] - K->jobs[y];
+}
+
+/* Prioritise and place every job on the r_j racks free first; the objective
+ * (batch: makespan, online: mean completion).  With `p`, record the plan. */
+static double corral_simulate(struct corral *K, struct jp_plan *p)
+{
+	int R = K->P->R;
+	double F[R], obj = 0;
+	struct rack_key key[R];
+	for (int i = 0; i < R; i++)
+		F[i] = 0;
+	for (int x = 0; x < K->n; x++) {
+		K->order[x] = x;
+		K->lat[x] = jp_corral_lrf(K->P->m, &K->P->desc[K->jobs[x]], K->r[x]);
+	}
+	sort_K = K;
+	qsort(K->order, K->n, sizeof *K->order, corral_cmp);
+	for (int o = 0; o < K->n; o++) {
+		int x = K->order[o], id = K->jobs[x];
+		for (int i = 0; i < R; i++)
+			key[i] = (struct rack_key){F[i], i};
+		qsort(key, R, sizeof *key, by_rack_key);
+		double a = K->P->desc[id].arrival, start = a;
+		for (int q = 0; q < K->r[x]; q++)
+			start = fmax(start, key[q].t);
+		double end = start + K->lat[x];
+		for (int q = 0; q < K->r[x]; q++)
+			F[key[q].rack] = end;
+		obj = K->online ? obj + (end - a) / K->n : fmax(obj, end);
+		if (p) {
+			p->order[o] = id;
+			p->rm[id] = p->rr[id] = K->r[x];
+			p->start[id] = start;
+			p->end[id] = end;
+			for (int q = 0; q < K->r[x]; q++) {
+				p->map_rack[(size_t)id * R + key[q].rack] = 1;
+				p->red_rack[(size_t)id * R + key[q].rack] = 1;
+				if (seq_add(p, key[q].rack, id, JP_BOTH, start, o))
+					return -1;
+			}
+		}
+	}
+	return obj;
+}
+
+int jp_plan_corral(struct jp_plan *p, const struct cluster *c, const struct jp_model *m, const struct jp_conf *k)
+{
+	struct planner P;
+	struct corral K = {.P = &P};
+	const struct workload *w = c->w;
+	struct jp_conf k0 = *k;
+	k0.rho = 0;   /* Corral has no over-provisioning */
+	if (planner_init(&P, p, c, m, &k0))
+		return -1;
+	int n = w->njobs ? w->njobs : 1;
+	K.jobs = malloc(n * sizeof *K.jobs);
+	K.r = malloc(n * sizeof *K.r);
+	K.order = malloc(n * sizeof *K.order);
+	K.lat = malloc(n * sizeof *K.lat);
+	int *best = malloc(n * sizeof *best);
+	if (!K.jobs || !K.r || !K.order || !K.lat || !best)
+		goto fail;
+	for (int i = 0; i < w->njobs; i++)
+		if (p->planned[i]) {
+			K.jobs[K.n] = i;
+			K.r[K.n++] = 1;
+		}
+	K.online = !p->batch;
+	/* Provisioning (note §3.2): start every job on one rack; repeatedly give
+	 * one more rack to the longest job, keep the best allocation.  A job
+	 * whose latency would not drop with one more rack is not grown (it
+	 * would only waste racks), which also bounds the loop. */
+	double best_obj = corral_simulate(&K, NULL);
+	memcpy(best, K.r, K.n * sizeof *best);
+	for (int iter = 0; iter < K.n * P.R; iter++) {
+		int g = -1;
+		double gl = -1;
+		for (int x = 0; x < K.n; x++) {
+			const struct jp_jobdesc *d = &P.desc[K.jobs[x]];
+			if (K.r[x] >= P.R || jp_corral_lrf(m, d, K.r[x] + 1) >= jp_corral_lrf(m, d, K.r[x]) - 1e-12)
+				continue;
+			double L = jp_corral_lrf(m, d, K.r[x]);
+			if (L > gl) {
+				gl = L;
+				g = x;
+			}
+		}
+		if (g < 0)
+			break;
+		K.r[g]++;
+		double obj = corral_simulate(&K, NULL);
+		if (obj < best_obj - 1e-9) {
+			best_obj = obj;
+			memcpy(best, K.r, K.n * sizeof *best);
+		}
+	}
+	memcpy(K.r, best, K.n * sizeof *best);
+	if (corral_simulate(&K, p) < 0)
+		goto fail;
+	p->norder = K.n;
+	/* Input blocks: round-robin over the job's racks (replica 1, O26). */
+	for (int x = 0; x < K.n; x++) {
+		const struct job *jb = &w->jobs[K.jobs[x]];
+		int q = 0;
+		for (int t = 0; t < jb->nmaps + jb->nreduces; t++) {
+			while (!p->map_rack[(size_t)jb->id * P.R + q % P.R])
+				q++;
+			p->task_rack[jb->first_task + t] = q++ % P.R;
+		}
+	}
+	seq_sort(p);
+	free(K.jobs);
+	free(K.r);
+	free(K.order);
+	free(K.lat);
+	free(best);
+	planner_free(&P);
+	return 0;
+fail:
+	free(K.jobs);
+	free(K.r);
+	free(K.order);
+	free(K.lat);
+	free(best);
+	planner_free(&P);
+	jp_plan_free(p);
+	return -1;
+}
+
+/* ------------------------------------------------------- plan follower */
+
+int jp_rt_init(struct jp_rt *rt, struct sched *s)
+{
+	const struct cluster *c = s->c;
+	int n = c->w->njobs ? c->w->njobs : 1;
+	jp_model_make(&rt->model, c, &rt->conf, s->p.elephant_bytes);
+	rt->fallback = calloc(n, sizeof *rt->fallback);
+	rt->rack_dead = calloc(c->racks, sizeof *rt->rack_dead);
+	rt->cursor = calloc(c->racks, sizeof *rt->cursor);
+	if (!rt->fallback || !rt->rack_dead || !rt->cursor) {
+		jp_rt_free(rt);
+		return -1;
+	}
+	rt->limit_early = (int)floor(rt->conf.early_reduce_cap * rt->model.containers + 1e-9);
+	double scale = c->w->params.data_scale > 0 ? c->w->params.data_scale : 1;
+	rt->adhoc_sh_bytes = (uint64_t)(rt->conf.adhoc_sh_input * scale);
+	return 0;
+}
+
+void jp_rt_free(struct jp_rt *rt)
+{
+	jp_plan_free(&rt->plan);
+	free(rt->fallback);
+	free(rt->rack_dead);
+	free(rt->cursor);
+	rt->fallback = rt->rack_dead = NULL;
+	rt->cursor = NULL;
+}
+
+bool jp_job_sh(const struct jp_rt *rt, const struct cluster *c, const struct job *j)
+{
+	(void)c;
+	if (rt->plan.planned && rt->plan.planned[j->id])
+		return rt->plan.sh[j->id];
+	return j->input_bytes > rt->adhoc_sh_bytes;   /* ad-hoc: input > 1 GB (L1010) */
+}
+
+static bool follows_plan(const struct jp_rt *rt, const struct job *j)
+{
+	return rt->plan.planned[j->id] && !rt->fallback[j->id];
+}
+
+static int pending_maps(const struct job *j)
+{
+	return j->nmaps - j->maps_done - j->maps_running;
+}
+
+/* Containers of `rack` held by reduces of jobs that still have unlaunched maps. */
+static int early_reduces(const struct cluster *c, int rack)
+{
+	int n = 0;
+	for (int i = 0; i < c->w->njobs; i++) {
+		const struct job *j = &c->w->jobs[i];
+		if (!j->reduces_running || !pending_maps(j) || !cluster_job_active(c, j))
+			continue;
+		for (int k = 0; k < j->nreduces; k++) {
+			const struct task *t = job_reduce(c->w->tasks, j, k);
+			n += t->state == TASK_RUNNING && t->server >= 0 && cluster_rack_of(c, t->server) == rack;
+		}
+	}
+	return n;
+}
+
+static bool reduce_ok(const struct jp_rt *rt, const struct job *j, int early)
+{
+	return !pending_maps(j) || early < rt->limit_early;
+}
+
+static struct task *planned_map(struct sched *s, struct jp_rt *rt, struct job *j, int server, int rack)
+{
+	const struct cluster *c = s->c;
+	if (!rt->strict)
+		return rt->plan.map_rack[(size_t)j->id * c->racks + rack] ? cluster_best_map(c, j, server, NULL) : NULL;
+	struct task *any = NULL;
+	for (int i = 0; i < j->nmaps; i++) {
+		struct task *t = job_map(c->w->tasks, j, i);
+		if (t->state != TASK_PENDING || rt->plan.task_rack[t->id] != rack)
+			continue;
+		if (cluster_locality(c, t, server) == LOCAL_NODE)
+			return t;
+		if (!any)
+			any = t;
+	}
+	return any;
+}
+
+static struct task *planned_reduce(struct sched *s, struct jp_rt *rt, struct job *j, int rack, int *early)
+{
+	const struct cluster *c = s->c;
+	if (!cluster_reduces_allowed(c, j) || j->reduces_done + j->reduces_running == j->nreduces)
+		return NULL;
+	if (*early < 0)
+		*early = early_reduces(c, rack);
+	if (!reduce_ok(rt, j, *early))
+		return NULL;
+	if (!rt->strict)
+		return rt->plan.red_rack[(size_t)j->id * c->racks + rack] ? cluster_next_reduce(c, j) : NULL;
+	for (int i = 0; i < j->nreduces; i++) {
+		struct task *t = job_reduce(c->w->tasks, j, i);
+		if (t->state == TASK_PENDING && rt->plan.task_rack[t->id] == rack)
+			return t;
+	}
+	return NULL;
+}
+
+/* Fair's next task of job j for `server` (maps by locality, then a reduce). */
+static struct task *fair_task(struct sched *s, struct jp_rt *rt, struct job *j, int server, int *early)
+{
+	struct task *t = cluster_best_map(s->c, j, server, NULL);
+	if (t || !cluster_pending_reduces(s->c, j))
+		return t;
+	if (*early < 0)
+		*early = early_reduces(s->c, cluster_rack_of(s->c, server));
+	return reduce_ok(rt, j, *early) ? cluster_next_reduce(s->c, j) : NULL;
+}
+
+static bool fair_before(const struct job *a, const struct job *b)
+{
+	int ra = sched_running(a), rb = sched_running(b);
+	if (ra != rb)
+		return ra < rb;
+	if (a->submit_s != b->submit_s)
+		return a->submit_s < b->submit_s;
+	return a->id < b->id;
+}
+
+/* The shuffle-heavy jobs with tasks running on `rack`: how many (0, 1, 2 =
+ * two or more) and the first one's id. */
+static int sh_on_rack(const struct jp_rt *rt, const struct cluster *c, int rack, int *one)
+{
+	int n = 0;
+	*one = -1;
+	for (int i = 0; i < c->w->njobs && n < 2; i++) {
+		const struct job *j = &c->w->jobs[i];
+		if (!sched_running(j) || !jp_job_sh(rt, c, j))
+			continue;
+		for (int k = 0; k < j->nmaps + j->nreduces; k++) {
+			const struct task *t = &c->w->tasks[j->first_task + k];
+			if (t->state == TASK_RUNNING && t->server >= 0 && cluster_rack_of(c, t->server) == rack) {
+				if (!n++)
+					*one = j->id;
+				break;
+			}
+		}
+	}
+	return n;
+}
+
+/* Ad-hoc jobs (and fallen-back recurring ones) in Fair order on the idle
+ * container; with the sparsity rule (L1017): shuffle-heavy first, but never
+ * a second shuffle-heavy job on a rack where one is running. */
+static struct task *adhoc_pick(struct sched *s, struct jp_rt *rt, int server, int *early)
+{
+	struct cluster *c = s->c;
+	int rack = cluster_rack_of(c, server), one = -1;
+	int nsh = rt->sparsity ? sh_on_rack(rt, c, rack, &one) : 0;
+	/* Try candidates class by class, in Fair order, until one has a task. */
+	for (int cls = 0; cls < 3; cls++) {
+		/* cls 0: SH jobs allowed on this rack (if none running there);
+		 * cls 1: non-SH jobs (or everything without the sparsity rule);
+		 * cls 2: the SH job already running alone on this rack. */
+		if (!rt->sparsity && cls != 1)
+			continue;
+		if ((cls == 0 && nsh > 0) || (cls == 2 && nsh != 1))
+			continue;
+		bool *tried = NULL;
+		for (;;) {
+			struct job *best = NULL;
+			for (int i = 0; i < c->w->njobs; i++) {
+				struct job *j = &c->w->jobs[i];
+				if (follows_plan(rt, j) || (tried && tried[i]) || !cluster_job_active(c, j))
+					continue;
+				if (!cluster_pending_maps(c, j) && !cluster_pending_reduces(c, j))
+					continue;
+				if (rt->sparsity) {
+					bool sh = jp_job_sh(rt, c, j);
+					if ((cls == 1 && sh) || (cls != 1 && !sh) || (cls == 2 && j->id != one))
+						continue;
+				}
+				if (!best || fair_before(j, best))
+					best = j;
+			}
+			if (!best)
+				break;
+			struct task *t = fair_task(s, rt, best, server, early);
+			if (t) {
+				free(tried);
+				return t;
+			}
+			if (!tried && !(tried = calloc(c->w->njobs, sizeof *tried)))
+				return NULL;
+			tried[best->id] = true;
+		}
+		free(tried);
+	}
+	return NULL;
+}
+
+struct task *jp_follow_offer(struct sched *s, struct jp_rt *rt, int server)
+{
+	struct cluster *c = s->c;
+	int rack = cluster_rack_of(c, server), early = -1;
+	struct jp_plan *p = &rt->plan;
+	/* The rack's sequence: the first entry with a runnable task (O23). */
+	for (int e = rt->cursor[rack]; e < p->nseq[rack]; e++) {
+		struct job *j = &c->w->jobs[p->seq[rack][e].job];
+		if (c->arrived[j->id] && cluster_job_finished(j)) {
+			if (e == rt->cursor[rack])
+				rt->cursor[rack]++;
+			continue;
+		}
+		if (rt->fallback[j->id] || !cluster_job_active(c, j))
+			continue;   /* not arrived yet: skip, do not idle */
+		struct task *t = NULL;
+		if (p->seq[rack][e].stage & JP_MAP)
+			t = planned_map(s, rt, j, server, rack);
+		if (!t && (p->seq[rack][e].stage & JP_RED))
+			t = planned_reduce(s, rt, j, rack, &early);
+		if (t)
+			return t;
+	}
+	/* Nothing of the plan runnable here: ad-hoc jobs get the container
+	 * (also the over-provisioned slack, §4.2.3.2). */
+	return adhoc_pick(s, rt, server, &early);
+}
+
+static int alive_server_of(struct sched *s, int rack)
+{
+	const struct cluster *c = s->c;
+	int pr = c->per_rack, k = rng_below(&s->rng, pr);
+	for (int x = 0; x < pr; x++) {
+		int sv = rack * pr + (k + x) % pr;
+		if (c->servers[sv].alive)
+			return sv;
+	}
+	return -1;
+}
+
+void jp_follow_place(struct sched *s, struct jp_rt *rt, struct job *j, struct task *map, int replicas[3])
+{
+	const struct cluster *c = s->c;
+	int rack = rt->plan.task_rack[map->id];
+	int first = follows_plan(rt, j) && rack >= 0 && !rt->rack_dead[rack] ? alive_server_of(s, rack) : -1;
+	if (first < 0) {
+		placement_default(c, &s->rng, replicas);   /* ad-hoc (or fallen back): HDFS default */
+		return;
+	}
+	/* Replica 1 on the block's planned rack (one of R_j^map, blocks spread
+	 * evenly: O26's round-robin knob); replicas 2 and 3 on two servers of
+	 * one other random rack (HDFS's two-rack rule, L1008). */
+	replicas[0] = first;
+	replicas[1] = replicas[2] = -1;
+	int other = rack;
+	if (c->racks > 1)
+		while ((other = rng_below(&s->rng, c->racks)) == rack)
+			;
+	for (int k = 1; k < 3; k++) {
+		int tries = 0, sv;
+		do {
+			sv = other * c->per_rack + rng_below(&s->rng, c->per_rack);
+		} while ((sv == replicas[0] || sv == replicas[1]) && ++tries < 64);
+		if (sv != replicas[0] && sv != replicas[1])
+			replicas[k] = sv;
+	}
+}
+
+void jp_follow_tick(struct sched *s, struct jp_rt *rt)
+{
+	const struct cluster *c = s->c;
+	int R = c->racks;
+	bool any = false;
+	for (int i = 0; i < R; i++) {
+		bool dead = true;
+		for (int k = 0; k < c->per_rack && dead; k++)
+			dead = !c->servers[i * c->per_rack + k].alive;
+		rt->rack_dead[i] = dead;
+		any |= dead;
+	}
+	if (!any)
+		return;
+	/* A failed rack: the jobs planned on it ignore the plan and run under
+	 * the default scheduler (L1017, O25). */
+	for (int j = 0; j < c->w->njobs; j++) {
+		if (!rt->plan.planned[j] || rt->fallback[j] || (c->arrived[j] && cluster_job_finished(&c->w->jobs[j])))
+			continue;
+		for (int i = 0; i < R; i++)
+			if (rt->rack_dead[i] && (rt->plan.map_rack[(size_t)j * R + i] || rt->plan.red_rack[(size_t)j * R + i])) {
+				rt->fallback[j] = true;
+				break;
+			}
+	}
+}
