@@ -431,7 +431,8 @@ static int by_entry(const void *a, const void *b)
 static void seq_sort(struct jp_plan *p)
 {
 	for (int i = 0; i < p->racks; i++)
-		qsort(p->seq[i], p->nseq[i], sizeof **p->seq, by_entry);
+		if (p->nseq[i] > 1)
+			qsort(p->seq[i], p->nseq[i], sizeof **p->seq, by_entry);
 }
 
 static bool all_same_arrival(const struct workload *w)
@@ -821,6 +822,7 @@ int jp_plan_jobpacker(struct jp_plan *p, const struct cluster *c, const struct j
 		if (p->planned[i]) {
 			if (jp_profile(m, &P.desc[i], &P.prof[i]))
 				goto fail;
+			p->sh[i] = P.prof[i].sh;   /* D_s ≥ E with an OCS pair (D_s = E has none) */
 			p->order[n++] = i;
 		}
 	p->norder = n;
@@ -988,18 +990,28 @@ int jp_plan_corral(struct jp_plan *p, const struct cluster *c, const struct jp_m
 	K.online = !p->batch;
 	/* Provisioning (note §3.2): start every job on one rack; repeatedly give
 	 * one more rack to the longest job, keep the best allocation.  A job
-	 * whose latency would not drop with one more rack is not grown (it
-	 * would only waste racks), which also bounds the loop. */
+	 * that no wider allocation would make faster is not grown (it would only
+	 * waste racks; L(r) is not monotone: the shuffle term is 0 at r = 1),
+	 * which also bounds the loop. */
+	int R = P.R;
+	double *faster = malloc((size_t)K.n * (R + 2) * sizeof *faster);   /* min L over r' > r */
+	if (!faster)
+		goto fail;
+	for (int x = 0; x < K.n; x++) {
+		double *f = faster + (size_t)x * (R + 2);
+		f[R] = f[R + 1] = INFINITY;
+		for (int r = R - 1; r >= 1; r--)
+			f[r] = fmin(f[r + 1], jp_corral_lrf(m, &P.desc[K.jobs[x]], r + 1));
+	}
 	double best_obj = corral_simulate(&K, NULL);
 	memcpy(best, K.r, K.n * sizeof *best);
-	for (int iter = 0; iter < K.n * P.R; iter++) {
+	for (int iter = 0; iter < K.n * R; iter++) {
 		int g = -1;
 		double gl = -1;
 		for (int x = 0; x < K.n; x++) {
-			const struct jp_jobdesc *d = &P.desc[K.jobs[x]];
-			if (K.r[x] >= P.R || jp_corral_lrf(m, d, K.r[x] + 1) >= jp_corral_lrf(m, d, K.r[x]) - 1e-12)
+			double L = jp_corral_lrf(m, &P.desc[K.jobs[x]], K.r[x]);
+			if (K.r[x] >= R || faster[(size_t)x * (R + 2) + K.r[x]] >= L - 1e-12)
 				continue;
-			double L = jp_corral_lrf(m, d, K.r[x]);
 			if (L > gl) {
 				gl = L;
 				g = x;
@@ -1014,6 +1026,7 @@ int jp_plan_corral(struct jp_plan *p, const struct cluster *c, const struct jp_m
 			memcpy(best, K.r, K.n * sizeof *best);
 		}
 	}
+	free(faster);
 	memcpy(K.r, best, K.n * sizeof *best);
 	if (corral_simulate(&K, p) < 0)
 		goto fail;
