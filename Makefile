@@ -90,6 +90,8 @@ check:
 	$(MAKE) SAN=1 $(BUILD_SAN_BINS)
 	./build-san/test-unit --jobs 2
 	./build-san/test-integ --jobs 1
+	@if command -v $(FUZZ_CC) >/dev/null 2>&1; then $(MAKE) --no-print-directory fuzz-smoke; \
+	 else echo "fuzz-smoke: skipped ($(FUZZ_CC) not installed)"; fi
 BUILD_SAN_BINS = build-san/test-unit build-san/test-integ build-san/bin/netctl \
                  $(if $(EMU_CLI),build-san/bin/emu) $(if $(AGENT_SRC),build-san/bin/emu-agent)
 
@@ -157,12 +159,14 @@ FUZZ_MAXLEN_circuits := 2048
 # allocate nothing themselves, so the run goes without leak detection and the
 # whole corpus is replayed with it afterwards (as for every harness).
 FUZZ_OPTS_topo := -detect_leaks=0
+# workload: its own allocations fail above 16 MB while fuzzing (see fuzz/fuzz_workload.c)
+FUZZ_LDFLAGS_workload := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 FUZZ_BINS := $(patsubst %,build-fuzz/fuzz_%,$(FUZZ_HARNESSES))
 
 define FUZZ_RULE
 build-fuzz/fuzz_$(1): fuzz/fuzz_$(1).c fuzz/targets.h $$(FUZZ_SRC_$(1)) $$(wildcard emu/*.h netctl/*.h)
 	@mkdir -p build-fuzz
-	$$(FUZZ_CC) $$(FUZZ_CFLAGS) -o $$@ fuzz/fuzz_$(1).c $$(FUZZ_SRC_$(1)) $$(FUZZ_LIBS)
+	$$(FUZZ_CC) $$(FUZZ_CFLAGS) $$(FUZZ_LDFLAGS_$(1)) -o $$@ fuzz/fuzz_$(1).c $$(FUZZ_SRC_$(1)) $$(FUZZ_LIBS)
 endef
 $(foreach h,topo workload proto demand circuits,$(eval $(call FUZZ_RULE,$(h))))
 
