@@ -539,6 +539,9 @@ int proto_decode(const char *line, size_t len, struct msg *m, char err[128])
 		return fail(&d, "line too long (%zu bytes, at most %d)", len + 1, PROTO_MAX_LINE);
 	if (memchr(line, '\n', len))
 		return fail(&d, "more than one line");
+	/* jansson accepts a raw NUL after a number ({"task":3\0}): refuse it here */
+	if (memchr(line, 0, len))
+		return fail(&d, "NUL byte in the line");
 	json_error_t je;
 	json_t *o = json_loadb(line, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
 	if (!o)

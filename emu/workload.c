@@ -635,6 +635,7 @@ static void jc_container(struct jcur *c)
 			c->p++;
 			continue;
 		}
+		const char *at = c->p;
 		if (object) {
 			jc_string(c);
 			jc_ws(c);
@@ -642,6 +643,8 @@ static void jc_container(struct jcur *c)
 				c->p++;
 		}
 		jc_value(c);
+		if (c->p == at)
+			c->p++;   /* a byte no value starts with: never loop on it */
 	}
 }
 
@@ -655,7 +658,7 @@ static void jc_value(struct jcur *c)
 	else if (*c->p == '{' || *c->p == '[')
 		jc_container(c);
 	else
-		while (c->p < c->end && !strchr(",]} \t\r\n", *c->p))
+		while (c->p < c->end && *c->p && !strchr(",]} \t\r\n", *c->p))
 			c->p++;
 }
 
@@ -1253,7 +1256,18 @@ static int read_native(struct workload *w, const char *path, const struct worklo
 		return -1;
 	nf.text = text;
 	bool scaled = false;
-	int rc = native_parse(&nf, max_jobs, &scaled);
+	int rc = 0;
+	/* jansson accepts a raw NUL after a number ("maps": 8\0,), which JSON
+	 * does not allow and the line cursor below cannot step over. */
+	const char *nul = memchr(text, 0, nf.len);
+	if (nul) {
+		int line = 1;
+		for (const char *q = text; q < nul; q++)
+			line += *q == '\n';
+		rc = fail(err, "%s:%d: NUL byte in the file", path, line);
+	}
+	if (!rc)
+		rc = native_parse(&nf, max_jobs, &scaled);
 	if (!rc)
 		rc = workload_build(w, nf.specs.v, nf.specs.n, p, scaled, path, err);
 	job_specs_free(nf.specs.v, nf.specs.n);

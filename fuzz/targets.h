@@ -12,8 +12,9 @@
  *   workload   workload_read on the bytes as a file (SWIM or native JSON, by
  *              content), through a memfd's /proc/self/fd path; a workload
  *              read must write natively and read back to the same tasks
- *   proto      proto_decode; a decoded message must encode, and decode again
- *              to an equal message that encodes to the same line
+ *   proto      proto_decode; a decoded message must hold no NUL byte, must
+ *              encode, and decode again to an equal message that encodes to
+ *              the same line
  *   demand     demand_schedule_read (emu ocs --demand) on the bytes as a file;
  *              the first byte picks the rack count
  *   circuits   circuits_parse; the first three bytes pick racks, ports and
@@ -220,6 +221,10 @@ static inline int fuzz_proto(const uint8_t *data, size_t size)
 	int bad = 0;
 	if (proto_decode((const char *)data, size, &m1, err))
 		return 0;
+	if (memchr(data, 0, size)) {
+		proto_free(&m1);
+		return 24;   /* proto.c promises: no NUL */
+	}
 	int n1 = proto_encode(&m1, buf1, sizeof buf1);
 	if (n1 < 0)
 		bad = 20;   /* a decodable message must be encodable */
