@@ -171,11 +171,19 @@ static int finish_link(struct ctx *c, const config_setting_t *where, const char 
 	if (r < 1e3)
 		return fail(c, where, "%s rate is below 1 kbit/s after rate_scale %g", what, scale);
 	if (r > (double)TOPO_MAX_RATE) {
+		/* r may be beyond uint64_t, even inf (rate_scale = 1e300): converting
+		 * it would be undefined, so only a representable rate is formatted. */
 		char b[32];
+		if (r < 1e18)
+			units_fmt_rate((uint64_t)r, b, sizeof b);
+		else
+			snprintf(b, sizeof b, "%.3g bit/s", r);
+		/* --rate-scale replaces the file's scale: suggest the one that
+		 * brings this link's nominal rate to 1 Gbit/s */
 		return fail(c, where,
 			    "%s rate %s exceeds what HTB can shape (34 Gbit/s) and what one machine can carry; "
 			    "scale it down with rate_scale (e.g. --rate-scale %g)",
-			    what, units_fmt_rate((uint64_t)r, b, sizeof b), 1e9 / r);
+			    what, b, 1e9 / (double)l->rate);
 	}
 	l->rate = (uint64_t)llround(r);
 	double bytes_per_ms = (double)l->rate / 8 / 1000;
