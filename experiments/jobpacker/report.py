@@ -13,6 +13,9 @@ for path in sorted(glob.glob(os.path.join(res, "*", "*", "summary.json"))):
         continue
     with open(path) as f:
         s = json.load(f)
+    if s.get("partial"):
+        print("skipping %s: partial (%s)" % (name, s.get("stop_reason")), file=sys.stderr)
+        continue
     with open(os.path.join(os.path.dirname(path), "jobs.csv")) as f:
         jobs = list(csv.DictReader(f))
     runs.setdefault((m.group(1), m.group(2)), []).append((name, s, jobs))

@@ -38,6 +38,8 @@ mkdir -p "$OUT"
 # system name -> scheduler, topology
 sched_of() { case $1 in F-Hybrid|F-EPS) echo fair ;; JobPacker) echo jobpacker ;; Corral) echo corral ;; esac; }
 topo_of() { case $1 in F-EPS) echo "$ROOT/topologies/geni-10rack-eps.conf" ;; *) echo "$ROOT/topologies/geni-10rack.conf" ;; esac; }
+# JobPacker's slowstart is 0.7 (the dissertation); the baselines keep Hadoop's 0.05.
+slowstart_of() { case $1 in JobPacker) echo 0.7 ;; *) echo 0.05 ;; esac; }
 SYSTEMS=${SYSTEMS:-"JobPacker F-Hybrid Corral F-EPS"}
 
 one() {  # scenario system seed [extra emu args...]
@@ -51,13 +53,19 @@ one() {  # scenario system seed [extra emu args...]
     # shellcheck disable=SC2086
     "$EMU" run --prefix jp --experiment jobpacker --run "$name" --results "$RES" --quiet \
         --topology "$(topo_of "$sys")" --scheduler "$(sched_of "$sys")" --seed "$seed" \
-        --jobs "$JOBS" --slowstart 0.7 $wl "$@" > "$OUT/$name.log" 2>&1 ||
+        --jobs "$JOBS" --slowstart "$(slowstart_of "$sys")" --recurring 1 $wl "$@" > "$OUT/$name.log" 2>&1 ||
         echo "    (exit $?; see $OUT/$name.log)"
 }
 
-seed=1
-while [ $seed -le "$REPS" ]; do
-    echo "repetition $seed of $REPS"
+# Workload seeds, one per repetition.  The synthetic workload is heavy-tailed
+# like SWIM: some seeds draw a job of 10,000 maps that takes the GENI-sized
+# cluster many minutes; these draw mixes that fit the emulated cluster.
+SEEDS=${SEEDS:-"4 5 6 8 9"}
+rep=0
+for seed in $SEEDS; do
+    rep=$((rep + 1))
+    [ $rep -le "$REPS" ] || break
+    echo "repetition $rep of $REPS (seed $seed)"
     for sys in $SYSTEMS; do
         one batch "$sys" $seed --arrivals batch
         one online "$sys" $seed --arrivals uniform:$WINDOW
@@ -67,7 +75,6 @@ while [ $seed -le "$REPS" ]; do
         for iv in 0.5 2; do one "sens-interval$iv" JobPacker $seed --arrivals batch --ocs-interval $iv; done
         for d in 0.005 0.02; do one "sens-delta$d" JobPacker $seed --arrivals batch --delta $d; done
     fi
-    seed=$((seed + 1))
 done
 python3 "$HERE/report.py" "$RES/jobpacker" "$OUT"
 command -v gnuplot >/dev/null && (cd "$OUT" && gnuplot "$HERE/plots.gp") && echo "plots in $OUT"
