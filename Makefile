@@ -116,7 +116,7 @@ install: all
 	$(if $(EMU_CLI),install -D -m 755 $(BUILD)/bin/emu $(DESTDIR)/usr/local/bin/emu)
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
 -include $(shell find build build-san -name '*.d' 2>/dev/null)
 

@@ -457,9 +457,12 @@ static int open_control(struct run *r, char err[512])
 	strcpy(a.sun_path, r->sock_path);
 	unlink(r->sock_path);
 	r->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	/* The state directory is root-only (0700); the socket too. */
-	if (r->listen_fd < 0 || bind(r->listen_fd, (struct sockaddr *)&a, sizeof a) ||
-	    chmod(r->sock_path, 0600) || listen(r->listen_fd, 1024)) {
+	/* The state directory is root-only (0700); the socket is born 0600
+	 * (umask around bind, so there is no moment it is more open). */
+	mode_t old = umask(077);
+	int bound = r->listen_fd >= 0 ? bind(r->listen_fd, (struct sockaddr *)&a, sizeof a) : -1;
+	umask(old);
+	if (bound || chmod(r->sock_path, 0600) || listen(r->listen_fd, 1024)) {
 		snprintf(err, 512, "control socket %s: %s", r->sock_path, strerror(errno));
 		return -1;
 	}
