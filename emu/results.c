@@ -29,19 +29,37 @@ static int mkdirs(const char *path)
 
 int results_prepare(struct run *r, char err[512])
 {
-	char name[64];
-	const char *run = r->p.run_name;
-	if (!run) {
-		time_t now = time(NULL);
-		strftime(name, sizeof name, "%Y%m%d-%H%M%S", localtime(&now));
-		run = name;
-	}
-	snprintf(r->dir, sizeof r->dir, "%s/%s/%s/%s", r->p.results_root, r->p.experiment, r->p.scheduler, run);
-	if (mkdirs(r->dir)) {
-		snprintf(err, 512, "%s: %s", r->dir, strerror(errno));
+	char name[64], parent[512];
+	snprintf(parent, sizeof parent, "%s/%s/%s", r->p.results_root, r->p.experiment, r->p.scheduler);
+	if (mkdirs(parent)) {
+		snprintf(err, 512, "%s: %s", parent, strerror(errno));
 		return -1;
 	}
-	return 0;
+	if (r->p.run_name) {
+		/* An explicit name is the caller's: reuse the directory. */
+		snprintf(r->dir, sizeof r->dir, "%s/%s", parent, r->p.run_name);
+		if (mkdir(r->dir, 0755) && errno != EEXIST) {
+			snprintf(err, 512, "%s: %s", r->dir, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	/* A timestamp, made unique: two runs started in the same second (two
+	 * prefixes side by side) must never share a directory. */
+	time_t now = time(NULL);
+	strftime(name, sizeof name, "%Y%m%d-%H%M%S", localtime(&now));
+	for (int k = 1; k < 1000; k++) {
+		if (k == 1)
+			snprintf(r->dir, sizeof r->dir, "%s/%s", parent, name);
+		else
+			snprintf(r->dir, sizeof r->dir, "%s/%s-%d", parent, name, k);
+		if (!mkdir(r->dir, 0755))
+			return 0;
+		if (errno != EEXIST)
+			break;
+	}
+	snprintf(err, 512, "%s: %s", r->dir, strerror(errno));
+	return -1;
 }
 
 static FILE *open_tmp(struct run *r, const char *name)
