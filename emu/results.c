@@ -27,6 +27,19 @@ static int mkdirs(const char *path)
 	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
 }
 
+static FILE *open_tmp(struct run *r, const char *name);
+
+static int open_flows(struct run *r, char err[512])
+{
+	r->flows_csv = open_tmp(r, "flows.csv");
+	if (!r->flows_csv) {
+		snprintf(err, 512, "%s/flows.csv.tmp: %s", r->dir, strerror(errno));
+		return -1;
+	}
+	fprintf(r->flows_csv, "flow,kind,job,task,src,dst,src_rack,dst_rack,bytes,start_s,end_s,circuit_eligible,done\n");
+	return 0;
+}
+
 int results_prepare(struct run *r, char err[512])
 {
 	char name[64], parent[512];
@@ -42,7 +55,7 @@ int results_prepare(struct run *r, char err[512])
 			snprintf(err, 512, "%s: %s", r->dir, strerror(errno));
 			return -1;
 		}
-		return 0;
+		return open_flows(r, err);
 	}
 	/* A timestamp, made unique: two runs started in the same second (two
 	 * prefixes side by side) must never share a directory. */
@@ -54,7 +67,7 @@ int results_prepare(struct run *r, char err[512])
 		else
 			snprintf(r->dir, sizeof r->dir, "%s/%s-%d", parent, name, k);
 		if (!mkdir(r->dir, 0755))
-			return 0;
+			return open_flows(r, err);
 		if (errno != EEXIST)
 			break;
 	}
@@ -131,22 +144,6 @@ static int write_tasks(struct run *r)
 	return commit(r, "tasks.csv", f);
 }
 
-static int write_flows(struct run *r)
-{
-	FILE *f = open_tmp(r, "flows.csv");
-	if (!f)
-		return -1;
-	fprintf(f, "flow,kind,job,task,src,dst,src_rack,dst_rack,bytes,start_s,end_s,circuit_eligible,done\n");
-	for (int i = 0; i < r->nxfers; i++) {
-		const struct xfer_rec *x = &r->xfers[i];
-		fprintf(f, "%d,%s,%d,%d,%d,%d,%d,%d,%llu,%.3f,%.3f,%d,%d\n", i,
-			x->input ? "input" : x->local ? "local" : "shuffle", x->job, x->task, x->src, x->dst,
-			cluster_rack_of(&r->c, x->src), cluster_rack_of(&r->c, x->dst), (unsigned long long)x->bytes,
-			x->t_start, x->done ? x->t_end : -1.0, x->circuit, x->done);
-	}
-	return commit(r, "flows.csv", f);
-}
-
 static json_t *params_json(const struct run *r)
 {
 	const struct workload_params *w = &r->w->params;
@@ -204,24 +201,11 @@ int results_write(struct run *r)
 			intra += l->rx_bytes - b->rx_bytes;   /* everything servers sent */
 		}
 	}
-	/* What the agents moved (payload). */
-	uint64_t shuffle_net = 0, shuffle_xrack = 0, shuffle_local = 0, input_net = 0, input_xrack = 0, circuit = 0;
-	for (int i = 0; i < r->nxfers; i++) {
-		const struct xfer_rec *x = &r->xfers[i];
-		if (!x->done)
-			continue;
-		bool xr = cluster_rack_of(&r->c, x->src) != cluster_rack_of(&r->c, x->dst);
-		if (x->local)
-			shuffle_local += x->bytes;
-		else if (x->input) {
-			input_net += x->bytes;
-			input_xrack += xr ? x->bytes : 0;
-		} else {
-			shuffle_net += x->bytes;
-			shuffle_xrack += xr ? x->bytes : 0;
-			circuit += x->circuit && xr ? x->bytes : 0;
-		}
-	}
+	/* What the agents moved (payload), recorded as transfers finished. */
+	xfer_flush(r);
+	const struct xfer_totals *tt = &r->totals;
+	uint64_t shuffle_net = tt->shuffle_net, shuffle_xrack = tt->shuffle_xrack, shuffle_local = tt->shuffle_local,
+		 input_net = tt->input_net, input_xrack = tt->input_xrack, circuit = tt->circuit_xrack;
 	uint64_t reported_xrack = shuffle_xrack + input_xrack;
 	/* Account for what the fabric carries besides payload: every 1448-byte
 	 * segment travels in a 1514-byte frame (Ethernet + IP + TCP with
@@ -278,7 +262,8 @@ int results_write(struct run *r)
 		"ocs", json_pack("{s:b,s:I}", "enabled", r->ocs_on, "reconfigurations",
 				 (json_int_t)(r->ocs_on ? r->ocs.reconfigs : 0)),
 		"parameters", params_json(r));
-	int rc = write_jobs(r) | write_tasks(r) | write_flows(r);
+	int rc = write_jobs(r) | write_tasks(r) | commit(r, "flows.csv", r->flows_csv);
+	r->flows_csv = NULL;
 	FILE *f = open_tmp(r, "summary.json");
 	if (f && sum_j)
 		json_dumpf(sum_j, f, JSON_INDENT(2));

@@ -297,12 +297,7 @@ static void task_done(struct run *r, int server, const struct msg *m)
 
 static void flow_done(struct run *r, const struct msg *m)
 {
-	if (m->xfer < 0 || m->xfer >= r->nxfers)
-		return;
-	struct xfer_rec *x = &r->xfers[m->xfer];
-	x->done = true;
-	x->t_end = m->t_end - r->t0;
-	x->bytes = m->bytes;
+	xfer_finish(r, m->xfer, m->bytes, m->t_end - r->t0);
 }
 
 static void demand(struct run *r, int server, const struct msg *m)
@@ -747,7 +742,7 @@ out:
 		fabric_down(p->prefix, NULL);
 	if (rc < 0 && r->dir[0]) {
 		/* Setup failed: nothing was measured, leave no half-made results. */
-		static const char *const files[] = {"links.csv.tmp", "ocs.csv.tmp", NULL};
+		static const char *const files[] = {"links.csv.tmp", "ocs.csv.tmp", "flows.csv.tmp", NULL};
 		for (int i = 0; files[i]; i++) {
 			char path[600];
 			snprintf(path, sizeof path, "%s/%s", r->dir, files[i]);
@@ -763,7 +758,9 @@ out:
 	free(r->requested);
 	free(r->final_sent);
 	free(r->agents);
-	free(r->xfers);
+	xfer_flush(r);
+	if (r->flows_csv)
+		fclose(r->flows_csv);
 	cluster_free(&r->c);
 	pthread_mutex_destroy(&r->send_mu);
 	pthread_mutex_destroy(&r->demand_mu);

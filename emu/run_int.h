@@ -25,6 +25,7 @@ struct agent {
 /* One transfer: what a reduce fetches from one map-output holder in one
  * request (all the outputs available there), or a map's remote input. */
 struct xfer_rec {
+	int id;                  /* -1 = free slot of the in-flight table */
 	int job, task, src, dst;
 	uint64_t bytes;
 	bool circuit, input, local, done;
@@ -50,8 +51,12 @@ struct run {
 	/* shuffle: per job, a reduces x maps matrix of "already requested" */
 	uint8_t **requested;
 	bool *final_sent;        /* per task (reduces) */
-	struct xfer_rec *xfers;
-	int nxfers, cap_xfers;
+	struct xfer_rec *inflight;   /* transfers not finished yet (xfers.c) */
+	int ninflight, cap_inflight, next_xfer;
+	FILE *flows_csv;             /* finished ones, as they finish */
+	struct xfer_totals {
+		uint64_t shuffle_net, shuffle_xrack, shuffle_local, input_net, input_xrack, circuit_xrack;
+	} totals;
 
 	/* OCS */
 	bool ocs_on;
@@ -82,7 +87,10 @@ int run_send(struct run *r, int server, const struct msg *m);
 /* shuffle.c */
 void shuffle_pump(struct run *r, struct job *j);
 void shuffle_reset_reduce(struct run *r, struct task *reduce);
+/* xfers.c: returns the transfer's id; a done one is recorded at once. */
 int xfer_new(struct run *r, const struct xfer_rec *x);
+void xfer_finish(struct run *r, int id, uint64_t bytes, double t_end);
+void xfer_flush(struct run *r);   /* record what is still in flight (end of run) */
 
 /* monitor.c */
 int monitor_open(struct run *r);

@@ -18,20 +18,6 @@ static uint64_t partition(const struct task *map, int nreduces, int ri)
 	return base + ((uint64_t)ri < map->output_bytes % (uint64_t)nreduces ? 1 : 0);
 }
 
-int xfer_new(struct run *r, const struct xfer_rec *x)
-{
-	if (r->nxfers == r->cap_xfers) {
-		int cap = r->cap_xfers ? 2 * r->cap_xfers : 1024;
-		struct xfer_rec *n = realloc(r->xfers, cap * sizeof *n);
-		if (!n)
-			return -1;
-		r->xfers = n;
-		r->cap_xfers = cap;
-	}
-	r->xfers[r->nxfers] = *x;
-	return r->nxfers++;
-}
-
 static uint8_t *requested_row(struct run *r, struct job *j, int ri)
 {
 	if (!r->requested[j->id]) {

@@ -1,0 +1,117 @@
+/* xfers.c — the record of every transfer, kept flat in memory.
+ *
+ * A finished transfer is written to flows.csv(.tmp) at once and added to
+ * the run's byte counters; only transfers still in flight are kept, in an
+ * open-addressing table keyed by id, so a long run's memory does not grow
+ * with the work it has done. */
+#include "emu/run_int.h"
+#include <stdlib.h>
+#include <string.h>
+
+static void account(struct run *r, int id, const struct xfer_rec *x)
+{
+	bool xr = cluster_rack_of(&r->c, x->src) != cluster_rack_of(&r->c, x->dst);
+	struct xfer_totals *t = &r->totals;
+	if (x->done) {
+		if (x->local)
+			t->shuffle_local += x->bytes;
+		else if (x->input) {
+			t->input_net += x->bytes;
+			t->input_xrack += xr ? x->bytes : 0;
+		} else {
+			t->shuffle_net += x->bytes;
+			t->shuffle_xrack += xr ? x->bytes : 0;
+			t->circuit_xrack += x->circuit && xr ? x->bytes : 0;
+		}
+	}
+	if (r->flows_csv)
+		fprintf(r->flows_csv, "%d,%s,%d,%d,%d,%d,%d,%d,%llu,%.3f,%.3f,%d,%d\n", id,
+			x->input ? "input" : x->local ? "local" : "shuffle", x->job, x->task, x->src, x->dst,
+			cluster_rack_of(&r->c, x->src), cluster_rack_of(&r->c, x->dst), (unsigned long long)x->bytes,
+			x->t_start, x->done ? x->t_end : -1.0, x->circuit, x->done);
+}
+
+static int grow(struct run *r)
+{
+	int cap = r->cap_inflight ? 2 * r->cap_inflight : 1024;
+	struct xfer_rec *n = malloc(cap * sizeof *n);
+	if (!n)
+		return -1;
+	for (int i = 0; i < cap; i++)
+		n[i].id = -1;
+	struct xfer_rec *old = r->inflight;
+	int oldcap = r->cap_inflight;
+	r->inflight = n;
+	r->cap_inflight = cap;
+	r->ninflight = 0;
+	for (int i = 0; i < oldcap; i++)
+		if (old[i].id >= 0) {
+			int k = old[i].id & (cap - 1);
+			while (n[k].id >= 0)
+				k = (k + 1) & (cap - 1);
+			n[k] = old[i];
+			r->ninflight++;
+		}
+	free(old);
+	return 0;
+}
+
+int xfer_new(struct run *r, const struct xfer_rec *x)
+{
+	int id = r->next_xfer++;
+	if (x->done) {
+		account(r, id, x);
+		return id;
+	}
+	if ((r->ninflight + 1) * 2 > r->cap_inflight && grow(r))
+		return -1;
+	int k = id & (r->cap_inflight - 1);
+	while (r->inflight[k].id >= 0)
+		k = (k + 1) & (r->cap_inflight - 1);
+	r->inflight[k] = *x;
+	r->inflight[k].id = id;
+	r->ninflight++;
+	return id;
+}
+
+/* Linear probing: removing an entry re-places the rest of its cluster. */
+static void remove_at(struct run *r, int k)
+{
+	int cap = r->cap_inflight;
+	r->inflight[k].id = -1;
+	r->ninflight--;
+	for (int j = (k + 1) & (cap - 1); r->inflight[j].id >= 0; j = (j + 1) & (cap - 1)) {
+		struct xfer_rec e = r->inflight[j];
+		r->inflight[j].id = -1;
+		int h = e.id & (cap - 1);
+		while (r->inflight[h].id >= 0)
+			h = (h + 1) & (cap - 1);
+		r->inflight[h] = e;
+	}
+}
+
+void xfer_finish(struct run *r, int id, uint64_t bytes, double t_end)
+{
+	if (id < 0 || !r->cap_inflight)
+		return;
+	for (int k = id & (r->cap_inflight - 1); r->inflight[k].id >= 0; k = (k + 1) & (r->cap_inflight - 1))
+		if (r->inflight[k].id == id) {
+			struct xfer_rec x = r->inflight[k];
+			x.done = true;
+			x.bytes = bytes;
+			x.t_end = t_end;
+			account(r, id, &x);
+			remove_at(r, k);
+			return;
+		}
+}
+
+void xfer_flush(struct run *r)
+{
+	for (int k = 0; k < r->cap_inflight; k++)
+		if (r->inflight[k].id >= 0)
+			account(r, r->inflight[k].id, &r->inflight[k]);
+	free(r->inflight);
+	r->inflight = NULL;
+	r->cap_inflight = r->ninflight = 0;
+}
