@@ -278,6 +278,9 @@ int results_write(struct run *r)
 		       jct_p95);
 		printf("%-28s %.1f MB (EPS %.1f MB, OCS %.1f MB: %.1f%% on circuits)\n", "cross-rack bytes",
 		       (eps + ocs) / 1e6, eps / 1e6, ocs / 1e6, eps + ocs ? 100.0 * ocs / (eps + ocs) : 0.0);
+		if (r->ocs_on)
+			printf("%-28s %.1f MB of cross-rack shuffle (transfers over %.2f MB)\n", "circuit-eligible",
+			       circuit / 1e6, r->p.elephant_bytes / 1e6);
 		printf("%-28s %.1f%% node-local, %.1f%% rack-local\n", "map locality",
 		       maps ? 100.0 * node_local / maps : 0.0, maps ? 100.0 * rack_local / maps : 0.0);
 		printf("%-28s %s%s%s\n", "fidelity", verdict, *why ? ": " : "", why);
