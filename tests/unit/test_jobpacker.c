@@ -4,6 +4,7 @@
  * the online scheduler (placement, sequences, ad-hoc jobs, failure) and the
  * shuffle aggregation hooks. */
 #include "emu/sched/jobpacker.h"
+#include "workload_fixture.h"
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -20,17 +21,10 @@ struct jspec {
 
 static struct workload *build(int n, const struct jspec *js, double data_scale)
 {
-	struct workload *w = calloc(1, sizeof *w);
-	w->njobs = n;
-	w->jobs = calloc(n, sizeof *w->jobs);
-	for (int j = 0; j < n; j++)
-		w->ntasks += js[j].maps + js[j].reduces;
-	w->tasks = calloc(w->ntasks, sizeof *w->tasks);
+	struct workload *w = fx_workload_new(n);
 	w->params.data_scale = data_scale;
-	int k = 0;
 	for (int j = 0; j < n; j++) {
 		struct job *jb = &w->jobs[j];
-		jb->id = j;
 		snprintf(jb->name, sizeof jb->name, "j%d", j);
 		jb->submit_s = jb->pred_submit_s = js[j].submit;
 		jb->nmaps = js[j].maps;
@@ -38,30 +32,20 @@ static struct workload *build(int n, const struct jspec *js, double data_scale)
 		jb->shuffle_bytes = jb->pred_shuffle_bytes = js[j].shuffle;
 		jb->input_bytes = js[j].input;
 		jb->recurring = js[j].recurring;
-		jb->first_task = k;
-		for (int i = 0; i < jb->nmaps + jb->nreduces; i++, k++) {
-			struct task *t = &w->tasks[k];
-			t->id = k;
-			t->job = j;
-			t->kind = i < jb->nmaps ? TASK_MAP : TASK_REDUCE;
-			t->index = i < jb->nmaps ? i : i - jb->nmaps;
-			t->duration_s = i < jb->nmaps ? js[j].t_map : js[j].t_red;
+	}
+	fx_workload_layout(w);
+	for (int j = 0; j < n; j++) {
+		struct job *jb = &w->jobs[j];
+		for (int i = 0; i < jb->nmaps + jb->nreduces; i++) {
+			struct task *t = &w->tasks[jb->first_task + i];
+			t->duration_s = t->kind == TASK_MAP ? js[j].t_map : js[j].t_red;
 			if (t->kind == TASK_MAP) {
 				t->input_bytes = js[j].input / jb->nmaps;
 				t->output_bytes = js[j].shuffle / jb->nmaps;
 			}
-			t->server = -1;
-			t->replicas[0] = t->replicas[1] = t->replicas[2] = -1;
 		}
 	}
 	return w;
-}
-
-static void free_workload(struct workload *w)
-{
-	free(w->jobs);
-	free(w->tasks);
-	free(w);
 }
 
 static struct cluster c;
@@ -83,7 +67,7 @@ static void stop(void)
 {
 	sched_destroy(&s);
 	cluster_free(&c);
-	free_workload(w);
+	fx_workload_free(w);
 }
 
 static void arrive_all(void)
@@ -334,7 +318,7 @@ Test(jobpacker, fig46_planner_picks_pair_and_splits_evenly)
 	cr_assert_eq(rr, 8);
 	jp_plan_free(&p);
 	cluster_free(&c);
-	free_workload(w);
+	fx_workload_free(w);
 }
 
 Test(jobpacker, fig43_balance_skewness)
@@ -780,5 +764,5 @@ Test(corral, lrf_and_provisioning)
 	cr_assert_float_eq(p.end[0], 38.75, 1e-9);
 	jp_plan_free(&p);
 	cluster_free(&c);
-	free_workload(w);
+	fx_workload_free(w);
 }

@@ -1,6 +1,7 @@
 /* Unit tests of the scheduler policies and the cluster bookkeeping, on
  * hand-made fixtures (no workload files, no network). */
 #include "emu/sched.h"
+#include "workload_fixture.h"
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,37 +9,14 @@
 /* njobs jobs of `maps` maps and `reduces` reduces, submitted at 0, 1, 2 ... */
 static struct workload *make_workload(int njobs, int maps, int reduces)
 {
-	struct workload *w = calloc(1, sizeof *w);
-	w->njobs = njobs;
-	w->jobs = calloc(njobs, sizeof *w->jobs);
-	w->ntasks = njobs * (maps + reduces);
-	w->tasks = calloc(w->ntasks, sizeof *w->tasks);
-	int k = 0;
+	struct workload *w = fx_workload_new(njobs);
 	for (int j = 0; j < njobs; j++) {
-		struct job *jb = &w->jobs[j];
-		jb->id = j;
-		jb->submit_s = j;
-		jb->nmaps = maps;
-		jb->nreduces = reduces;
-		jb->first_task = k;
-		for (int i = 0; i < maps + reduces; i++, k++) {
-			struct task *t = &w->tasks[k];
-			t->id = k;
-			t->job = j;
-			t->kind = i < maps ? TASK_MAP : TASK_REDUCE;
-			t->index = i < maps ? i : i - maps;
-			t->server = -1;
-			t->replicas[0] = t->replicas[1] = t->replicas[2] = -1;
-		}
+		w->jobs[j].submit_s = j;
+		w->jobs[j].nmaps = maps;
+		w->jobs[j].nreduces = reduces;
 	}
+	fx_workload_layout(w);
 	return w;
-}
-
-static void free_workload(struct workload *w)
-{
-	free(w->jobs);
-	free(w->tasks);
-	free(w);
 }
 
 static struct cluster c;
@@ -60,7 +38,7 @@ static void stop(void)
 {
 	sched_destroy(&s);
 	cluster_free(&c);
-	free_workload(w);
+	fx_workload_free(w);
 }
 
 static void arrive_all(void)
