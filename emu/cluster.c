@@ -12,9 +12,11 @@ int cluster_init(struct cluster *c, int racks, int per_rack, int containers, str
 	c->nservers = racks * per_rack;
 	c->servers = calloc(c->nservers, sizeof *c->servers);
 	c->arrived = calloc(w->njobs ? w->njobs : 1, sizeof *c->arrived);
-	if (!c->servers || !c->arrived) {
-		free(c->servers);
-		free(c->arrived);
+	c->rack_util_out = calloc(racks ? racks : 1, sizeof(double));
+	c->rack_util_in = calloc(racks ? racks : 1, sizeof(double));
+	c->job_xrack_bytes = calloc(w->njobs ? w->njobs : 1, sizeof(uint64_t));
+	if (!c->servers || !c->arrived || !c->rack_util_out || !c->rack_util_in || !c->job_xrack_bytes) {
+		cluster_free(c);
 		return -1;
 	}
 	for (int i = 0; i < c->nservers; i++)
@@ -30,6 +32,9 @@ void cluster_free(struct cluster *c)
 {
 	free(c->servers);
 	free(c->arrived);
+	free(c->rack_util_out);
+	free(c->rack_util_in);
+	free(c->job_xrack_bytes);
 	memset(c, 0, sizeof *c);
 }
 

@@ -25,6 +25,14 @@ struct cluster {
 	double slowstart;         /* fraction of a job's maps done before its reduces may run */
 	bool *arrived;            /* per job: submitted and its dependencies done */
 	int running_jobs;         /* arrived and not finished */
+
+	/* The network monitor's view, filled in by the runtime (every backend)
+	 * once per sample (1 s by default) — what network-aware schedulers read:
+	 * per rack, the cross-rack utilisation (0..1) of the ToR's EPS uplink
+	 * (traffic leaving the rack) and downlink (entering it) over the last
+	 * sample; per job, cross-rack bytes moved so far (shuffle + input). */
+	double *rack_util_out, *rack_util_in;
+	uint64_t *job_xrack_bytes;
 };
 
 /* servers = racks x per_rack, each with `containers` slots. */
