@@ -1,5 +1,7 @@
-/* monitor.c — watching the fabric during a run: link counters every second
- * (links.csv), the fidelity check, and the progress line.
+/* monitor.c — the network monitor: link counters every sample (1 s by
+ * default, links.csv), each rack's cross-rack utilisation for the
+ * schedulers (cluster.rack_util_*) and congestion counts, the fidelity
+ * check, and the progress line.
  *
  * Fidelity: one machine has a ceiling.  A link whose queue stayed backlogged
  * through a sampling interval (a backlog at both ends) should have sent at
@@ -9,9 +11,14 @@
  * that is saturated most of the time, and the run says its results are the
  * machine's, not the network's. */
 #include "emu/run_int.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* A rack whose uplink ran at this share of its rate in either direction
+ * over a sample is congested (the dissertation's CongestionThreshold). */
+#define CONGESTED 0.8
 
 static const char *class_name(enum link_class c)
 {
@@ -56,14 +63,15 @@ int monitor_open(struct run *r)
 		return -1;
 	fprintf(r->links_csv, "t_s,link,class,rack,server,port,tx_bytes,rx_bytes,tx_mbps,rx_mbps,drops,backlog,"
 			      "marked_tx_bytes\n");
-	if (fabric_stats(r->fab, &r->base, &r->nlinks))
+	if (r->be->stats(r, &r->base, &r->nlinks))
 		return -1;
 	r->last = malloc(r->nlinks * sizeof *r->last);
 	if (!r->last)
 		return -1;
 	memcpy(r->last, r->base, r->nlinks * sizeof *r->last);
 	r->last_sample = run_now(r);
-	cpu_busy(r);
+	if (r->be->wallclock)
+		cpu_busy(r);
 	return 0;
 }
 
@@ -83,13 +91,15 @@ static void progress(struct run *r, bool final)
 		else if (r->last[i].cls == LINK_OPTICAL)
 			ocs += r->last[i].tx_bytes - r->base[i].tx_bytes;
 	}
+	/* Paced and estimated in wall time: a simulated second takes far less. */
+	double wall = run_wall(), spent = wall - r->wall_start;
 	char eta[32] = "--";
 	if (r->tasks_done > 0 && r->tasks_done < r->w->ntasks)
-		snprintf(eta, sizeof eta, "%.0fs", now * (r->w->ntasks - r->tasks_done) / r->tasks_done);
+		snprintf(eta, sizeof eta, "%.0fs", spent * (r->w->ntasks - r->tasks_done) / r->tasks_done);
 	bool tty = isatty(2);
-	if (!tty && !final && now - r->last_progress < 10)
+	if (!final && wall - r->last_progress < (tty ? 0.5 : 10))
 		return;
-	r->last_progress = now;
+	r->last_progress = wall;
 	fprintf(stderr, "%s[%5.0fs] jobs %d/%d  tasks %d/%d (running %d)  cross-rack EPS %.1f MB, OCS %.1f MB  ETA %s%s",
 		tty ? "\r\033[K" : "", now, jobs_done, r->w->njobs, r->tasks_done, r->w->ntasks, running, eps / 1e6,
 		ocs / 1e6, final ? "0s" : eta, tty && !final ? "" : "\n");
@@ -100,14 +110,23 @@ void monitor_sample(struct run *r, bool final)
 	struct link_stats *cur;
 	int n;
 	double now = run_now(r), dt = now - r->last_sample;
-	if (dt <= 0 || fabric_stats(r->fab, &cur, &n) || n != r->nlinks)
+	if (dt <= 0 || r->be->stats(r, &cur, &n) || n != r->nlinks)
 		return;
 	r->samples++;
-	if (cpu_busy(r) > 0.95)
+	if (r->be->wallclock && cpu_busy(r) > 0.95)
 		r->cpu_hot_samples++;
 	for (int i = 0; i < n; i++) {
 		const struct link_stats *l = &cur[i], *p = &r->last[i];
 		double tx = (double)(l->tx_bytes - p->tx_bytes) * 8 / dt, rx = (double)(l->rx_bytes - p->rx_bytes) * 8 / dt;
+		if (l->cls == LINK_UPLINK && l->rack < r->c.racks) {
+			/* The EPS uplink carries the rack's cross-rack traffic: tx
+			 * leaves the rack, rx enters it. */
+			double cap = (double)capacity(r, l);
+			r->c.rack_util_out[l->rack] = tx / cap;
+			r->c.rack_util_in[l->rack] = rx / cap;
+			if (!final && fmax(tx, rx) >= CONGESTED * cap)
+				r->congested_samples++;
+		}
 		if (l->backlog > 0 && p->backlog > 0) {
 			r->busy_samples++;
 			if (tx < 0.8 * (double)capacity(r, l))

@@ -39,22 +39,16 @@ static void sleep_until(double t)
 		;
 }
 
-int ocs_ctl_init(struct ocs_ctl *c, struct fabric *f, const struct ocs_params *p,
-		 const struct ocs_hooks *hooks, const char *log_path, char err[FABRIC_ERR_LEN])
+static int ctl_init(struct ocs_ctl *c, const struct topo *t, const struct circuit_cfg *cur,
+		    const struct ocs_params *p, const char *log_path, double t0, char err[FABRIC_ERR_LEN])
 {
-	memset(c, 0, sizeof *c);
-	if (!f->topo.ocs) {
-		snprintf(err, FABRIC_ERR_LEN, "fabric '%s' has no OCS", f->prefix);
-		return -1;
-	}
-	c->fab = f;
+	c->topo = t;
+	c->cur = cur;
 	c->p = *p;
-	if (hooks)
-		c->hooks = *hooks;
-	c->racks = f->topo.racks;
-	c->ports = f->topo.ocs_ports;
+	c->racks = t->racks;
+	c->ports = t->ocs_ports;
 	c->demand = calloc((size_t)c->racks * c->racks, sizeof *c->demand);
-	c->t0 = wall();
+	c->t0 = t0;
 	if (!c->demand) {
 		snprintf(err, FABRIC_ERR_LEN, "out of memory");
 		return -1;
@@ -71,6 +65,27 @@ int ocs_ctl_init(struct ocs_ctl *c, struct fabric *f, const struct ocs_params *p
 		fflush(c->log);
 	}
 	return 0;
+}
+
+int ocs_ctl_init(struct ocs_ctl *c, struct fabric *f, const struct ocs_params *p,
+		 const struct ocs_hooks *hooks, const char *log_path, char err[FABRIC_ERR_LEN])
+{
+	memset(c, 0, sizeof *c);
+	if (!f->topo.ocs) {
+		snprintf(err, FABRIC_ERR_LEN, "fabric '%s' has no OCS", f->prefix);
+		return -1;
+	}
+	c->fab = f;
+	if (hooks)
+		c->hooks = *hooks;
+	return ctl_init(c, &f->topo, &f->circuits, p, log_path, wall(), err);
+}
+
+int ocs_ctl_init_virtual(struct ocs_ctl *c, const struct topo *t, const struct circuit_cfg *cur,
+			 const struct ocs_params *p, const char *log_path, char err[FABRIC_ERR_LEN])
+{
+	memset(c, 0, sizeof *c);
+	return ctl_init(c, t, cur, p, log_path, 0, err);
 }
 
 void ocs_ctl_free(struct ocs_ctl *c)
@@ -106,11 +121,11 @@ int ocs_decide(struct ocs_ctl *c, struct circuit_cfg *next, int64_t *served)
 	if (prev && out) {
 		for (int p = 0; p < k; p++)
 			for (int i = 0; i < r; i++)
-				prev[p * r + i] = c->fab->circuits.out[p][i];
-		rc = ocs_match_kport(c->fab->topo.ocs_mode == OCS_BIDIRECTIONAL ? OCS_BIDIR : OCS_DIRECTED_MODE,
+				prev[p * r + i] = c->cur->out[p][i];
+		rc = ocs_match_kport(c->topo->ocs_mode == OCS_BIDIRECTIONAL ? OCS_BIDIR : OCS_DIRECTED_MODE,
 				     r, k, c->demand, prev, out, served);
 		if (!rc) {
-			circuits_clear(next, &c->fab->topo);
+			circuits_clear(next, c->topo);
 			for (int p = 0; p < k; p++)
 				for (int i = 0; i < r; i++)
 					next->out[p][i] = (int16_t)out[p * r + i];
@@ -196,18 +211,24 @@ int ocs_tick(struct ocs_ctl *c, struct ocs_event *ev, char err[FABRIC_ERR_LEN])
 		total += c->demand[i];
 	ev->served = served;
 	ev->demand = total;
-	if (ev->changed && c->log) {
-		char spec[8192];
-		circuits_format(&ev->cfg, spec, sizeof spec);
-		for (char *q = spec; *q; q++)   /* keep the CSV's columns: circuits space-separated */
-			if (*q == ',')
-				*q = ' ';
-		fprintf(c->log, "%.6f,%.6f,%.6f,%.6f,%.6f,%d,%.6f,%.6f,%.3f,%lld,%lld,%s\n", ev->t_dark - c->t0,
-			ev->t_announce, ev->t_dark, ev->t_switch, ev->t_lit, ev->changed, ev->drain_s, ev->dark_s,
-			ev->apply_ms, (long long)served, (long long)total, spec);
-		fflush(c->log);
-	}
+	if (ev->changed)
+		ocs_log_event(c, ev);
 	return 0;
+}
+
+void ocs_log_event(struct ocs_ctl *c, const struct ocs_event *ev)
+{
+	if (!c->log)
+		return;
+	char spec[8192];
+	circuits_format(&ev->cfg, spec, sizeof spec);
+	for (char *q = spec; *q; q++)   /* keep the CSV's columns: circuits space-separated */
+		if (*q == ',')
+			*q = ' ';
+	fprintf(c->log, "%.6f,%.6f,%.6f,%.6f,%.6f,%d,%.6f,%.6f,%.3f,%lld,%lld,%s\n", ev->t_dark - c->t0,
+		ev->t_announce, ev->t_dark, ev->t_switch, ev->t_lit, ev->changed, ev->drain_s, ev->dark_s, ev->apply_ms,
+		(long long)ev->served, (long long)ev->demand, spec);
+	fflush(c->log);
 }
 
 int ocs_realtime(void)

@@ -60,7 +60,9 @@ struct ocs_event {
 };
 
 struct ocs_ctl {
-	struct fabric *fab;
+	struct fabric *fab;       /* NULL for a virtual OCS (the simulator) */
+	const struct topo *topo;
+	const struct circuit_cfg *cur;   /* what the crossbar is set to now */
 	struct ocs_params p;
 	struct ocs_hooks hooks;
 	int racks, ports;
@@ -73,6 +75,10 @@ struct ocs_ctl {
 /* f must be an OCS fabric.  log_path may be NULL.  -1 with err on failure. */
 int ocs_ctl_init(struct ocs_ctl *c, struct fabric *f, const struct ocs_params *p,
 		 const struct ocs_hooks *hooks, const char *log_path, char err[FABRIC_ERR_LEN]);
+/* A controller without a fabric: the simulator keeps `cur` and applies
+ * configurations itself; decide and the log work the same. */
+int ocs_ctl_init_virtual(struct ocs_ctl *c, const struct topo *t, const struct circuit_cfg *cur,
+			 const struct ocs_params *p, const char *log_path, char err[FABRIC_ERR_LEN]);
 void ocs_ctl_free(struct ocs_ctl *c);
 
 void ocs_demand_set(struct ocs_ctl *c, int src, int dst, int64_t bytes);
@@ -86,6 +92,9 @@ int ocs_reconfigure(struct ocs_ctl *c, const struct circuit_cfg *next, struct oc
 		    char err[FABRIC_ERR_LEN]);
 /* decide + reconfigure + log: what the controller does every interval. */
 int ocs_tick(struct ocs_ctl *c, struct ocs_event *ev, char err[FABRIC_ERR_LEN]);
+/* One line of the CSV log for a reconfiguration that happened (ev->changed),
+ * stamps relative to t0 (the simulator's are run time, t0 = 0). */
+void ocs_log_event(struct ocs_ctl *c, const struct ocs_event *ev);
 
 /* Ask for SCHED_FIFO and locked memory, so δ is kept on a loaded machine.
  * Returns 0, or -1 (not permitted) — the controller then runs, less precisely. */

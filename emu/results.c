@@ -147,7 +147,7 @@ static int write_tasks(struct run *r)
 static json_t *params_json(const struct run *r)
 {
 	const struct workload_params *w = &r->w->params;
-	return json_pack("{s:s,s:s,s:f,s:I,s:s,s:f,s:f,s:f,s:s,s:f,s:i,s:I,s:f,s:f,s:f,s:I,s:I,s:f,s:s,s:f,s:f,s:f}",
+	json_t *o = json_pack("{s:s,s:s,s:f,s:I,s:s,s:f,s:f,s:f,s:s,s:f,s:i,s:I,s:f,s:f,s:f,s:I,s:I,s:f,s:s,s:f,s:f,s:f}",
 			 "topology", r->t->name, "scheduler", r->p.scheduler, "slowstart", r->p.slowstart,
 			 "elephant_bytes", (json_int_t)r->p.elephant_bytes, "ocs_mode", r->p.hold ? "hold" : "fallback",
 			 "ocs_interval_s", r->p.ocs.interval_s, "ocs_delta_s", r->p.ocs.delta_s, "ocs_guard_s",
@@ -158,6 +158,11 @@ static json_t *params_json(const struct run *r)
 			 "time_floor_s", w->time_floor_s, "workload", r->w->source, "server_rate_bps",
 			 (double)r->t->server.rate, "uplink_rate_bps", (double)r->t->uplink.rate, "ocs_rate_bps",
 			 r->t->ocs ? (double)r->t->optical.rate : 0.0);
+	json_object_set_new(o, "backend", json_string(r->be->name));
+	json_object_set_new(o, "monitor_s", json_real(r->p.monitor_s));
+	if (!r->be->wallclock)
+		json_object_set_new(o, "sim_quantum_s", json_real(r->p.sim_quantum_s));
+	return o;
 }
 
 int results_write(struct run *r)
@@ -224,7 +229,7 @@ int results_write(struct run *r)
 			   kids.ru_stime.tv_usec * 1e-6;
 	double moved_gbit = (double)(shuffle_net + input_net) * 8 / 1e9;
 	double makespan = fin ? last - (first == INFINITY ? 0 : first) : 0;
-	const char *verdict = "ok";
+	const char *verdict = r->be->wallclock ? "ok" : "simulated";
 	char why[256] = "";
 	if (r->busy_samples >= 10 && r->slow_samples * 10 > r->busy_samples) {
 		verdict = "machine-limited";
@@ -239,7 +244,7 @@ int results_write(struct run *r)
 		"experiment", r->p.experiment, "scheduler", r->p.scheduler, "results", r->dir, "partial", r->partial,
 		"stop_reason", r->stop_reason ? r->stop_reason : "", "jobs", n, "jobs_finished", fin, "makespan_s",
 		makespan, "jct_mean_s", fin ? sum / fin : 0.0, "jct_median_s", jct_med, "jct_p95_s", jct_p95, "throughput_jobs_per_s", makespan > 0 ? fin / makespan : 0.0,
-		"wall_s", run_now(r), "cross_rack_bytes", (json_int_t)(eps + ocs), "eps_bytes", (json_int_t)eps,
+		"wall_s", run_wall() - r->wall_start, "cross_rack_bytes", (json_int_t)(eps + ocs), "eps_bytes", (json_int_t)eps,
 		"ocs_bytes", (json_int_t)ocs, "ocs_share", eps + ocs ? (double)ocs / (double)(eps + ocs) : 0.0,
 		"marked_eps_bytes", (json_int_t)marked, "server_tx_bytes", (json_int_t)intra, "agent_bytes",
 		json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}", "shuffle_network", (json_int_t)shuffle_net, "shuffle_cross_rack",
@@ -262,6 +267,10 @@ int results_write(struct run *r)
 		"ocs", json_pack("{s:b,s:I}", "enabled", r->ocs_on, "reconfigurations",
 				 (json_int_t)(r->ocs_on ? r->ocs.reconfigs : 0)),
 		"parameters", params_json(r));
+	json_object_set_new(sum_j, "backend", json_string(r->be->name));
+	json_object_set_new(sum_j, "run_s", json_real(run_now(r)));
+	json_object_set_new(sum_j, "congestion",
+			    json_pack("{s:f,s:I}", "threshold", 0.8, "rack_samples", (json_int_t)r->congested_samples));
 	int rc = write_jobs(r) | write_tasks(r) | commit(r, "flows.csv", r->flows_csv);
 	r->flows_csv = NULL;
 	FILE *f = open_tmp(r, "summary.json");

@@ -1,10 +1,12 @@
-/* run.h — one experiment run on the emulator backend: a fabric, one agent
- * per server, the resource manager and a scheduler, the OCS controller on
- * live demand, results on disk.
+/* run.h — one experiment run: the resource manager and a scheduler, the OCS
+ * controller on live demand, results on disk, on one of two backends:
  *
- * The controller is one event loop (epoll + timerfd) on the main thread; the
- * OCS controller has its own thread because a reconfiguration blocks for
- * guard + drain + δ and must keep its timing while the loop works. */
+ *   emu  a fabric of namespaces, one agent per server, real packets, wall
+ *        clock (backend_emu.c: an epoll loop; the OCS controller on its own
+ *        thread because a reconfiguration blocks for guard + drain + δ);
+ *   sim  a flow-level model of the same topology, max-min fair sharing,
+ *        virtual clock (backend_sim.c, sim_net.c): paper scale in seconds,
+ *        no root. */
 #ifndef EMU_RUN_H
 #define EMU_RUN_H
 #include "emu/ocs_ctl.h"
@@ -13,6 +15,7 @@
 #include <stdbool.h>
 
 struct run_params {
+	const char *backend;         /* "emu" (default) or "sim" */
 	const char *prefix;          /* fabric prefix, default "emu" */
 	const char *scheduler;       /* default "fair" */
 	const char *results_root;    /* default "results" */
@@ -23,6 +26,8 @@ struct run_params {
 	bool hold;                   /* circuit-eligible bytes wait for a circuit (default) or fall back */
 	struct ocs_params ocs;
 	double heartbeat_s;          /* offers of idle containers and scheduler ticks (default 0.2) */
+	double monitor_s;            /* network monitor sample period: links.csv, rack utilisation (default 1) */
+	double sim_quantum_s;        /* sim: least time between bandwidth reallocations (default 0: every change) */
 	double node_wait_s, rack_wait_s;   /* delay scheduling */
 	int copiers;                 /* parallel fetches per reduce (default 5) */
 	double timeout_s;            /* stop the run (marked partial) after this (default 3600) */
@@ -33,9 +38,9 @@ struct run_params {
 };
 void run_params_default(struct run_params *p);
 
-/* Everything is set up and torn down inside; the fabric is built from t
- * (must not exist yet).  Returns 0 if every job finished, 1 if the run
- * stopped early (signal, timeout, agents lost: results marked partial), -1
+/* Everything is set up and torn down inside; on the emu backend the fabric
+ * is built from t (must not exist yet).  Returns 0 if every job finished, 1 if the run
+ * stopped early (signal, timeout, servers lost: results marked partial), -1
  * on setup failure with err. */
 int run_experiment(const struct topo *t, struct workload *w, const struct run_params *p, char err[512]);
 

@@ -1,6 +1,7 @@
-/* run_int.h — the state of a run, shared by run.c (loop, agents),
- * shuffle.c (transfers), monitor.c (links, fidelity, progress) and
- * results.c (files).  Not for schedulers: they see emu/cluster.h. */
+/* run_int.h — the state of a run, shared by run.c (the core: arrivals,
+ * heartbeats, task dispatch, faults), shuffle.c (transfers), xfers.c (their
+ * record), monitor.c (links, fidelity, progress), results.c (files) and the
+ * backends.  Not for schedulers: they see emu/cluster.h. */
 #ifndef EMU_RUN_INT_H
 #define EMU_RUN_INT_H
 #include "emu/cluster.h"
@@ -8,19 +9,42 @@
 #include "emu/proto.h"
 #include "emu/run.h"
 #include "emu/sched.h"
-#include <pthread.h>
 #include <stdio.h>
 
-#define DATA_PORT 7000
+struct run;
 
-struct agent {
-	int fd;                  /* control connection, -1 until hello */
-	pid_t pid;
-	bool up;                 /* said hello and still connected */
-	char *rbuf;
-	size_t rlen;
-	uint64_t *pending;       /* circuit-eligible bytes to send, per destination rack */
+/* A backend carries out what the core decides: the emulator (namespaces,
+ * one agent per server, real packets, wall clock: backend_emu.c) or the
+ * flow-level simulator (max-min shared capacities, virtual clock:
+ * backend_sim.c).  It reports back through run_task_done, run_flow_done and
+ * run_server_lost; the scheduler, resource manager, shuffle and results
+ * code cannot tell which one runs. */
+struct backend_ops {
+	const char *name;
+	bool wallclock;           /* real time: the machine can fall behind (fidelity checks) */
+	/* Build the network and what runs tasks, and the OCS controller when
+	 * the topology has one (r->ocs_on, r->ocs logging to ocs.csv.tmp);
+	 * the clock starts at 0 when it returns. */
+	int (*setup)(struct run *r, char err[512]);
+	/* The loop is over: stop the OCS controller and the task runners. */
+	void (*stop)(struct run *r);
+	/* Release everything (also after a failed or partial setup). */
+	void (*teardown)(struct run *r);
+	double (*now)(const struct run *r);
+	/* Deliver what happened, waiting at most until `deadline` (run time). */
+	void (*poll)(struct run *r, double deadline);
+	/* Run task t on server: a map reads its input from input_src (-1 =
+	 * local disk) then computes; a reduce waits for fetch() calls. */
+	void (*start_task)(struct run *r, struct task *t, int server, int input_src);
+	/* Transfers a running reduce must fetch; final = no more will follow. */
+	void (*fetch)(struct run *r, struct task *reduce, const struct xfer *xs, int n, bool final);
+	/* Counters of every ToR-facing link (cumulative; *out malloc'd). */
+	int (*stats)(struct run *r, struct link_stats **out, int *n);
+	/* Why the backend cannot go on (OCS controller failed, ...), or NULL. */
+	const char *(*failure)(struct run *r);
 };
+extern const struct backend_ops backend_emu, backend_sim;
+const struct backend_ops *backend_find(const char *name);
 
 /* One transfer: what a reduce fetches from one map-output holder in one
  * request (all the outputs available there), or a map's remote input. */
@@ -32,21 +56,14 @@ struct xfer_rec {
 	double t_start, t_end;   /* s since the run started (start = when requested) */
 };
 
-struct link_sample;
-
 struct run {
 	struct run_params p;
 	const struct topo *t;
-	struct fabric *fab;
+	const struct backend_ops *be;
+	void *be_priv;
 	struct workload *w;
 	struct cluster c;
 	struct sched s;
-	double t0;               /* epoch seconds at start */
-	int epfd, listen_fd, timer_fd;
-	char sock_path[256];
-	struct agent *agents;    /* per server */
-	int agents_up;
-	pthread_mutex_t send_mu; /* writes to agents: main loop and OCS thread */
 
 	/* shuffle: per job, a reduces x maps matrix of "already requested" */
 	uint8_t **requested;
@@ -58,22 +75,18 @@ struct run {
 		uint64_t shuffle_net, shuffle_xrack, shuffle_local, input_net, input_xrack, circuit_xrack;
 	} totals;
 
-	/* OCS */
+	/* OCS (driven by the backend) */
 	bool ocs_on;
 	struct ocs_ctl ocs;
-	pthread_t ocs_thread;
-	pthread_mutex_t demand_mu;
-	volatile int ocs_stop;
-	char ocs_err[FABRIC_ERR_LEN];
 
 	/* monitoring */
 	FILE *links_csv;
 	struct link_stats *base, *last;   /* counters at start and at the last sample */
 	int nlinks;
 	double last_sample;
-	unsigned long samples, busy_samples, slow_samples, cpu_hot_samples;
+	unsigned long samples, busy_samples, slow_samples, cpu_hot_samples, congested_samples;
 	unsigned long long cpu_prev_busy, cpu_prev_total;
-	double last_progress;
+	double wall_start, last_progress;   /* wall clock (progress lines are for people) */
 	char dir[512];           /* results directory */
 	bool partial;
 	const char *stop_reason;
@@ -82,7 +95,13 @@ struct run {
 };
 
 double run_now(const struct run *r);
-int run_send(struct run *r, int server, const struct msg *m);
+void run_say(const struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+double run_wall(void);
+
+/* What backends report (run.c). */
+void run_task_done(struct run *r, int server, int task, bool ok, uint64_t bytes, const char *error);
+void run_flow_done(struct run *r, int xfer, uint64_t bytes, double t_end);
+void run_server_lost(struct run *r, int server);
 
 /* shuffle.c */
 void shuffle_pump(struct run *r, struct job *j);

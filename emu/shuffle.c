@@ -6,8 +6,6 @@
  * scheduler's hook says so (default: cross-rack and larger than the
  * elephant threshold).  Defined once here, the same for every backend. */
 #include "emu/run_int.h"
-#include "netctl/plan.h"
-#include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,7 +58,7 @@ static void pump_reduce(struct run *r, struct job *j, struct task *red)
 		row[m] = 1;
 		by_holder[map->server] += partition(map, j->nreduces, red->index);
 	}
-	struct msg msg = {.op = OP_FETCH, .task = red->id, .job = j->id, .xfers = xs};
+	int nx = 0;
 	for (int h = 0; h < ns; h++) {
 		if (!by_holder[h])
 			continue;
@@ -77,21 +75,18 @@ static void pump_reduce(struct run *r, struct job *j, struct task *red)
 		int id = xfer_new(r, &rec);
 		if (id < 0)
 			continue;
-		struct xfer *x = &xs[msg.nxfers++];
+		struct xfer *x = &xs[nx++];
 		x->id = id;
 		x->src = h;
-		x->addr.sin_family = AF_INET;
-		x->addr.sin_addr = plan_server_ip(r->t, cluster_rack_of(&r->c, h), r->c.servers[h].index);
-		x->addr.sin_port = htons(DATA_PORT);
 		x->bytes = by_holder[h];
 		x->circuit = rec.circuit;
 		x->src_rack = cluster_rack_of(&r->c, h);
 		x->dst_rack = cluster_rack_of(&r->c, red->server);
 	}
-	msg.final = j->maps_done == j->nmaps;
-	if (msg.nxfers || msg.final) {
-		r->final_sent[red->id] = msg.final;
-		run_send(r, red->server, &msg);
+	bool final = j->maps_done == j->nmaps;
+	if (nx || final) {
+		r->final_sent[red->id] = final;
+		r->be->fetch(r, red, xs, nx, final);
 	}
 	free(by_holder);
 	free(xs);

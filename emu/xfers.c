@@ -13,6 +13,8 @@ static void account(struct run *r, int id, const struct xfer_rec *x)
 	bool xr = cluster_rack_of(&r->c, x->src) != cluster_rack_of(&r->c, x->dst);
 	struct xfer_totals *t = &r->totals;
 	if (x->done) {
+		if (xr && !x->local && x->job >= 0 && x->job < r->w->njobs)
+			r->c.job_xrack_bytes[x->job] += x->bytes;
 		if (x->local)
 			t->shuffle_local += x->bytes;
 		else if (x->input) {

@@ -325,6 +325,8 @@ int fabric_up(const struct topo *t, const char *prefix, struct fabric_timing *tm
 
 	if (plan_prefix_valid(prefix))
 		return errf(err, "bad prefix '%s': use 1-%d letters, digits or '_'", prefix, PREFIX_MAX);
+	if (t->unshapeable[0])
+		return errf(err, "%s", t->unshapeable);
 	if (mkdir(FABRIC_STATE_DIR, 0700) && errno != EEXIST)
 		return errf(err, "%s: %s", FABRIC_STATE_DIR, strerror(errno));
 	state_path(prefix, NULL, dir, sizeof dir);

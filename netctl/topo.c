@@ -18,6 +18,7 @@
 struct ctx {
 	const char *file;
 	char *err;
+	struct topo *t;
 };
 
 static int fail(struct ctx *c, const config_setting_t *s, const char *fmt, ...)
@@ -170,20 +171,22 @@ static int finish_link(struct ctx *c, const config_setting_t *where, const char 
 	double r = (double)l->rate * scale;
 	if (r < 1e3)
 		return fail(c, where, "%s rate is below 1 kbit/s after rate_scale %g", what, scale);
-	if (r > (double)TOPO_MAX_RATE) {
-		/* r may be beyond uint64_t, even inf (rate_scale = 1e300): converting
-		 * it would be undefined, so only a representable rate is formatted. */
-		char b[32];
-		if (r < 1e18)
-			units_fmt_rate((uint64_t)r, b, sizeof b);
-		else
-			snprintf(b, sizeof b, "%.3g bit/s", r);
-		/* --rate-scale replaces the file's scale: suggest the one that
-		 * brings this link's nominal rate to 1 Gbit/s */
-		return fail(c, where,
-			    "%s rate %s exceeds what HTB can shape (34 Gbit/s) and what one machine can carry; "
-			    "scale it down with rate_scale (e.g. --rate-scale %g)",
-			    what, b, 1e9 / (double)l->rate);
+	if (r > 1e13)
+		return fail(c, where, "%s rate is above 10 Tbit/s after rate_scale %g", what, scale);
+	if (r > (double)TOPO_MAX_RATE && !c->t->unshapeable[0]) {
+		/* Fine for the flow-level simulator; the emulator refuses it
+		 * (fabric_up).  --rate-scale replaces the file's scale: suggest
+		 * the one that brings this link's nominal rate to 1 Gbit/s. */
+		char b[32], line[TOPO_ERR_LEN];
+		units_fmt_rate((uint64_t)r, b, sizeof b);
+		char *saved = c->err;
+		c->err = line;
+		fail(c, where,
+		     "%s rate %s exceeds what HTB can shape (34 Gbit/s) and what one machine can carry; "
+		     "scale it down with rate_scale (e.g. --rate-scale %g), or use the simulator (--backend sim)",
+		     what, b, 1e9 / (double)l->rate);
+		c->err = saved;
+		snprintf(c->t->unshapeable, sizeof c->t->unshapeable, "%s", line);
 	}
 	l->rate = (uint64_t)llround(r);
 	double bytes_per_ms = (double)l->rate / 8 / 1000;
@@ -332,7 +335,7 @@ static int parse(struct ctx *c, config_t *cfg, struct topo *t, double rate_scale
 static int load(struct topo *t, config_t *cfg, int read_rc, const char *name, double rate_scale,
 		char err[TOPO_ERR_LEN])
 {
-	struct ctx c = {.file = name, .err = err};
+	struct ctx c = {.file = name, .err = err, .t = t};
 	int rc;
 	if (read_rc != CONFIG_TRUE) {
 		if (config_error_type(cfg) == CONFIG_ERR_FILE_IO)

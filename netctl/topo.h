@@ -48,6 +48,9 @@ struct topo {
 	int containers;
 	int cores;
 	uint64_t memory;           /* bytes */
+	/* Non-empty ("FILE:LINE: problem") when a rate is beyond what HTB can
+	 * shape: the flow-level simulator takes it, fabric_up refuses it. */
+	char unshapeable[TOPO_ERR_LEN];
 };
 
 /* Read and validate FILE.  rate_scale > 0 overrides the file's own scale

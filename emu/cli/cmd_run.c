@@ -1,5 +1,6 @@
 /* emu run — one experiment: build the fabric, start the agents, replay the
- * workload under a scheduler with the OCS following demand, write results.
+ * workload under a scheduler with the OCS following demand, write results
+ * (or the same on the flow-level simulator: --backend sim).
  *
  * With no arguments it runs the built-in default: the GENI-like 10-rack
  * topology, a small seeded SWIM-like workload, Fair. */
@@ -37,6 +38,8 @@ static void usage(FILE *f)
 		"usage: emu run [options]\n"
 		"Run a workload on an emulated cluster and write results/<experiment>/<scheduler>/<run>/.\n"
 		"Without options: the GENI-like 10-rack topology, 20 synthetic jobs (seed 4), Fair.\n\n"
+		"  --backend emu|sim     emu: namespaces, agents, real packets (root); sim: flow-level\n"
+		"                        model of the same topology, virtual clock, no root (default emu)\n"
 		"  --topology FILE       topology file (default: built-in geni-10rack)\n"
 		"  --workload FILE       SWIM trace (.tsv) or native JSON workload (default: synthetic)\n"
 		"  --jobs N              synthetic jobs, or the first N jobs of a trace (default 20)\n"
@@ -56,7 +59,10 @@ static void usage(FILE *f)
 		"  --run NAME            results/.../<NAME> (default: a timestamp)\n"
 		"  --results DIR         root of the results (default results)\n"
 		"  --prefix P            namespace prefix (default emu)\n"
-		"  --timeout S           stop (partial results) after S seconds (default 3600)\n"
+		"  --timeout S           stop (partial results) after S seconds of run time (default 3600)\n"
+		"  --heartbeat S         offers of free containers and scheduler ticks (default 0.2)\n"
+		"  --monitor S           network monitor period: links.csv, rack utilisation (default 1)\n"
+		"  --sim-quantum S       sim: least time between bandwidth reallocations (default 0 = exact)\n"
 		"  --keep                leave the fabric up afterwards\n"
 		"  --quiet               only the summary\n"
 		"  --dry-run             print the workload's jobs (after scaling) and exit\n\nschedulers:\n");
@@ -111,7 +117,9 @@ int cmd_run(int argc, char **argv)
 		{"results", required_argument, 0, 'o'}, {"prefix", required_argument, 0, 'p'},
 		{"timeout", required_argument, 0, 'O'}, {"keep", no_argument, 0, 'k'},
 		{"quiet", no_argument, 0, 'q'}, {"dry-run", no_argument, 0, 'N'},
-		{"recurring", required_argument, 0, 'F'},
+		{"recurring", required_argument, 0, 'F'}, {"backend", required_argument, 0, 'b'},
+		{"heartbeat", required_argument, 0, 'H'}, {"monitor", required_argument, 0, 'M'},
+		{"sim-quantum", required_argument, 0, 'Q'},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	struct run_params rp;
 	struct workload_params wp;
@@ -131,7 +139,7 @@ int cmd_run(int argc, char **argv)
 	bool trace_times = false, dry = false;
 	if (getenv("EMU_PREFIX") && *getenv("EMU_PREFIX"))
 		rp.prefix = getenv("EMU_PREFIX");
-	while ((c = getopt_long(argc, argv, "t:w:n:a:s:S:D:T:R:l:e:m:i:d:x:r:o:p:O:kqhF:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:w:n:a:s:S:D:T:R:l:e:m:i:d:x:r:o:p:O:kqhF:b:H:M:Q:", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': topo_file = optarg; break;
 		case 'w': wl_file = optarg; break;
@@ -192,6 +200,16 @@ int cmd_run(int argc, char **argv)
 		case 'q': rp.quiet = true; break;
 		case 'N': dry = true; break;
 		case 'F': if (num("--recurring", optarg, 0, 1, &sp.recurring_fraction)) return 2; break;
+		case 'b':
+			if (strcmp(optarg, "emu") && strcmp(optarg, "sim")) {
+				fprintf(stderr, "emu run: --backend must be emu or sim, not '%s'\n", optarg);
+				return 2;
+			}
+			rp.backend = optarg;
+			break;
+		case 'H': if (num("--heartbeat", optarg, 0.001, 60, &rp.heartbeat_s)) return 2; break;
+		case 'M': if (num("--monitor", optarg, 0.01, 3600, &rp.monitor_s)) return 2; break;
+		case 'Q': if (num("--sim-quantum", optarg, 0, 10, &rp.sim_quantum_s)) return 2; break;
 		case 'h': usage(stdout); return 0;
 		default: return 2;
 		}
@@ -210,6 +228,11 @@ int cmd_run(int argc, char **argv)
 	if (topo_file ? topo_load(&t, topo_file, rate_scale, err)
 		      : topo_load_string(&t, default_topology, "geni-10rack (built in)", rate_scale, err)) {
 		fprintf(stderr, "emu run: %s\n", err);
+		return 2;
+	}
+	bool sim = !strcmp(rp.backend, "sim");
+	if (!sim && !dry && t.unshapeable[0]) {
+		fprintf(stderr, "emu run: %s\n", t.unshapeable);
 		return 2;
 	}
 	struct workload w;
@@ -235,8 +258,8 @@ int cmd_run(int argc, char **argv)
 		workload_free(&w);
 		return 0;
 	}
-	if (geteuid() != 0) {
-		fprintf(stderr, "emu run: needs root (it builds network namespaces); try sudo\n");
+	if (!sim && geteuid() != 0) {
+		fprintf(stderr, "emu run: needs root (it builds network namespaces); try sudo, or --backend sim\n");
 		workload_free(&w);
 		return 2;
 	}

@@ -104,6 +104,8 @@ static int cmd_up(int argc, char **argv)
 	char err[FABRIC_ERR_LEN];
 	if (topo_load(&t, argv[optind], scale, err))
 		return bad("%s", err);
+	if (t.unshapeable[0])
+		return bad("%s", t.unshapeable);
 	if (need_root())
 		return EXIT_BAD;
 

@@ -1,0 +1,599 @@
+/* backend_emu.c — the emulator backend: a fabric of namespaces (netctl),
+ * one emu-agent per server moving real bytes, the OCS controller on its own
+ * thread on the agents' reported demand, wall clock.  The controller talks
+ * to the agents over a Unix socket (emu/proto.h) from one epoll loop. */
+#include "emu/agent_spawn.h"
+#include "emu/run_int.h"
+#include "netctl/ns.h"
+#include "netctl/plan.h"
+#include <arpa/inet.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DATA_PORT   7000
+#define TICK_S      0.02
+#define HELLO_WAIT  20.0
+
+struct agent {
+	int fd;                  /* control connection, -1 until hello */
+	pid_t pid;
+	bool up;                 /* said hello and still connected */
+	uint64_t *pending;       /* circuit-eligible bytes to send, per destination rack */
+};
+
+/* Connections before their hello are not yet tied to a server. */
+struct conn {
+	int fd, server;
+	char *buf;
+	size_t len;
+};
+
+struct emu_be {
+	struct fabric *fab;
+	bool fabric_made;
+	double t0;               /* epoch seconds at start, 0 before */
+	int epfd, listen_fd, timer_fd;
+	char sock_path[256];
+	struct agent *agents;    /* per server */
+	int agents_up;
+	struct conn *conns;
+	int nconns;
+	pthread_mutex_t send_mu; /* writes to agents: main loop and OCS thread */
+	char sendbuf[PROTO_MAX_LINE];   /* guarded by send_mu */
+	pthread_mutex_t demand_mu;
+	pthread_t ocs_thread;
+	bool ocs_thread_on;
+	volatile int ocs_stop;
+	char ocs_err[FABRIC_ERR_LEN];
+};
+
+static struct emu_be *E(const struct run *r) { return r->be_priv; }
+
+static double emu_now(const struct run *r)
+{
+	return E(r)->t0 > 0 ? run_wall() - E(r)->t0 : 0;
+}
+
+/* ---- agents ------------------------------------------------------------- */
+
+static int send_msg(struct run *r, int server, const struct msg *m)
+{
+	struct emu_be *e = E(r);
+	int rc = -1;
+	pthread_mutex_lock(&e->send_mu);
+	struct agent *a = &e->agents[server];
+	int n = a->up ? proto_encode(m, e->sendbuf, sizeof e->sendbuf) : -1;
+	for (int off = 0; n > 0 && off < n;) {
+		ssize_t w = write(a->fd, e->sendbuf + off, n - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		off += (int)w;
+		rc = off == n ? 0 : -1;
+	}
+	pthread_mutex_unlock(&e->send_mu);
+	return rc;
+}
+
+static void broadcast_pairs(struct run *r, enum msg_op op, const struct circuit_cfg *cfg)
+{
+	struct rack_pair pairs[TOPO_MAX_RACKS * TOPO_MAX_PORTS];
+	int n = 0;
+	for (int p = 0; p < cfg->ports; p++)
+		for (int s = 0; s < cfg->racks; s++)
+			if (cfg->out[p][s] >= 0)
+				pairs[n++] = (struct rack_pair){s, cfg->out[p][s]};
+	struct msg m = {.op = op, .pairs = pairs, .npairs = n};
+	for (int i = 0; i < r->c.nservers; i++)
+		send_msg(r, i, &m);
+}
+
+static void on_announce(void *arg, const struct circuit_cfg *going) { broadcast_pairs(arg, OP_ANNOUNCE, going); }
+static void on_lit(void *arg, const struct circuit_cfg *lit) { broadcast_pairs(arg, OP_CIRCUITS, lit); }
+
+static struct sockaddr_in data_addr(const struct run *r, int server)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(DATA_PORT)};
+	a.sin_addr = plan_server_ip(r->t, cluster_rack_of(&r->c, server), r->c.servers[server].index);
+	return a;
+}
+
+static int spawn_agents(struct run *r, char err[512])
+{
+	struct emu_be *e = E(r);
+	char path[512], server[16], rack[16], addr[32], port[16], copiers[16];
+	if (r->p.agent_path)
+		snprintf(path, sizeof path, "%s", r->p.agent_path);
+	else if (agent_default_path(path, sizeof path)) {
+		snprintf(err, 512, "cannot find emu-agent beside the emu binary");
+		return -1;
+	}
+	if (access(path, X_OK)) {
+		snprintf(err, 512, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	snprintf(port, sizeof port, "%d", DATA_PORT);
+	snprintf(copiers, sizeof copiers, "%d", r->p.copiers);
+	for (int i = 0; i < r->c.nservers; i++) {
+		struct host_id h = {HOST_SERVER, cluster_rack_of(&r->c, i), r->c.servers[i].index};
+		struct sockaddr_in ip = data_addr(r, i);
+		plan_host_name(&h, server, sizeof server);
+		snprintf(rack, sizeof rack, "%d", h.rack);
+		inet_ntop(AF_INET, &ip.sin_addr, addr, sizeof addr);
+		char *argv[] = {path, "--server", server, "--rack", rack, "--addr", addr, "--data-port", port,
+				"--control", e->sock_path, r->p.hold ? "--hold" : "--fallback", "--cc",
+				(char *)r->t->tcp_cc, "--copiers", copiers, NULL};
+		e->agents[i].pid = agent_spawn(path, fabric_ns_fd(e->fab, &h), argv);
+		if (e->agents[i].pid < 0) {
+			snprintf(err, 512, "cannot start the agent of %s: %s", server, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static struct conn *conn_of(struct emu_be *e, int fd)
+{
+	for (int i = 0; i < e->nconns; i++)
+		if (e->conns[i].fd == fd)
+			return &e->conns[i];
+	return NULL;
+}
+
+static void conn_drop(struct emu_be *e, struct conn *c)
+{
+	epoll_ctl(e->epfd, EPOLL_CTL_DEL, c->fd, NULL);
+	pthread_mutex_lock(&e->send_mu);
+	if (c->server >= 0) {
+		e->agents[c->server].up = false;
+		e->agents[c->server].fd = -1;
+	}
+	close(c->fd);
+	pthread_mutex_unlock(&e->send_mu);
+	free(c->buf);
+	*c = e->conns[--e->nconns];
+}
+
+static void accept_agent(struct emu_be *e)
+{
+	int fd = accept4(e->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	struct ucred cred;
+	socklen_t len = sizeof cred;
+	/* Only root (our own agents) may talk to the controller. */
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) || cred.uid != 0) {
+		close(fd);
+		return;
+	}
+	struct timeval tv = {2, 0};
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+	struct conn *nc = realloc(e->conns, (e->nconns + 1) * sizeof *e->conns);
+	if (!nc) {
+		close(fd);
+		return;
+	}
+	e->conns = nc;
+	e->conns[e->nconns++] = (struct conn){fd, -1, malloc(PROTO_MAX_LINE), 0};
+	struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
+	epoll_ctl(e->epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+
+static void demand(struct run *r, int server, const struct msg *m)
+{
+	struct emu_be *e = E(r);
+	pthread_mutex_lock(&e->demand_mu);
+	uint64_t *p = e->agents[server].pending;
+	memset(p, 0, r->c.racks * sizeof *p);
+	for (int i = 0; i < m->npending; i++)
+		if (m->pending[i].rack >= 0 && m->pending[i].rack < r->c.racks)
+			p[m->pending[i].rack] = m->pending[i].bytes;
+	pthread_mutex_unlock(&e->demand_mu);
+}
+
+static void agent_lost(struct run *r, int server)
+{
+	struct emu_be *e = E(r);
+	if (e->t0 <= 0 || !r->c.servers[server].alive)
+		return;
+	e->agents_up--;
+	pthread_mutex_lock(&e->demand_mu);
+	memset(e->agents[server].pending, 0, r->c.racks * sizeof(uint64_t));
+	pthread_mutex_unlock(&e->demand_mu);
+	run_server_lost(r, server);
+}
+
+static void handle_line(struct run *r, struct conn *c, char *line, size_t len)
+{
+	struct emu_be *e = E(r);
+	struct msg m;
+	char err[128];
+	if (proto_decode(line, len, &m, err)) {
+		run_say(r, "ignoring a malformed message from %s: %s", c->server >= 0 ? "an agent" : "a connection", err);
+		return;
+	}
+	if (m.op == OP_HELLO && c->server < 0) {
+		struct host_id h;
+		if (plan_host_parse(m.server, r->t, &h) || h.kind != HOST_SERVER) {
+			run_say(r, "hello from unknown server '%s'", m.server);
+		} else {
+			int s = h.rack * r->c.per_rack + h.server;
+			if (!e->agents[s].up) {
+				c->server = s;
+				pthread_mutex_lock(&e->send_mu);
+				e->agents[s].fd = c->fd;
+				e->agents[s].up = true;
+				pthread_mutex_unlock(&e->send_mu);
+				e->agents_up++;
+			}
+		}
+	} else if (c->server >= 0) {
+		switch (m.op) {
+		case OP_TASK_DONE: run_task_done(r, c->server, m.task, m.ok, m.bytes, m.error); break;
+		case OP_FLOW_DONE: run_flow_done(r, m.xfer, m.bytes, m.t_end - e->t0); break;
+		case OP_DEMAND: demand(r, c->server, &m); break;
+		default: run_say(r, "unexpected message op %d from server %d", m.op, c->server);
+		}
+	}
+	proto_free(&m);
+}
+
+static void read_conn(struct run *r, int fd)
+{
+	struct emu_be *e = E(r);
+	struct conn *c = conn_of(e, fd);
+	if (!c)
+		return;
+	ssize_t n = read(fd, c->buf + c->len, PROTO_MAX_LINE - c->len);
+	if (n <= 0) {
+		int server = c->server;
+		conn_drop(e, c);
+		if (server >= 0)
+			agent_lost(r, server);
+		return;
+	}
+	c->len += (size_t)n;
+	char *start = c->buf, *nl;
+	while ((nl = memchr(start, '\n', c->buf + c->len - start))) {
+		handle_line(r, c, start, (size_t)(nl - start));
+		c = conn_of(e, fd);   /* handling may not drop it, but stay safe */
+		if (!c)
+			return;
+		start = nl + 1;
+	}
+	size_t rest = c->buf + c->len - start;
+	if (rest == PROTO_MAX_LINE) {   /* a line longer than allowed: protocol violation */
+		run_say(r, "dropping a connection that sent an oversized line");
+		int server = c->server;
+		conn_drop(e, c);
+		if (server >= 0)
+			agent_lost(r, server);
+		return;
+	}
+	memmove(c->buf, start, rest);
+	c->len = rest;
+}
+
+/* One pass of the event loop: the 20 ms timer bounds the wait, so the
+ * deadline needs no timer of its own. */
+static void emu_poll(struct run *r, double deadline)
+{
+	(void)deadline;
+	struct emu_be *e = E(r);
+	struct epoll_event ev[64];
+	int n = epoll_wait(e->epfd, ev, 64, 1000);
+	r->c.now = emu_now(r);
+	for (int i = 0; i < n; i++) {
+		int fd = ev[i].data.fd;
+		if (fd == e->timer_fd) {
+			uint64_t x;
+			if (read(fd, &x, sizeof x) < 0) { /* nothing to do */ }
+		} else if (fd == e->listen_fd) {
+			accept_agent(e);
+		} else {
+			read_conn(r, fd);
+		}
+	}
+}
+
+/* ---- tasks -------------------------------------------------------------- */
+
+static void emu_start_task(struct run *r, struct task *t, int server, int input_src)
+{
+	struct msg m = {.task = t->id, .job = t->job, .duration = t->duration_s, .output_bytes = t->output_bytes};
+	if (t->kind == TASK_MAP) {
+		m.op = OP_MAP;
+		m.input_src = input_src;
+		m.input_bytes = t->input_bytes;
+		if (input_src >= 0)
+			m.input_addr = data_addr(r, input_src);
+	} else {
+		m.op = OP_REDUCE;
+		m.copiers = r->p.copiers;
+	}
+	send_msg(r, server, &m);
+}
+
+static void emu_fetch(struct run *r, struct task *reduce, const struct xfer *xs, int n, bool final)
+{
+	struct xfer *copy = malloc((n ? n : 1) * sizeof *copy);
+	if (!copy)
+		return;
+	for (int i = 0; i < n; i++) {
+		copy[i] = xs[i];
+		copy[i].addr = data_addr(r, xs[i].src);
+	}
+	struct msg m = {.op = OP_FETCH, .task = reduce->id, .job = reduce->job, .xfers = copy, .nxfers = n,
+			.final = final};
+	send_msg(r, reduce->server, &m);
+	free(copy);
+}
+
+/* ---- the OCS thread ----------------------------------------------------- */
+
+static void *ocs_main(void *arg)
+{
+	struct run *r = arg;
+	struct emu_be *e = E(r);
+	struct timespec ts;
+	ocs_realtime();   /* best effort: δ stays precise on a busy machine */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	double next = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+	while (!e->ocs_stop) {
+		next += r->p.ocs.interval_s;
+		struct timespec at = {(time_t)next, (long)((next - (double)(time_t)next) * 1e9)};
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR)
+			;
+		if (e->ocs_stop)
+			break;
+		pthread_mutex_lock(&e->demand_mu);
+		for (int s = 0; s < r->c.racks; s++)
+			for (int d = 0; d < r->c.racks; d++) {
+				uint64_t sum = 0;
+				for (int k = 0; k < r->c.per_rack; k++)
+					sum += e->agents[s * r->c.per_rack + k].pending[d];
+				ocs_demand_set(&r->ocs, s, d, (int64_t)(sum > INT64_MAX / 4 ? INT64_MAX / 4 : sum));
+			}
+		pthread_mutex_unlock(&e->demand_mu);
+		if (ocs_tick(&r->ocs, NULL, e->ocs_err))
+			break;
+	}
+	return NULL;
+}
+
+static const char *emu_failure(struct run *r)
+{
+	struct emu_be *e = E(r);
+	if (!e->agents_up)
+		return "every agent was lost";
+	if (r->ocs_on && e->ocs_err[0]) {
+		run_say(r, "OCS controller: %s", e->ocs_err);
+		return "the OCS controller failed";
+	}
+	return NULL;
+}
+
+/* ---- setup, teardown ---------------------------------------------------- */
+
+static int open_control(struct run *r, char err[512])
+{
+	struct emu_be *e = E(r);
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	snprintf(e->sock_path, sizeof e->sock_path, "%s/%s/ctl.sock", FABRIC_STATE_DIR, r->p.prefix);
+	if (strlen(e->sock_path) >= sizeof a.sun_path) {
+		snprintf(err, 512, "control socket path too long");
+		return -1;
+	}
+	strcpy(a.sun_path, e->sock_path);
+	unlink(e->sock_path);
+	e->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	/* The state directory is root-only (0700); the socket is born 0600
+	 * (umask around bind, so there is no moment it is more open). */
+	mode_t old = umask(077);
+	int bound = e->listen_fd >= 0 ? bind(e->listen_fd, (struct sockaddr *)&a, sizeof a) : -1;
+	umask(old);
+	if (bound || chmod(e->sock_path, 0600) || listen(e->listen_fd, 1024)) {
+		snprintf(err, 512, "control socket %s: %s", e->sock_path, strerror(errno));
+		return -1;
+	}
+	struct epoll_event ev = {.events = EPOLLIN, .data.fd = e->listen_fd};
+	return epoll_ctl(e->epfd, EPOLL_CTL_ADD, e->listen_fd, &ev);
+}
+
+static int wait_for_agents(struct run *r, char err[512])
+{
+	struct emu_be *e = E(r);
+	double until = run_wall() + HELLO_WAIT;
+	while (e->agents_up < r->c.nservers && run_wall() < until && !run_stop_requested) {
+		struct epoll_event ev[64];
+		int n = epoll_wait(e->epfd, ev, 64, 100);
+		for (int i = 0; i < n; i++)
+			if (ev[i].data.fd == e->listen_fd)
+				accept_agent(e);
+			else
+				read_conn(r, ev[i].data.fd);
+	}
+	if (e->agents_up < r->c.nservers) {
+		snprintf(err, 512, "only %d of %d agents started within %.0f s", e->agents_up, r->c.nservers, HELLO_WAIT);
+		return -1;
+	}
+	return 0;
+}
+
+static int emu_setup(struct run *r, char err[512])
+{
+	char ferr[FABRIC_ERR_LEN];
+	struct emu_be *e = calloc(1, sizeof *e);
+	if (!e) {
+		snprintf(err, 512, "out of memory");
+		return -1;
+	}
+	r->be_priv = e;
+	e->epfd = e->listen_fd = e->timer_fd = -1;
+	pthread_mutex_init(&e->send_mu, NULL);
+	pthread_mutex_init(&e->demand_mu, NULL);
+	if (!(e->agents = calloc(r->c.nservers, sizeof *e->agents)))
+		goto oom;
+	for (int i = 0; i < r->c.nservers; i++) {
+		e->agents[i].fd = -1;
+		if (!(e->agents[i].pending = calloc(r->t->racks, sizeof(uint64_t))))
+			goto oom;
+	}
+	run_say(r, "building the fabric (%d racks x %d servers)", r->t->racks, r->t->servers_per_rack);
+	if (fabric_up(r->t, r->p.prefix, NULL, ferr)) {
+		snprintf(err, 512, "%s", ferr);
+		return -1;
+	}
+	e->fabric_made = true;
+	/* Tell `emu cleanup` where this run's temporary files are, in case the
+	 * controller is killed before it can rename or remove them. */
+	char marker[300];
+	snprintf(marker, sizeof marker, "%s/%s/results", FABRIC_STATE_DIR, r->p.prefix);
+	FILE *mf = fopen(marker, "w");
+	if (mf) {
+		fprintf(mf, "%s\n", r->dir);
+		fclose(mf);
+	}
+	if (!(e->fab = fabric_open(r->p.prefix, ferr))) {
+		snprintf(err, 512, "%s", ferr);
+		return -1;
+	}
+	e->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (e->epfd < 0 || open_control(r, err))
+		return -1;
+	run_say(r, "starting %d agents", r->c.nservers);
+	if (spawn_agents(r, err) || wait_for_agents(r, err))
+		return -1;
+	if (r->t->ocs) {
+		struct fabric *of = fabric_open(r->p.prefix, ferr);   /* its own sockets, for its own thread */
+		char path[600];
+		snprintf(path, sizeof path, "%s/ocs.csv.tmp", r->dir);
+		struct ocs_hooks hooks = {on_announce, on_lit, r};
+		if (!of || ocs_ctl_init(&r->ocs, of, &r->p.ocs, &hooks, path, ferr)) {
+			snprintf(err, 512, "OCS controller: %s", ferr);
+			fabric_close(of);
+			return -1;
+		}
+		r->ocs_on = true;
+	}
+	e->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	struct itimerspec its = {{0, (long)(TICK_S * 1e9)}, {0, (long)(TICK_S * 1e9)}};
+	struct epoll_event tev = {.events = EPOLLIN, .data.fd = e->timer_fd};
+	if (e->timer_fd < 0 || timerfd_settime(e->timer_fd, 0, &its, NULL) ||
+	    epoll_ctl(e->epfd, EPOLL_CTL_ADD, e->timer_fd, &tev)) {
+		snprintf(err, 512, "timer: %s", strerror(errno));
+		return -1;
+	}
+	e->t0 = run_wall();
+	if (r->ocs_on) {
+		if (pthread_create(&e->ocs_thread, NULL, ocs_main, r)) {
+			snprintf(err, 512, "OCS thread: %s", strerror(errno));
+			return -1;
+		}
+		e->ocs_thread_on = true;
+	}
+	return 0;
+oom:
+	snprintf(err, 512, "out of memory");
+	return -1;
+}
+
+static void emu_stop(struct run *r)
+{
+	struct emu_be *e = E(r);
+	if (e->ocs_thread_on) {
+		e->ocs_stop = 1;
+		pthread_join(e->ocs_thread, NULL);
+		e->ocs_thread_on = false;
+	}
+	struct msg m = {.op = OP_SHUTDOWN};
+	for (int i = 0; i < r->c.nservers; i++)
+		send_msg(r, i, &m);
+	for (int i = 0; i < r->c.nservers; i++) {
+		pid_t pid = e->agents[i].pid;
+		if (pid <= 0)
+			continue;
+		for (int k = 0; k < 100 && waitpid(pid, NULL, WNOHANG) == 0; k++) {
+			struct timespec ts = {0, 10 * 1000000L};
+			nanosleep(&ts, NULL);
+		}
+		if (waitpid(pid, NULL, WNOHANG) == 0) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+		}
+		e->agents[i].pid = 0;
+	}
+}
+
+static void emu_teardown(struct run *r)
+{
+	struct emu_be *e = E(r);
+	if (!e)
+		return;
+	if (e->ocs_thread_on) {
+		e->ocs_stop = 1;
+		pthread_join(e->ocs_thread, NULL);
+	}
+	if (r->ocs_on) {
+		struct fabric *of = r->ocs.fab;
+		ocs_ctl_free(&r->ocs);
+		fabric_close(of);
+	}
+	for (int i = 0; e->agents && i < r->c.nservers; i++)
+		if (e->agents[i].pid > 0 && waitpid(e->agents[i].pid, NULL, WNOHANG) == 0) {
+			kill(e->agents[i].pid, SIGKILL);
+			waitpid(e->agents[i].pid, NULL, 0);
+		}
+	while (e->nconns)
+		conn_drop(e, &e->conns[0]);
+	free(e->conns);
+	if (e->listen_fd >= 0) {
+		close(e->listen_fd);
+		unlink(e->sock_path);
+	}
+	if (e->timer_fd >= 0)
+		close(e->timer_fd);
+	if (e->epfd >= 0)
+		close(e->epfd);
+	fabric_close(e->fab);
+	if (e->fabric_made && !r->p.keep_fabric)
+		fabric_down(r->p.prefix, NULL);
+	for (int i = 0; e->agents && i < r->c.nservers; i++)
+		free(e->agents[i].pending);
+	free(e->agents);
+	pthread_mutex_destroy(&e->send_mu);
+	pthread_mutex_destroy(&e->demand_mu);
+	free(e);
+	r->be_priv = NULL;
+}
+
+static int emu_stats(struct run *r, struct link_stats **out, int *n)
+{
+	return fabric_stats(E(r)->fab, out, n);
+}
+
+const struct backend_ops backend_emu = {
+	.name = "emu",
+	.wallclock = true,
+	.setup = emu_setup,
+	.stop = emu_stop,
+	.teardown = emu_teardown,
+	.now = emu_now,
+	.poll = emu_poll,
+	.start_task = emu_start_task,
+	.fetch = emu_fetch,
+	.stats = emu_stats,
+	.failure = emu_failure,
+};

@@ -1,0 +1,371 @@
+/* backend_sim.c — the flow-level simulator backend: a virtual clock, an
+ * event queue, tasks modelled as the agents run them (a map reads its input
+ * then computes; a reduce fetches its transfers, at most `copiers` at once,
+ * then computes), transfers as flows of sim_net.c, and the OCS controller's
+ * decisions (the same matching, emu/ocs_ctl.c) applied in virtual time.
+ *
+ * A reconfiguration at time T that changes anything: the circuits that go
+ * (every lit one with the "all" dark scope) stop carrying traffic at T (the
+ * announce), the crossbar switches, and the new circuits light at
+ * T + guard + δ — the emulator's sequence without its drain and netlink
+ * time (sub-millisecond; its ocs.csv shows them). */
+#include "emu/run_int.h"
+#include "emu/sim_net.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum ev_kind { EV_COMPUTED, EV_OCS_TICK, EV_OCS_LIGHT };
+
+struct event {
+	double t;
+	uint64_t seq;          /* FIFO among equal times: runs are deterministic */
+	enum ev_kind kind;
+	int task, attempt;
+};
+
+/* What a running task is doing (the agent's side). */
+struct sim_task {
+	int attempt;           /* events of an earlier attempt are stale */
+	bool computing;
+	uint64_t bytes_in;
+	struct xfer *queue;    /* reduce: transfers not started yet */
+	int nq, qhead, capq;
+	int active;            /* reduce: running fetches */
+	bool final;
+};
+
+struct sim_be {
+	double now;
+	struct simnet *net;
+	struct event *ev;
+	int nev, capev;
+	uint64_t seq;
+	struct sim_task *tasks;
+	double last_alloc;
+	/* OCS */
+	struct circuit_cfg crossbar, lit, next;
+	bool lighting;         /* a reconfiguration is under way */
+	int64_t *demand;
+	unsigned long long events, allocations, flows;
+};
+
+static struct sim_be *S(const struct run *r) { return r->be_priv; }
+
+static double sim_now(const struct run *r) { return S(r) ? S(r)->now : 0; }
+
+/* ---- events ------------------------------------------------------------- */
+
+static bool ev_before(const struct event *a, const struct event *b)
+{
+	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+static int ev_push(struct sim_be *b, double t, enum ev_kind kind, int task, int attempt)
+{
+	if (b->nev == b->capev) {
+		int cap = b->capev ? 2 * b->capev : 1024;
+		struct event *e = realloc(b->ev, cap * sizeof *e);
+		if (!e)
+			return -1;
+		b->ev = e;
+		b->capev = cap;
+	}
+	struct event x = {t, b->seq++, kind, task, attempt};
+	int i = b->nev++;
+	while (i > 0 && ev_before(&x, &b->ev[(i - 1) / 2])) {
+		b->ev[i] = b->ev[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	b->ev[i] = x;
+	return 0;
+}
+
+static struct event ev_pop(struct sim_be *b)
+{
+	struct event top = b->ev[0], x = b->ev[--b->nev];
+	int i = 0;
+	for (;;) {
+		int c = 2 * i + 1;
+		if (c >= b->nev)
+			break;
+		if (c + 1 < b->nev && ev_before(&b->ev[c + 1], &b->ev[c]))
+			c++;
+		if (!ev_before(&b->ev[c], &x))
+			break;
+		b->ev[i] = b->ev[c];
+		i = c;
+	}
+	if (b->nev)
+		b->ev[i] = x;
+	return top;
+}
+
+/* ---- tasks -------------------------------------------------------------- */
+
+/* A flow's tag: the task, and the transfer id + 1 (0 = a map's input). */
+static int64_t tag_of(int task, int xfer) { return (int64_t)task << 32 | (uint32_t)(xfer + 1); }
+
+static void compute(struct run *r, struct task *t)
+{
+	struct sim_be *b = S(r);
+	b->tasks[t->id].computing = true;
+	ev_push(b, b->now + t->duration_s, EV_COMPUTED, t->id, b->tasks[t->id].attempt);
+}
+
+static void start_flow(struct run *r, int src, int dst, uint64_t bytes, bool circuit, int64_t tag)
+{
+	struct sim_be *b = S(r);
+	b->flows++;
+	if (simnet_add(b->net, b->now, src, dst, bytes, circuit, tag) < 0)
+		run_say(r, "simulator: out of memory for a flow");
+}
+
+static void start_fetches(struct run *r, struct task *t)
+{
+	struct sim_task *st = &S(r)->tasks[t->id];
+	while (st->active < r->p.copiers && st->qhead < st->nq) {
+		const struct xfer *x = &st->queue[st->qhead++];
+		st->active++;
+		start_flow(r, x->src, t->server, x->bytes, x->circuit, tag_of(t->id, x->id));
+	}
+	if (st->final && !st->active && st->qhead == st->nq && !st->computing)
+		compute(r, t);
+}
+
+static void sim_start_task(struct run *r, struct task *t, int server, int input_src)
+{
+	struct sim_task *st = &S(r)->tasks[t->id];
+	int attempt = st->attempt + 1;
+	free(st->queue);
+	*st = (struct sim_task){.attempt = attempt};
+	if (t->kind == TASK_MAP && input_src >= 0) {
+		st->bytes_in = t->input_bytes;
+		start_flow(r, input_src, server, t->input_bytes, false, tag_of(t->id, -1));
+	} else if (t->kind == TASK_MAP) {
+		compute(r, t);
+	}
+}
+
+static void sim_fetch(struct run *r, struct task *t, const struct xfer *xs, int n, bool final)
+{
+	struct sim_task *st = &S(r)->tasks[t->id];
+	if (st->nq + n > st->capq) {
+		int cap = st->capq ? st->capq : 16;
+		while (cap < st->nq + n)
+			cap *= 2;
+		struct xfer *q = realloc(st->queue, cap * sizeof *q);
+		if (!q) {
+			run_say(r, "simulator: out of memory for transfers");
+			return;
+		}
+		st->queue = q;
+		st->capq = cap;
+	}
+	memcpy(st->queue + st->nq, xs, n * sizeof *xs);
+	st->nq += n;
+	st->final = final;
+	start_fetches(r, t);
+}
+
+static void flow_done(struct run *r, int64_t tag, uint64_t bytes)
+{
+	int task = (int)(tag >> 32), xfer = (int)(uint32_t)tag - 1;
+	struct task *t = &r->w->tasks[task];
+	struct sim_task *st = &S(r)->tasks[task];
+	if (xfer < 0) {   /* a map's input has arrived */
+		compute(r, t);
+		return;
+	}
+	run_flow_done(r, xfer, bytes, S(r)->now);
+	st->active--;
+	st->bytes_in += bytes;
+	start_fetches(r, t);
+}
+
+static void computed(struct run *r, const struct event *e)
+{
+	struct task *t = &r->w->tasks[e->task];
+	struct sim_task *st = &S(r)->tasks[e->task];
+	if (e->attempt != st->attempt || t->state != TASK_RUNNING)
+		return;
+	uint64_t bytes = st->bytes_in;
+	free(st->queue);
+	*st = (struct sim_task){.attempt = st->attempt};
+	run_task_done(r, t->server, t->id, true, bytes, NULL);
+}
+
+/* ---- the OCS ------------------------------------------------------------ */
+
+static void ocs_tick_virtual(struct run *r)
+{
+	struct sim_be *b = S(r);
+	ev_push(b, b->now + r->p.ocs.interval_s, EV_OCS_TICK, -1, 0);
+	if (b->lighting)
+		return;   /* the last reconfiguration is still under way, as a blocked controller thread would be */
+	r->ocs.ticks++;
+	simnet_demand(b->net, b->now, b->demand);
+	int racks = r->c.racks;
+	int64_t served = 0, total = 0;
+	for (int s = 0; s < racks; s++)
+		for (int d = 0; d < racks; d++) {
+			ocs_demand_set(&r->ocs, s, d, b->demand[s * racks + d]);
+			total += ocs_demand_get(&r->ocs, s, d);
+		}
+	if (ocs_decide(&r->ocs, &b->next, &served) || !circuits_changed(&b->crossbar, &b->next))
+		return;
+	struct ocs_event ev = {.changed = circuits_changed(&b->crossbar, &b->next), .cfg = b->next,
+			       .served = served, .demand = total};
+	/* Dark now: every lit circuit, or only those that change. */
+	for (int p = 0; p < b->lit.ports; p++)
+		for (int s = 0; s < b->lit.racks; s++)
+			if (r->p.ocs.scope == OCS_DARK_ALL || b->lit.out[p][s] != b->next.out[p][s])
+				b->lit.out[p][s] = -1;
+	simnet_set_lit(b->net, &b->lit);
+	b->crossbar = b->next;
+	b->lighting = true;
+	double t_lit = b->now + r->p.ocs.guard_s + r->p.ocs.delta_s;
+	ev_push(b, t_lit, EV_OCS_LIGHT, -1, 0);
+	ev.t_announce = b->now;
+	ev.t_dark = ev.t_switch = b->now + r->p.ocs.guard_s;
+	ev.t_lit = t_lit;
+	ev.dark_s = r->p.ocs.delta_s;
+	r->ocs.reconfigs++;
+	ocs_log_event(&r->ocs, &ev);
+}
+
+static void ocs_light(struct run *r)
+{
+	struct sim_be *b = S(r);
+	b->lit = b->crossbar;
+	b->lighting = false;
+	simnet_set_lit(b->net, &b->lit);
+}
+
+/* ---- the loop ----------------------------------------------------------- */
+
+/* Run events up to `deadline`.  Bandwidth is reallocated after every change
+ * (flows, circuits) before time moves on — or, with a quantum q > 0, at
+ * most every q seconds: a new flow then waits up to q for its share and a
+ * finished one's share idles up to q (faster, measured in the README). */
+static void sim_poll(struct run *r, double deadline)
+{
+	struct sim_be *b = S(r);
+	for (;;) {
+		double t_alloc = INFINITY;
+		if (simnet_dirty(b->net))
+			t_alloc = fmax(b->now, b->last_alloc + r->p.sim_quantum_s);
+		int flow = -1;
+		double t_flow = simnet_next_done(b->net, &flow);
+		double t_ev = b->nev ? b->ev[0].t : INFINITY;
+		double t = fmin(t_alloc, fmin(t_flow, t_ev));
+		if (t > deadline || run_stop_requested)
+			break;
+		b->now = r->c.now = fmax(b->now, t);
+		b->events++;
+		if (t == t_alloc && t_alloc <= t_flow && t_alloc <= t_ev) {
+			simnet_allocate(b->net, b->now);
+			b->last_alloc = b->now;
+			b->allocations++;
+		} else if (t == t_flow && t_flow <= t_ev) {
+			uint64_t bytes;
+			int64_t tag = simnet_remove(b->net, flow, b->now, &bytes);
+			flow_done(r, tag, bytes);
+		} else {
+			struct event e = ev_pop(b);
+			if (e.kind == EV_COMPUTED)
+				computed(r, &e);
+			else if (e.kind == EV_OCS_TICK)
+				ocs_tick_virtual(r);
+			else
+				ocs_light(r);
+		}
+	}
+	if (deadline > b->now && deadline < INFINITY)
+		b->now = r->c.now = deadline;
+}
+
+/* ---- setup, teardown ---------------------------------------------------- */
+
+static int sim_setup(struct run *r, char err[512])
+{
+	struct sim_be *b = calloc(1, sizeof *b);
+	if (!b) {
+		snprintf(err, 512, "out of memory");
+		return -1;
+	}
+	r->be_priv = b;
+	b->net = simnet_new(r->t, r->p.hold);
+	b->tasks = calloc(r->w->ntasks ? r->w->ntasks : 1, sizeof *b->tasks);
+	b->demand = calloc((size_t)r->t->racks * r->t->racks, sizeof *b->demand);
+	if (!b->net || !b->tasks || !b->demand) {
+		snprintf(err, 512, "out of memory");
+		return -1;
+	}
+	run_say(r, "simulating %d racks x %d servers (flow level)", r->t->racks, r->t->servers_per_rack);
+	if (r->t->ocs) {
+		char path[600], oerr[FABRIC_ERR_LEN];
+		circuits_clear(&b->crossbar, r->t);
+		b->lit = b->next = b->crossbar;
+		snprintf(path, sizeof path, "%s/ocs.csv.tmp", r->dir);
+		if (ocs_ctl_init_virtual(&r->ocs, r->t, &b->crossbar, &r->p.ocs, path, oerr)) {
+			snprintf(err, 512, "OCS controller: %s", oerr);
+			return -1;
+		}
+		r->ocs_on = true;
+		if (ev_push(b, r->p.ocs.interval_s, EV_OCS_TICK, -1, 0)) {
+			snprintf(err, 512, "out of memory");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void sim_stop(struct run *r)
+{
+	struct sim_be *b = S(r);
+	run_say(r, "simulated %.1f s: %llu events, %llu flows, %llu bandwidth allocations", b->now, b->events,
+		b->flows, b->allocations);
+}
+
+static void sim_teardown(struct run *r)
+{
+	struct sim_be *b = S(r);
+	if (!b)
+		return;
+	if (r->ocs_on)
+		ocs_ctl_free(&r->ocs);
+	for (int i = 0; b->tasks && i < r->w->ntasks; i++)
+		free(b->tasks[i].queue);
+	free(b->tasks);
+	free(b->ev);
+	free(b->demand);
+	simnet_free(b->net);
+	free(b);
+	r->be_priv = NULL;
+}
+
+static int sim_stats(struct run *r, struct link_stats **out, int *n)
+{
+	return simnet_stats(S(r)->net, S(r)->now, out, n);
+}
+
+static const char *sim_failure(struct run *r)
+{
+	(void)r;
+	return NULL;
+}
+
+const struct backend_ops backend_sim = {
+	.name = "sim",
+	.wallclock = false,
+	.setup = sim_setup,
+	.stop = sim_stop,
+	.teardown = sim_teardown,
+	.now = sim_now,
+	.poll = sim_poll,
+	.start_task = sim_start_task,
+	.fetch = sim_fetch,
+	.stats = sim_stats,
+	.failure = sim_failure,
+};

@@ -1,0 +1,503 @@
+/* sim_net.c — see sim_net.h.
+ *
+ * Progressive filling with a lazy min-heap of links keyed by fair share:
+ * freezing a link's flows only raises the other links' shares (they lose a
+ * flow and at most its share of capacity), so a stale key is a lower bound
+ * and is simply re-pushed when popped.  One allocation costs
+ * O((L + F·P) log L) for L links, F flows, paths of P <= 4 links.
+ *
+ * Link counters are kept as bytes B at time T plus a rate R, so nothing is
+ * touched between allocations except the few links of a removed flow. */
+#include "emu/sim_net.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WIRE  (1514.0 / 1448.0)              /* frame bytes per payload byte */
+#define ACKS  (66.0 / (2.0 * 1448.0))        /* ACK frame bytes per payload byte, delayed ACKs */
+#define MAXP  4
+
+struct flow {
+	int src, dst, srack, drack;
+	bool circuit, held;
+	double rem, rate, t_set, t_done;   /* remaining payload as of t_set */
+	int64_t tag;
+	uint64_t bytes;
+	int path[MAXP], rpath[MAXP], np, nrp;
+	bool marked_eps;                   /* eligible but on the EPS (fallback): the leak counter */
+	int heap_pos;                      /* in the completion heap, -1 = free slot */
+	int act_pos;
+};
+
+struct counter { double bytes, rate, t, mbytes, mrate; };
+
+struct simnet {
+	int racks, per_rack, servers, ports, nlinks;
+	bool hold;
+	double *cap;                   /* payload bytes/s per link */
+	struct counter *ctr;
+	int16_t *lit_port;             /* racks x racks: port of the lit circuit, -1 */
+	struct flow *f;
+	int nf, capf, *freel, nfree;
+	int *act, nact;                /* active flow handles */
+	int *heap, nheap;              /* completion heap of handles, by t_done */
+	bool dirty;
+	/* allocation scratch */
+	int *cnt, *start, *members, capm;
+	double *capr;
+	struct { double key; int link; } *lh;
+	int caplh;
+	bool *frozen;
+	int capfrozen;
+};
+
+/* Link ids: per server up (server->ToR) and down; per rack EPS out/in; per
+ * rack and port OCS out/in. */
+static int l_up(const struct simnet *n, int s) { (void)n; return s; }
+static int l_down(const struct simnet *n, int s) { return n->servers + s; }
+static int l_eps_out(const struct simnet *n, int r) { return 2 * n->servers + r; }
+static int l_eps_in(const struct simnet *n, int r) { return 2 * n->servers + n->racks + r; }
+static int l_ocs_out(const struct simnet *n, int r, int p) { return 2 * n->servers + 2 * n->racks + r * n->ports + p; }
+static int l_ocs_in(const struct simnet *n, int r, int p)
+{
+	return 2 * n->servers + 2 * n->racks + n->racks * n->ports + r * n->ports + p;
+}
+
+struct simnet *simnet_new(const struct topo *t, bool hold)
+{
+	struct simnet *n = calloc(1, sizeof *n);
+	if (!n)
+		return NULL;
+	n->racks = t->racks;
+	n->per_rack = t->servers_per_rack;
+	n->servers = t->racks * t->servers_per_rack;
+	n->ports = t->ocs ? t->ocs_ports : 0;
+	n->nlinks = 2 * n->servers + 2 * n->racks + 2 * n->racks * n->ports;
+	n->hold = hold;
+	n->cap = calloc(n->nlinks, sizeof *n->cap);
+	n->ctr = calloc(n->nlinks, sizeof *n->ctr);
+	n->lit_port = malloc((size_t)n->racks * n->racks * sizeof *n->lit_port);
+	n->cnt = calloc(n->nlinks, sizeof *n->cnt);
+	n->start = calloc(n->nlinks + 1, sizeof *n->start);
+	n->capr = calloc(n->nlinks, sizeof *n->capr);
+	if (!n->cap || !n->ctr || !n->lit_port || !n->cnt || !n->start || !n->capr) {
+		simnet_free(n);
+		return NULL;
+	}
+	for (int s = 0; s < n->servers; s++)
+		n->cap[l_up(n, s)] = n->cap[l_down(n, s)] = (double)t->server.rate / 8 / WIRE;
+	for (int r = 0; r < n->racks; r++) {
+		n->cap[l_eps_out(n, r)] = n->cap[l_eps_in(n, r)] = (double)t->uplink.rate / 8 / WIRE;
+		for (int p = 0; p < n->ports; p++)
+			n->cap[l_ocs_out(n, r, p)] = n->cap[l_ocs_in(n, r, p)] = (double)t->optical.rate / 8 / WIRE;
+	}
+	memset(n->lit_port, 0xff, (size_t)n->racks * n->racks * sizeof *n->lit_port);
+	return n;
+}
+
+void simnet_free(struct simnet *n)
+{
+	if (!n)
+		return;
+	free(n->cap);
+	free(n->ctr);
+	free(n->lit_port);
+	free(n->f);
+	free(n->freel);
+	free(n->act);
+	free(n->heap);
+	free(n->cnt);
+	free(n->start);
+	free(n->members);
+	free(n->capr);
+	free(n->lh);
+	free(n->frozen);
+	free(n);
+}
+
+/* ---- the completion heap ------------------------------------------------ */
+
+static bool before(const struct simnet *n, int a, int b) { return n->f[a].t_done < n->f[b].t_done; }
+
+static void heap_set(struct simnet *n, int i, int h)
+{
+	n->heap[i] = h;
+	n->f[h].heap_pos = i;
+}
+
+static void sift_up(struct simnet *n, int i)
+{
+	int h = n->heap[i];
+	while (i > 0) {
+		int p = (i - 1) / 2;
+		if (!before(n, h, n->heap[p]))
+			break;
+		heap_set(n, i, n->heap[p]);
+		i = p;
+	}
+	heap_set(n, i, h);
+}
+
+static void sift_down(struct simnet *n, int i)
+{
+	int h = n->heap[i];
+	for (;;) {
+		int c = 2 * i + 1;
+		if (c >= n->nheap)
+			break;
+		if (c + 1 < n->nheap && before(n, n->heap[c + 1], n->heap[c]))
+			c++;
+		if (!before(n, n->heap[c], h))
+			break;
+		heap_set(n, i, n->heap[c]);
+		i = c;
+	}
+	heap_set(n, i, h);
+}
+
+/* ---- flows -------------------------------------------------------------- */
+
+static void ctr_at(struct counter *c, double now)
+{
+	if (now > c->t) {
+		c->bytes += c->rate * (now - c->t);
+		c->mbytes += c->mrate * (now - c->t);
+		c->t = now;
+	}
+}
+
+/* Stop counting a flow's bytes on its links (its rate is being replaced). */
+static void unaccount(struct simnet *n, struct flow *f, double now)
+{
+	if (f->rate <= 0)
+		return;
+	for (int i = 0; i < f->np; i++) {
+		struct counter *c = &n->ctr[f->path[i]];
+		ctr_at(c, now);
+		c->rate -= f->rate * WIRE;
+		if (f->marked_eps && i == 1)
+			c->mrate -= f->rate * WIRE;
+	}
+	for (int i = 0; i < f->nrp; i++) {
+		struct counter *c = &n->ctr[f->rpath[i]];
+		ctr_at(c, now);
+		c->rate -= f->rate * ACKS;
+	}
+}
+
+int simnet_add(struct simnet *n, double now, int src, int dst, uint64_t bytes, bool circuit, int64_t tag)
+{
+	int h;
+	if (n->nfree) {
+		h = n->freel[--n->nfree];
+	} else {
+		if (n->nf == n->capf) {
+			int cap = n->capf ? 2 * n->capf : 1024;
+			struct flow *f = realloc(n->f, cap * sizeof *f);
+			int *fl = f ? realloc(n->freel, cap * sizeof *fl) : NULL;
+			if (f)
+				n->f = f;
+			if (!fl)
+				return -1;
+			n->freel = fl;
+			int *a = realloc(n->act, cap * sizeof *a), *hp = a ? realloc(n->heap, cap * sizeof *hp) : NULL;
+			if (a)
+				n->act = a;
+			if (!hp)
+				return -1;
+			n->heap = hp;
+			n->capf = cap;
+		}
+		h = n->nf++;
+	}
+	struct flow *f = &n->f[h];
+	memset(f, 0, sizeof *f);
+	f->src = src;
+	f->dst = dst;
+	f->srack = src / n->per_rack;
+	f->drack = dst / n->per_rack;
+	f->circuit = circuit && f->srack != f->drack && n->ports > 0;
+	f->rem = (double)bytes;
+	f->t_set = now;
+	f->t_done = bytes ? INFINITY : now;
+	f->tag = tag;
+	f->bytes = bytes;
+	f->act_pos = n->nact;
+	n->act[n->nact++] = h;
+	f->heap_pos = n->nheap;
+	n->heap[n->nheap++] = h;
+	sift_up(n, f->heap_pos);
+	n->dirty = true;
+	return h;
+}
+
+int64_t simnet_remove(struct simnet *n, int h, double now, uint64_t *bytes)
+{
+	struct flow *f = &n->f[h];
+	unaccount(n, f, now);
+	int i = f->heap_pos, last = n->heap[--n->nheap];
+	if (i < n->nheap) {
+		heap_set(n, i, last);
+		sift_down(n, i);
+		sift_up(n, n->f[last].heap_pos);
+	}
+	int moved = n->act[--n->nact];
+	n->act[f->act_pos] = moved;
+	n->f[moved].act_pos = f->act_pos;
+	f->heap_pos = -1;
+	n->freel[n->nfree++] = h;
+	n->dirty = true;
+	if (bytes)
+		*bytes = f->bytes;
+	return f->tag;
+}
+
+void simnet_set_lit(struct simnet *n, const struct circuit_cfg *lit)
+{
+	memset(n->lit_port, 0xff, (size_t)n->racks * n->racks * sizeof *n->lit_port);
+	for (int p = 0; p < lit->ports && p < n->ports; p++)
+		for (int s = 0; s < lit->racks && s < n->racks; s++)
+			if (lit->out[p][s] >= 0 && lit->out[p][s] < n->racks)
+				n->lit_port[s * n->racks + lit->out[p][s]] = (int16_t)p;
+	n->dirty = true;
+}
+
+/* The route the emulator's ToRs would give f now (see sim_net.h). */
+static void route(struct simnet *n, struct flow *f)
+{
+	f->np = f->nrp = 0;
+	f->held = f->marked_eps = false;
+	f->path[f->np++] = l_up(n, f->src);
+	f->rpath[f->nrp++] = l_up(n, f->dst);
+	if (f->srack != f->drack) {
+		int p = f->circuit ? n->lit_port[f->srack * n->racks + f->drack] : -1;
+		if (p >= 0) {
+			f->path[f->np++] = l_ocs_out(n, f->srack, p);
+			f->path[f->np++] = l_ocs_in(n, f->drack, p);
+		} else if (f->circuit && n->hold) {
+			f->held = true;
+		} else {
+			f->marked_eps = f->circuit;
+			f->path[f->np++] = l_eps_out(n, f->srack);
+			f->path[f->np++] = l_eps_in(n, f->drack);
+		}
+		/* ACKs are unmarked: always the EPS. */
+		f->rpath[f->nrp++] = l_eps_out(n, f->drack);
+		f->rpath[f->nrp++] = l_eps_in(n, f->srack);
+	}
+	f->path[f->np++] = l_down(n, f->dst);
+	f->rpath[f->nrp++] = l_down(n, f->src);
+	if (f->held)
+		f->np = f->nrp = 0;
+}
+
+static void lh_push(struct simnet *n, int *len, double key, int link)
+{
+	int i = (*len)++;
+	while (i > 0) {
+		int p = (i - 1) / 2;
+		if (n->lh[p].key <= key)
+			break;
+		n->lh[i] = n->lh[p];
+		i = p;
+	}
+	n->lh[i].key = key;
+	n->lh[i].link = link;
+}
+
+static int lh_pop(struct simnet *n, int *len, double *key)
+{
+	int link = n->lh[0].link;
+	*key = n->lh[0].key;
+	double k = n->lh[--*len].key;
+	int l = n->lh[*len].link, i = 0;
+	for (;;) {
+		int c = 2 * i + 1;
+		if (c >= *len)
+			break;
+		if (c + 1 < *len && n->lh[c + 1].key < n->lh[c].key)
+			c++;
+		if (n->lh[c].key >= k)
+			break;
+		n->lh[i] = n->lh[c];
+		i = c;
+	}
+	n->lh[i].key = k;
+	n->lh[i].link = l;
+	return link;
+}
+
+static int grow_scratch(struct simnet *n)
+{
+	int need = MAXP * n->nact + 1, needlh = n->nlinks + MAXP * n->nact + 1;
+	if (need > n->capm) {
+		int *m = realloc(n->members, need * sizeof *m);
+		if (!m)
+			return -1;
+		n->members = m;
+		n->capm = need;
+	}
+	if (n->capf > n->capfrozen) {
+		bool *fr = realloc(n->frozen, n->capf * sizeof *fr);
+		if (!fr)
+			return -1;
+		n->frozen = fr;
+		n->capfrozen = n->capf;
+	}
+	if (needlh > n->caplh) {
+		void *lh = realloc(n->lh, needlh * sizeof *n->lh);
+		if (!lh)
+			return -1;
+		n->lh = lh;
+		n->caplh = needlh;
+	}
+	return 0;
+}
+
+void simnet_allocate(struct simnet *n, double now)
+{
+	n->dirty = false;
+	if (grow_scratch(n))
+		return;   /* out of memory: keep the old rates */
+	memset(n->cnt, 0, n->nlinks * sizeof *n->cnt);
+	for (int i = 0; i < n->nact; i++) {
+		struct flow *f = &n->f[n->act[i]];
+		unaccount(n, f, now);
+		f->rem -= f->rate * (now - f->t_set);
+		if (f->rem < 0)
+			f->rem = 0;
+		f->t_set = now;
+		f->rate = 0;
+		route(n, f);
+		n->frozen[n->act[i]] = f->rem <= 0;
+		if (f->rem > 0)
+			for (int k = 0; k < f->np; k++)
+				n->cnt[f->path[k]]++;
+	}
+	/* Flows per link, CSR style. */
+	n->start[0] = 0;
+	for (int l = 0; l < n->nlinks; l++) {
+		n->start[l + 1] = n->start[l] + n->cnt[l];
+		n->capr[l] = n->cap[l];
+	}
+	int *fill = n->cnt;   /* reused as the fill cursor, restored below */
+	for (int l = 0; l < n->nlinks; l++)
+		fill[l] = n->start[l];
+	for (int i = 0; i < n->nact; i++) {
+		struct flow *f = &n->f[n->act[i]];
+		if (f->rem > 0)
+			for (int k = 0; k < f->np; k++)
+				n->members[fill[f->path[k]]++] = n->act[i];
+	}
+	int len = 0;
+	for (int l = 0; l < n->nlinks; l++) {
+		n->cnt[l] = n->start[l + 1] - n->start[l];
+		if (n->cnt[l])
+			lh_push(n, &len, n->capr[l] / n->cnt[l], l);
+	}
+	/* Progressive filling. */
+	while (len) {
+		double key;
+		int l = lh_pop(n, &len, &key);
+		if (!n->cnt[l])
+			continue;
+		double share = fmax(0, n->capr[l] / n->cnt[l]);
+		if (key < share * (1 - 1e-12)) {
+			lh_push(n, &len, share, l);
+			continue;
+		}
+		for (int m = n->start[l]; m < n->start[l + 1]; m++) {
+			int h = n->members[m];
+			if (n->frozen[h])
+				continue;
+			n->frozen[h] = true;
+			struct flow *f = &n->f[h];
+			f->rate = share;
+			for (int k = 0; k < f->np; k++) {
+				n->capr[f->path[k]] -= share;
+				n->cnt[f->path[k]]--;
+			}
+		}
+	}
+	/* Counters and completion times at the new rates. */
+	for (int i = 0; i < n->nact; i++) {
+		struct flow *f = &n->f[n->act[i]];
+		for (int k = 0; k < f->np; k++) {
+			struct counter *c = &n->ctr[f->path[k]];
+			ctr_at(c, now);
+			c->rate += f->rate * WIRE;
+			if (f->marked_eps && k == 1)
+				c->mrate += f->rate * WIRE;
+		}
+		for (int k = 0; k < f->nrp; k++) {
+			struct counter *c = &n->ctr[f->rpath[k]];
+			ctr_at(c, now);
+			c->rate += f->rate * ACKS;
+		}
+		f->t_done = f->rem <= 0 ? now : f->rate > 0 ? now + f->rem / f->rate : INFINITY;
+	}
+	for (int i = n->nheap / 2 - 1; i >= 0; i--)
+		sift_down(n, i);
+}
+
+bool simnet_dirty(const struct simnet *n) { return n->dirty; }
+int simnet_active(const struct simnet *n) { return n->nact; }
+
+double simnet_next_done(const struct simnet *n, int *flow)
+{
+	if (!n->nheap)
+		return INFINITY;
+	*flow = n->heap[0];
+	return n->f[n->heap[0]].t_done;
+}
+
+double simnet_rate(const struct simnet *n, int h) { return n->f[h].rate; }
+
+double simnet_remaining(const struct simnet *n, int h, double now)
+{
+	const struct flow *f = &n->f[h];
+	return fmax(0, f->rem - f->rate * (now - f->t_set));
+}
+
+void simnet_demand(const struct simnet *n, double now, int64_t *demand)
+{
+	memset(demand, 0, (size_t)n->racks * n->racks * sizeof *demand);
+	for (int i = 0; i < n->nact; i++) {
+		const struct flow *f = &n->f[n->act[i]];
+		if (f->circuit)
+			demand[f->srack * n->racks + f->drack] += (int64_t)simnet_remaining(n, n->act[i], now);
+	}
+}
+
+int simnet_stats(struct simnet *n, double now, struct link_stats **out, int *count)
+{
+	int total = n->servers + n->racks + n->racks * n->ports, k = 0;
+	struct link_stats *s = calloc(total ? total : 1, sizeof *s);
+	if (!s)
+		return -1;
+	for (int l = 0; l < n->nlinks; l++)
+		ctr_at(&n->ctr[l], now);
+	for (int r = 0; r < n->racks; r++) {
+		for (int i = 0; i < n->per_rack; i++) {
+			int sv = r * n->per_rack + i;
+			s[k++] = (struct link_stats){.cls = LINK_SERVER, .rack = r, .server = i, .port = -1,
+						     .tx_bytes = (uint64_t)n->ctr[l_down(n, sv)].bytes,
+						     .rx_bytes = (uint64_t)n->ctr[l_up(n, sv)].bytes};
+		}
+		s[k++] = (struct link_stats){.cls = LINK_UPLINK, .rack = r, .server = -1, .port = -1,
+					     .tx_bytes = (uint64_t)n->ctr[l_eps_out(n, r)].bytes,
+					     .rx_bytes = (uint64_t)n->ctr[l_eps_in(n, r)].bytes,
+					     .marked_tx_bytes = (uint64_t)n->ctr[l_eps_out(n, r)].mbytes};
+		for (int p = 0; p < n->ports; p++)
+			s[k++] = (struct link_stats){.cls = LINK_OPTICAL, .rack = r, .server = -1, .port = p,
+						     .tx_bytes = (uint64_t)n->ctr[l_ocs_out(n, r, p)].bytes,
+						     .rx_bytes = (uint64_t)n->ctr[l_ocs_in(n, r, p)].bytes};
+	}
+	for (int i = 0; i < k; i++) {
+		s[i].tx_packets = s[i].tx_bytes / 1514;
+		s[i].rx_packets = s[i].rx_bytes / 1514;
+	}
+	*out = s;
+	*count = k;
+	return 0;
+}
