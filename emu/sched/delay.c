@@ -3,7 +3,7 @@
  * server, it skips the offer and waits — up to node_wait_s for a node-local
  * slot, then up to rack_wait_s more for a rack-local one — before it takes
  * any slot.  The offer goes to the next job in fair order meanwhile. */
-#include "emu/sched.h"
+#include "emu/sched/nas.h"   /* declares the two helpers sw-delay reuses */
 #include <stdlib.h>
 
 struct delay_state {
@@ -41,19 +41,39 @@ static int by_fair_order(const void *a, const void *b)
 	return (x->submit_s > y->submit_s) - (x->submit_s < y->submit_s);
 }
 
+int delay_fair_order(struct sched *s, struct job **order)
+{
+	struct workload *w = s->c->w;
+	int n = 0;
+	for (int i = 0; i < w->njobs; i++)
+		if (cluster_pending_maps(s->c, &w->jobs[i]) || cluster_pending_reduces(s->c, &w->jobs[i]))
+			order[n++] = &w->jobs[i];
+	qsort(order, n, sizeof *order, by_fair_order);
+	return n;
+}
+
+bool delay_may_launch(struct sched *s, double *since, enum locality loc)
+{
+	double waited = *since < 0 ? 0 : s->c->now - *since;
+	if (loc == LOCAL_NODE || (loc == LOCAL_RACK && waited >= s->p.node_wait_s) ||
+	    waited >= s->p.node_wait_s + s->p.rack_wait_s) {
+		*since = loc == LOCAL_NODE ? -1 : *since;
+		return true;
+	}
+	if (*since < 0)
+		*since = s->c->now;   /* start waiting; let another job have the slot */
+	return false;
+}
+
 static struct task *delay_offer(struct sched *s, int server)
 {
 	struct delay_state *d = s->priv;
 	struct workload *w = s->c->w;
 	struct job **order = malloc((w->njobs ? w->njobs : 1) * sizeof *order);
 	struct task *pick = NULL;
-	int n = 0;
 	if (!order)
 		return NULL;
-	for (int i = 0; i < w->njobs; i++)
-		if (cluster_pending_maps(s->c, &w->jobs[i]) || cluster_pending_reduces(s->c, &w->jobs[i]))
-			order[n++] = &w->jobs[i];
-	qsort(order, n, sizeof *order, by_fair_order);
+	int n = delay_fair_order(s, order);
 	for (int k = 0; k < n && !pick; k++) {
 		struct job *j = order[k];
 		enum locality loc;
@@ -62,15 +82,8 @@ static struct task *delay_offer(struct sched *s, int server)
 			pick = cluster_next_reduce(s->c, j);   /* reduces have no input locality */
 			continue;
 		}
-		double *since = &d->waiting_since[j->id];
-		double waited = *since < 0 ? 0 : s->c->now - *since;
-		if (loc == LOCAL_NODE || (loc == LOCAL_RACK && waited >= s->p.node_wait_s) ||
-		    waited >= s->p.node_wait_s + s->p.rack_wait_s) {
+		if (delay_may_launch(s, &d->waiting_since[j->id], loc))
 			pick = m;
-			*since = loc == LOCAL_NODE ? -1 : *since;
-		} else if (*since < 0) {
-			*since = s->c->now;   /* start waiting; let another job have the slot */
-		}
 	}
 	free(order);
 	return pick;

@@ -5,12 +5,14 @@
 
 extern const struct sched_ops sched_fifo, sched_fair, sched_delay;
 extern const struct sched_ops sched_jobpacker, sched_corral;
+extern const struct sched_ops sched_nas, sched_nas_mts, sched_nas_nott, sched_nas_noadapt, sched_swdelay;
 
 static const struct sched_ops *const all[] = {
 	&sched_fifo,
 	&sched_fair,
 	&sched_delay,
 	&sched_jobpacker, &sched_corral,
+	&sched_nas, &sched_nas_mts, &sched_nas_nott, &sched_nas_noadapt, &sched_swdelay,
 };
 
 const struct sched_ops *sched_find(const char *name)

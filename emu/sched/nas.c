@@ -1,0 +1,353 @@
+/* nas.c — NAS, the network-aware scheduler of the dissertation's ch. 3, and
+ * its ablations, as one implementation with per-variant flags:
+ *
+ *   nas          MTS + CA-RTS + CR-RTS with TrafficThreshold and the
+ *                adaptive map completion threshold
+ *   nas-mts      MTS only: reduces like Fair, fixed threshold 0.2
+ *   nas-nott     NAS without TrafficThreshold (every map shuffle-qualified)
+ *   nas-noadapt  NAS with a fixed map completion threshold (0.2)
+ *
+ * A free container is offered to the jobs in Fair order (a job = a "user"
+ * of the text: the emulator has no users).  As in every policy here
+ * (sched_job_task), a job with unlaunched maps is asked for a map, else
+ * for a reduce — Algorithm 1's map and reduce requests:
+ *
+ *  - MTS (§3.2.3, Algorithm 2): a map that is data-local on the server and
+ *    shuffle-qualified — its predicted output (Eq. 3.1) fits in the server's
+ *    available space, TrafficThreshold (Eq. 3.3: containers x the mean
+ *    predicted shuffle per map of the jobs in the cluster) minus the
+ *    predicted output of the maps running there.  Of several, the one
+ *    closest to the space.  Otherwise the job is skipped; once it has
+ *    waited D^m (a time, as in the real-cluster runs, L715: the node + rack
+ *    waits of Delay) it takes a qualified map of least MapCost (γ x input,
+ *    γ = 0/1/2 node/rack/remote), else its data-local map of smallest
+ *    output, else its smallest.  The wait clock stops when it launches a
+ *    local qualified map (as Delay's does on a node-local one).
+ *  - Its reduces are offered only once its own threshold is reached (Eq.
+ *    3.5: linear in its predicted shuffle between T_max for the smallest
+ *    and T_min for the largest of the jobs in the cluster); the runtime's
+ *    --slowstart is a lower bound, so run NAS with --slowstart <= 0.2.
+ *  - Rack of the server not congested (utilisation < 0.8 both ways):
+ *    CA-RTS (§3.2.4, Algorithm 3).  Pass 1, in Fair order: a job whose
+ *    reduces on this rack are fewer than ReduceNum (Eq. 3.4: its reduces x
+ *    the rack's share of its map output) gets the container; one at or over
+ *    it is passed over (it waits for a rack holding its data, at most D^r).
+ *    Pass 2, if nobody took the container: the passed-over jobs, light
+ *    before medium before heavy, then "delayed" or all maps done first,
+ *    then smaller shuffle first (categories 4-6).
+ *  - Congested: CR-RTS (§3.2.5, Algorithm 4).  Reduces of shuffle-light
+ *    jobs (predicted shuffle < 1 MB, scaled) go; others are tagged delayed
+ *    and wait until the rack is not congested, at most D^r; maps of
+ *    shuffle-medium/heavy jobs are not launched in that rack meanwhile. */
+#include "emu/sched/nas.h"
+#include <math.h>
+#include <stdlib.h>
+
+struct nas_flags {
+	bool tt;          /* MTS's TrafficThreshold */
+	bool adaptive;    /* Eq. 3.5, else NAS_T_FIXED */
+	bool ca_rts;      /* proportional reduce placement */
+	bool cr_rts;      /* congestion reaction */
+};
+
+struct nas_job {
+	double map_since, red_since, cr_since;   /* wait clocks (D^m, D^r), -1 = not waiting */
+	bool delayed;                            /* held back by CR-RTS since its last reduce */
+	double S;                                /* predicted shuffle at the last refresh */
+};
+
+struct nas {
+	struct nas_track k;   /* first (nas_track_of) */
+	struct nas_flags f;
+	struct nas_conf conf;
+	struct nas_job *js;
+	struct job **order;
+	bool dirty;           /* a job arrived or a task finished since the refresh */
+	double s_min, s_max;  /* Eq. 3.5's range over the jobs in the cluster */
+	double per_map;       /* Eq. 3.3's sum S_i / sum K_i */
+};
+
+enum { LIGHT, MEDIUM, HEAVY };
+
+static int nas_class(const struct nas *n, const struct job *j)
+{
+	double S = n->js[j->id].S;
+	return S < n->conf.light_bytes ? LIGHT : S > n->conf.heavy_bytes ? HEAVY : MEDIUM;
+}
+
+/* The cluster-wide inputs of Eqs. 3.3 and 3.5, over the jobs submitted and
+ * not finished; O(jobs), only after something changed. */
+static void refresh(struct nas *n, const struct cluster *c)
+{
+	double sum_s = 0, sum_k = 0;
+	n->s_min = INFINITY;
+	n->s_max = 0;
+	for (int i = 0; i < c->w->njobs; i++) {
+		const struct job *j = &c->w->jobs[i];
+		if (!cluster_job_active(c, j))
+			continue;
+		double S = n->js[i].S = nas_pred_shuffle(&n->k, j);
+		n->s_min = fmin(n->s_min, S);
+		n->s_max = fmax(n->s_max, S);
+		sum_s += S;
+		sum_k += j->nmaps;
+	}
+	n->per_map = sum_k > 0 ? sum_s / sum_k : 0;
+	n->dirty = false;
+}
+
+static double threshold(const struct nas *n, const struct job *j)
+{
+	double lo = n->conf.t_min, hi = n->conf.t_max, d = n->s_max - n->s_min;
+	if (!n->f.adaptive)
+		return NAS_T_FIXED;
+	if (!(d > 0))   /* one job, or all alike: Eq. 3.5 is undefined; the middle */
+		return (lo + hi) / 2;
+	double t = (lo - hi) / d * n->js[j->id].S + (hi * n->s_max - lo * n->s_min) / d;
+	return fmin(hi, fmax(lo, t));
+}
+
+static bool reduces_allowed(const struct nas *n, const struct cluster *c, const struct job *j)
+{
+	return cluster_reduces_allowed(c, j) && j->maps_done >= threshold(n, j) * j->nmaps - 1e-9;
+}
+
+static double traffic_threshold(const struct nas *n, const struct cluster *c, int server)
+{
+	if (!n->f.tt)
+		return INFINITY;
+	if (n->conf.traffic_threshold >= 0)
+		return n->conf.traffic_threshold;
+	return c->servers[server].containers * n->per_map;
+}
+
+static double waited(const struct sched *s, double since)
+{
+	return since < 0 ? 0 : s->c->now - since;
+}
+
+static bool on_server(const struct task *t, int server)
+{
+	return t->replicas[0] == server || t->replicas[1] == server || t->replicas[2] == server;
+}
+
+/* Algorithm 2 for one job (one "user"): a map, or NULL to skip it.  Until
+ * the job has waited D^m only data-local maps count, and a replica check is
+ * all it takes (this runs for every skipped job on every offer). */
+static struct task *mts(struct sched *s, struct nas *n, struct job *j, int server, double avail)
+{
+	struct nas_job *st = &n->js[j->id];
+	bool relaxed = waited(s, st->map_since) >= n->conf.max_wait_s;
+	bool alive = s->c->servers[server].alive;
+	double ratio = nas_ratio(&n->k, j);
+	struct task *lq = NULL, *q = NULL, *ls = NULL, *any = NULL;
+	double lq_out = 0, q_cost = 0, q_out = 0, ls_out = 0, any_out = 0;
+	for (int i = 0; i < j->nmaps; i++) {
+		struct task *t = job_map(s->c->w->tasks, j, i);
+		if (t->state != TASK_PENDING)
+			continue;
+		double out = ratio * (double)t->input_bytes;
+		bool qual = out <= avail;
+		if (!relaxed) {
+			if (qual && alive && on_server(t, server) && (!lq || out > lq_out))
+				lq = t, lq_out = out;   /* closest to the space: fill it */
+			continue;
+		}
+		enum locality loc = cluster_locality(s->c, t, server);
+		if (loc == LOCAL_NODE && qual && (!lq || out > lq_out))
+			lq = t, lq_out = out;
+		if (loc == LOCAL_NODE && (!ls || out < ls_out))
+			ls = t, ls_out = out;
+		if (!any || out < any_out)
+			any = t, any_out = out;
+		double cost = (loc == LOCAL_NODE ? 0 : loc == LOCAL_RACK ? 1 : 2) * (double)t->input_bytes;
+		if (qual && (!q || cost < q_cost || (cost == q_cost && out > q_out)))
+			q = t, q_cost = cost, q_out = out;
+	}
+	if (lq) {
+		st->map_since = -1;
+		return lq;
+	}
+	if (relaxed)
+		return q ? q : ls ? ls : any;   /* D^m reached: Algorithm 2 lines 7-16 */
+	if (st->map_since < 0)
+		st->map_since = s->c->now;
+	return NULL;
+}
+
+/* Algorithm 4 for one job: its reduce r, or NULL (delayed). */
+static struct task *cr_rts(struct sched *s, struct nas *n, struct job *j, struct task *r)
+{
+	struct nas_job *st = &n->js[j->id];
+	if (nas_class(n, j) == LIGHT)
+		return r;
+	st->delayed = true;
+	if (waited(s, st->cr_since) >= n->conf.max_wait_s)
+		return r;   /* D^r reached: any job */
+	if (st->cr_since < 0)
+		st->cr_since = s->c->now;
+	return NULL;
+}
+
+/* Pass 2 of CA-RTS: does a go before b? */
+static bool pass2_before(const struct nas *n, const struct job *a, const struct job *b)
+{
+	int ca = nas_class(n, a), cb = nas_class(n, b);
+	if (ca != cb)
+		return ca < cb;
+	bool pa = n->js[a->id].delayed || a->maps_done == a->nmaps;
+	bool pb = n->js[b->id].delayed || b->maps_done == b->nmaps;
+	if (pa != pb)
+		return pa;
+	return n->js[a->id].S < n->js[b->id].S;
+}
+
+/* Pass 1 of Algorithm 3 for one job: its reduce r if ReduceNum is not
+ * reached on the rack (or it waited D^r), else NULL and it may be *later. */
+static struct task *ca_rts(struct sched *s, struct nas *n, struct job *j, struct task *r, int rack,
+			   struct job **later)
+{
+	struct nas_job *st = &n->js[j->id];
+	if (nas_reduces_on(&n->k, j, rack) < nas_reduce_target(&n->k, s->c, j, rack)) {
+		st->red_since = -1;
+		return r;
+	}
+	if (waited(s, st->red_since) >= n->conf.max_wait_s)
+		return r;
+	if (st->red_since < 0)
+		st->red_since = s->c->now;
+	if (!*later || pass2_before(n, j, *later))
+		*later = j;
+	return NULL;
+}
+
+static struct task *nas_offer(struct sched *s, int server)
+{
+	struct nas *n = s->priv;
+	struct cluster *c = s->c;
+	int rack = cluster_rack_of(c, server);
+	if (n->dirty)
+		refresh(n, c);
+	nas_track_prune(&n->k, c, server);
+	double avail = traffic_threshold(n, c, server) - nas_node_output(&n->k, c, server);
+	bool congested = n->f.cr_rts && nas_rack_congested(c, rack, n->conf.congestion);
+	int cnt = delay_fair_order(s, n->order);
+	struct job *later = NULL;
+	struct task *pick = NULL;
+	for (int i = 0; i < cnt && !pick; i++) {
+		struct job *j = n->order[i];
+		if (cluster_pending_maps(c, j)) {
+			if (!congested || nas_class(n, j) == LIGHT)   /* CR-RTS stops medium/heavy maps */
+				pick = mts(s, n, j, server, avail);
+			continue;
+		}
+		struct task *r = reduces_allowed(n, c, j) ? cluster_next_reduce(c, j) : NULL;
+		if (!r)
+			continue;
+		if (congested)
+			pick = cr_rts(s, n, j, r);
+		else if (n->f.ca_rts)
+			pick = ca_rts(s, n, j, r, rack, &later);
+		else
+			pick = r;
+	}
+	if (!pick && later)
+		pick = cluster_next_reduce(c, later);
+	if (pick && pick->kind == TASK_REDUCE && !congested) {
+		n->js[pick->job].delayed = false;
+		n->js[pick->job].cr_since = -1;
+	}
+	if (pick)
+		nas_track_launch(&n->k, c, pick, server);
+	return pick;
+}
+
+static void nas_task_finished(struct sched *s, struct task *t)
+{
+	struct nas *n = s->priv;
+	nas_track_finished(&n->k, s->c, t);
+	n->dirty = true;
+}
+
+static void nas_job_arrived(struct sched *s, struct job *j)
+{
+	(void)j;
+	((struct nas *)s->priv)->dirty = true;
+}
+
+static void nas_tick(struct sched *s)
+{
+	struct nas *n = s->priv;
+	nas_track_check(&n->k, s->c);
+	refresh(n, s->c);   /* "TrafficThreshold is updated periodically" */
+}
+
+static void nas_destroy(struct sched *s)
+{
+	struct nas *n = s->priv;
+	if (!n)
+		return;
+	nas_track_free(&n->k);
+	free(n->js);
+	free(n->order);
+	free(n);
+	s->priv = NULL;
+}
+
+static int nas_init(struct sched *s, struct nas_flags f)
+{
+	int nj = s->c->w->njobs ? s->c->w->njobs : 1;
+	struct nas *n = calloc(1, sizeof *n);
+	if (!n)
+		return -1;
+	s->priv = n;
+	n->f = f;
+	n->dirty = true;
+	nas_conf_init(&n->conf, s);
+	n->js = calloc(nj, sizeof *n->js);
+	n->order = calloc(nj, sizeof *n->order);
+	if (!n->js || !n->order || nas_track_init(&n->k, s->c)) {
+		nas_destroy(s);
+		return -1;
+	}
+	for (int i = 0; i < nj; i++)
+		n->js[i].map_since = n->js[i].red_since = n->js[i].cr_since = -1;
+	return 0;
+}
+
+double nas_threshold(struct sched *s, const struct job *j)
+{
+	struct nas *n = s->priv;
+	if (n->dirty)
+		refresh(n, s->c);
+	return threshold(n, j);
+}
+
+double nas_traffic_threshold(struct sched *s, int server)
+{
+	struct nas *n = s->priv;
+	if (n->dirty)
+		refresh(n, s->c);
+	return traffic_threshold(n, s->c, server);
+}
+
+#define NAS_VARIANT(sym, nm, hlp, ...)                                                         \
+	static int sym##_init(struct sched *s) { return nas_init(s, (struct nas_flags){__VA_ARGS__}); } \
+	const struct sched_ops sym = {                                                         \
+		.name = nm, .help = hlp, .init = sym##_init, .destroy = nas_destroy,           \
+		.job_arrived = nas_job_arrived, .offer = nas_offer,                            \
+		.task_finished = nas_task_finished, .tick = nas_tick,                          \
+	};
+
+NAS_VARIANT(sched_nas, "nas",
+	    "NAS (ch. 3): MTS + CA-RTS + CR-RTS, own 0.2-0.5 map completion threshold (use --slowstart <= 0.2)",
+	    .tt = true, .adaptive = true, .ca_rts = true, .cr_rts = true)
+NAS_VARIANT(sched_nas_mts, "nas-mts",
+	    "NAS ablation: MTS only, reduces as Fair at threshold 0.2 (use --slowstart <= 0.2)",
+	    .tt = true)
+NAS_VARIANT(sched_nas_nott, "nas-nott",
+	    "NAS ablation: without TrafficThreshold (w/o TT; use --slowstart <= 0.2)",
+	    .adaptive = true, .ca_rts = true, .cr_rts = true)
+NAS_VARIANT(sched_nas_noadapt, "nas-noadapt",
+	    "NAS ablation: fixed map completion threshold 0.2 (w/o MCT; use --slowstart <= 0.2)",
+	    .tt = true, .ca_rts = true, .cr_rts = true)
