@@ -15,7 +15,9 @@ int cluster_init(struct cluster *c, int racks, int per_rack, int containers, str
 	c->rack_util_out = calloc(racks ? racks : 1, sizeof(double));
 	c->rack_util_in = calloc(racks ? racks : 1, sizeof(double));
 	c->job_xrack_bytes = calloc(w->njobs ? w->njobs : 1, sizeof(uint64_t));
-	if (!c->servers || !c->arrived || !c->rack_util_out || !c->rack_util_in || !c->job_xrack_bytes) {
+	c->map_idx = calloc(w->njobs ? w->njobs : 1, sizeof *c->map_idx);
+	if (!c->servers || !c->arrived || !c->rack_util_out || !c->rack_util_in || !c->job_xrack_bytes ||
+	    !c->map_idx) {
 		cluster_free(c);
 		return -1;
 	}
@@ -28,8 +30,13 @@ int cluster_init(struct cluster *c, int racks, int per_rack, int containers, str
 	return 0;
 }
 
+static void index_free(struct cluster *c, int job);
+
 void cluster_free(struct cluster *c)
 {
+	for (int i = 0; c->map_idx && c->w && i < c->w->njobs; i++)
+		index_free(c, i);
+	free(c->map_idx);
 	free(c->servers);
 	free(c->arrived);
 	free(c->rack_util_out);
@@ -101,27 +108,145 @@ enum locality cluster_locality(const struct cluster *c, const struct task *t, in
 	return best;
 }
 
-struct task *cluster_best_map(const struct cluster *c, const struct job *j, int server, enum locality *loc)
+/* A job's maps by the servers and racks holding their blocks (CSR, in map
+ * order), with cursors past entries that are no longer pending.  A map
+ * re-queued to pending (cluster_requeue_task) rewinds them. */
+struct map_index {
+	int *srv_start, *srv_maps, *srv_cur;     /* nservers + 1, entries, nservers */
+	int *rack_start, *rack_maps, *rack_cur;  /* racks + 1, entries, racks */
+	int any_cur;
+	bool rewind;
+};
+
+static void index_free(struct cluster *c, int job)
 {
-	struct task *best = NULL;
-	enum locality bl = LOCAL_NONE;
-	if (!cluster_job_active(c, j))
-		return NULL;
-	for (int i = 0; i < j->nmaps; i++) {
-		struct task *t = job_map(c->w->tasks, j, i);
-		if (t->state != TASK_PENDING)
-			continue;
-		enum locality l = cluster_locality(c, t, server);
-		if (!best || l < bl) {
-			best = t;
-			bl = l;
-			if (l == LOCAL_NODE)
-				break;
+	struct map_index *x = c->map_idx[job];
+	if (!x)
+		return;
+	free(x->srv_start);
+	free(x->srv_maps);
+	free(x->srv_cur);
+	free(x->rack_start);
+	free(x->rack_maps);
+	free(x->rack_cur);
+	free(x);
+	c->map_idx[job] = NULL;
+}
+
+/* Counting sort of (holder, map) pairs into start/maps. */
+static int csr(const struct cluster *c, const struct job *j, int n, bool racks, int **start, int **maps)
+{
+	*start = calloc(n + 1, sizeof **start);
+	*maps = malloc((3 * (size_t)j->nmaps + 1) * sizeof **maps);
+	if (!*start || !*maps)
+		return -1;
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < j->nmaps; i++) {
+			const struct task *t = job_map(c->w->tasks, j, i);
+			for (int k = 0; k < 3; k++) {
+				int s = t->replicas[k];
+				if (s < 0 || s >= c->nservers)
+					continue;
+				int key = racks ? c->servers[s].rack : s;
+				bool dup = false;   /* two replicas in one rack: list the map once */
+				for (int q = 0; q < k && racks; q++)
+					dup |= t->replicas[q] >= 0 && t->replicas[q] < c->nservers &&
+					       c->servers[t->replicas[q]].rack == key;
+				if (dup)
+					continue;
+				if (pass == 0)
+					(*start)[key + 1]++;
+				else
+					(*maps)[(*start)[key]++] = i;
+			}
 		}
+		if (pass == 0)
+			for (int k = 0; k < n; k++)
+				(*start)[k + 1] += (*start)[k];
+		else   /* the fill moved every start one bucket on: shift back */
+			for (int k = n; k > 0; k--)
+				(*start)[k] = (*start)[k - 1];
+		if (pass == 1)
+			(*start)[0] = 0;
+	}
+	return 0;
+}
+
+static struct map_index *index_of(struct cluster *c, const struct job *j)
+{
+	struct map_index *x = c->map_idx[j->id];
+	if (x) {
+		if (x->rewind) {
+			memcpy(x->srv_cur, x->srv_start, c->nservers * sizeof *x->srv_cur);
+			memcpy(x->rack_cur, x->rack_start, c->racks * sizeof *x->rack_cur);
+			x->any_cur = 0;
+			x->rewind = false;
+		}
+		return x;
+	}
+	if (!(x = calloc(1, sizeof *x)))
+		return NULL;
+	c->map_idx[j->id] = x;
+	if (csr(c, j, c->nservers, false, &x->srv_start, &x->srv_maps) ||
+	    csr(c, j, c->racks, true, &x->rack_start, &x->rack_maps) ||
+	    !(x->srv_cur = malloc(c->nservers * sizeof *x->srv_cur)) ||
+	    !(x->rack_cur = malloc(c->racks * sizeof *x->rack_cur))) {
+		index_free(c, j->id);
+		return NULL;
+	}
+	x->rewind = true;
+	return index_of(c, j);
+}
+
+/* The first pending map in maps[*cur .. end) whose locality on `server`
+ * is `want`; the cursor moves past maps that are not pending any more. */
+static struct task *first_pending(struct cluster *c, const struct job *j, const int *maps, int *cur, int end,
+				  int server, enum locality want)
+{
+	for (int i = *cur; i < end; i++) {
+		struct task *t = job_map(c->w->tasks, j, maps[i]);
+		if (t->state != TASK_PENDING) {
+			if (i == *cur)
+				(*cur)++;
+			continue;
+		}
+		if (cluster_locality(c, t, server) == want)   /* a dead replica no longer counts */
+			return t;
+	}
+	return NULL;
+}
+
+struct task *cluster_best_map(const struct cluster *cc, const struct job *j, int server, enum locality *loc)
+{
+	struct cluster *c = (struct cluster *)cc;   /* the index is a cache */
+	if (loc)
+		*loc = LOCAL_NONE;
+	if (!cluster_job_active(c, j) || j->maps_done + j->maps_running >= j->nmaps)
+		return NULL;
+	struct map_index *x = index_of(c, j);
+	if (!x)
+		return NULL;
+	int rack = c->servers[server].rack;
+	struct task *t = first_pending(c, j, x->srv_maps, &x->srv_cur[server], x->srv_start[server + 1], server,
+				       LOCAL_NODE);
+	enum locality l = LOCAL_NODE;
+	if (!t) {
+		t = first_pending(c, j, x->rack_maps, &x->rack_cur[rack], x->rack_start[rack + 1], server, LOCAL_RACK);
+		l = LOCAL_RACK;
+	}
+	if (!t) {
+		for (; x->any_cur < j->nmaps; x->any_cur++)
+			if (job_map(c->w->tasks, j, x->any_cur)->state == TASK_PENDING)
+				break;
+		/* The first pending map in order: what the scan before the index
+		 * returned when nothing was local (its locality may still be
+		 * node or rack through a replica the lists above skipped). */
+		t = x->any_cur < j->nmaps ? job_map(c->w->tasks, j, x->any_cur) : NULL;
+		l = t ? cluster_locality(c, t, server) : LOCAL_NONE;
 	}
 	if (loc)
-		*loc = bl;
-	return best;
+		*loc = l;
+	return t;
 }
 
 struct task *cluster_next_reduce(const struct cluster *c, const struct job *j)
@@ -201,6 +326,7 @@ void cluster_finish_task(struct cluster *c, struct task *t)
 	if (cluster_job_finished(j)) {
 		j->t_end = c->now;
 		c->running_jobs--;
+		index_free(c, j->id);
 	}
 }
 
@@ -224,5 +350,7 @@ void cluster_requeue_task(struct cluster *c, struct task *t)
 			c->running_jobs++;
 	}
 	t->state = TASK_PENDING;
+	if (t->kind == TASK_MAP && c->map_idx[j->id])
+		c->map_idx[j->id]->rewind = true;
 	t->server = -1;
 }

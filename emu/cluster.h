@@ -33,6 +33,8 @@ struct cluster {
 	 * sample; per job, cross-rack bytes moved so far (shuffle + input). */
 	double *rack_util_out, *rack_util_in;
 	uint64_t *job_xrack_bytes;
+
+	struct map_index **map_idx;   /* per job, built on first use (cluster_best_map) */
 };
 
 /* servers = racks x per_rack, each with `containers` slots. */
@@ -58,7 +60,9 @@ enum locality { LOCAL_NODE, LOCAL_RACK, LOCAL_NONE };
 /* How local map t would be on server s. */
 enum locality cluster_locality(const struct cluster *c, const struct task *t, int server);
 /* The best pending map of job j for server s (node-local first, then
- * rack-local, then any), and its locality; NULL if none. */
+ * rack-local, then any, each in map order), and its locality; NULL if none.
+ * Indexed: the job's maps by replica server and rack, built on the first
+ * call (replicas must be placed by then), so a call costs what it skips. */
 struct task *cluster_best_map(const struct cluster *c, const struct job *j, int server, enum locality *loc);
 /* A pending reduce of job j if reduces are allowed, else NULL. */
 struct task *cluster_next_reduce(const struct cluster *c, const struct job *j);

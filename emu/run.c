@@ -150,6 +150,8 @@ void run_task_done(struct run *r, int server, int task, bool ok, uint64_t bytes,
 	}
 	cluster_finish_task(&r->c, t);
 	r->tasks_done++;
+	if (t->kind == TASK_MAP)
+		shuffle_map_done(r, t);
 	if (r->s.ops->task_finished)
 		r->s.ops->task_finished(&r->s, t);
 	if (t->kind == TASK_MAP)
@@ -315,9 +317,17 @@ int run_experiment(const struct topo *t, struct workload *w, const struct run_pa
 		snprintf(err, 512, "scheduler %s failed to initialise", p->scheduler);
 		goto out;
 	}
-	r->requested = calloc(w->njobs ? w->njobs : 1, sizeof *r->requested);
-	r->final_sent = calloc(w->ntasks ? w->ntasks : 1, sizeof *r->final_sent);
-	if (!r->requested || !r->final_sent) {
+	int nj = w->njobs ? w->njobs : 1, nt = w->ntasks ? w->ntasks : 1, ns = r->c.nservers;
+	r->requested = calloc(nj, sizeof *r->requested);
+	r->done_maps = calloc(nj, sizeof *r->done_maps);
+	r->cursor = calloc(nt, sizeof *r->cursor);
+	r->final_sent = calloc(nt, sizeof *r->final_sent);
+	r->scratch_bytes = calloc(ns, sizeof *r->scratch_bytes);
+	r->scratch_holders = calloc(ns, sizeof *r->scratch_holders);
+	r->scratch_seen = calloc(ns, sizeof *r->scratch_seen);
+	r->scratch_xfers = calloc(ns, sizeof *r->scratch_xfers);
+	if (!r->requested || !r->done_maps || !r->cursor || !r->final_sent || !r->scratch_bytes ||
+	    !r->scratch_holders || !r->scratch_seen || !r->scratch_xfers) {
 		snprintf(err, 512, "out of memory");
 		goto out;
 	}
@@ -361,8 +371,16 @@ out:
 	sched_destroy(&r->s);
 	for (int j = 0; r->requested && j < w->njobs; j++)
 		free(r->requested[j]);
+	for (int j = 0; r->done_maps && j < w->njobs; j++)
+		free(r->done_maps[j].map);
 	free(r->requested);
+	free(r->done_maps);
+	free(r->cursor);
 	free(r->final_sent);
+	free(r->scratch_bytes);
+	free(r->scratch_holders);
+	free(r->scratch_seen);
+	free(r->scratch_xfers);
 	xfer_flush(r);
 	if (r->flows_csv)
 		fclose(r->flows_csv);

@@ -65,9 +65,17 @@ struct run {
 	struct cluster c;
 	struct sched s;
 
-	/* shuffle: per job, a reduces x maps matrix of "already requested" */
+	/* shuffle: per job, a reduces x maps matrix of "already requested",
+	 * and its finished maps in completion order; per reduce a cursor in
+	 * that list and whether its final fetch was sent */
 	uint8_t **requested;
-	bool *final_sent;        /* per task (reduces) */
+	struct done_list { int *map, n, cap; } *done_maps;
+	int *cursor;
+	bool *final_sent;
+	uint64_t *scratch_bytes;         /* per server: pump_reduce's scratch */
+	int *scratch_holders;
+	bool *scratch_seen;
+	struct xfer *scratch_xfers;
 	struct xfer_rec *inflight;   /* transfers not finished yet (xfers.c) */
 	int ninflight, cap_inflight, next_xfer;
 	FILE *flows_csv;             /* finished ones, as they finish */
@@ -104,6 +112,7 @@ void run_flow_done(struct run *r, int xfer, uint64_t bytes, double t_end);
 void run_server_lost(struct run *r, int server);
 
 /* shuffle.c */
+void shuffle_map_done(struct run *r, struct task *map);
 void shuffle_pump(struct run *r, struct job *j);
 void shuffle_reset_reduce(struct run *r, struct task *reduce);
 /* xfers.c: returns the transfer's id; a done one is recorded at once. */

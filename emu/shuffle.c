@@ -4,7 +4,13 @@
  * fetch request: the reducer's partitions of every finished map output held
  * there that it has not requested yet.  It is circuit-eligible when the
  * scheduler's hook says so (default: cross-rack and larger than the
- * elephant threshold).  Defined once here, the same for every backend. */
+ * elephant threshold).  Defined once here, the same for every backend.
+ *
+ * Incremental, because a job may have 10^4 maps and 10^3 reduces: each job
+ * keeps its finished maps in completion order and each reduce a cursor into
+ * that list, so a pump looks only at outputs that are new to it.  The
+ * requested matrix stays the truth: a map re-run after its output was lost
+ * is listed again, and reduces that had already fetched it skip it. */
 #include "emu/run_int.h"
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +32,20 @@ static uint8_t *requested_row(struct run *r, struct job *j, int ri)
 	return r->requested[j->id] + (size_t)ri * j->nmaps;
 }
 
+void shuffle_map_done(struct run *r, struct task *map)
+{
+	struct done_list *d = &r->done_maps[map->job];
+	if (d->n == d->cap) {
+		int cap = d->cap ? 2 * d->cap : 16;
+		int *m = realloc(d->map, cap * sizeof *m);
+		if (!m)
+			return;
+		d->map = m;
+		d->cap = cap;
+	}
+	d->map[d->n++] = map->index;
+}
+
 void shuffle_reset_reduce(struct run *r, struct task *reduce)
 {
 	struct job *j = &r->w->jobs[reduce->job];
@@ -33,37 +53,46 @@ void shuffle_reset_reduce(struct run *r, struct task *reduce)
 	if (row)
 		memset(row, 0, j->nmaps);
 	r->final_sent[reduce->id] = false;
+	r->cursor[reduce->id] = 0;
 }
 
 /* Send one running reduce the transfers that are ready for it. */
 static void pump_reduce(struct run *r, struct job *j, struct task *red)
 {
-	if (r->final_sent[red->id] || !sched_shuffle_ready(&r->s, red))
+	struct done_list *d = &r->done_maps[j->id];
+	bool final = j->maps_done == j->nmaps;
+	if (r->final_sent[red->id] || (r->cursor[red->id] == d->n && !final) || !sched_shuffle_ready(&r->s, red))
 		return;
 	uint8_t *row = requested_row(r, j, red->index);
 	if (!row)
 		return;
-	int ns = r->c.nservers;
-	uint64_t *by_holder = calloc(ns, sizeof *by_holder);
-	struct xfer *xs = calloc(ns, sizeof *xs);
-	if (!by_holder || !xs) {
-		free(by_holder);
-		free(xs);
-		return;
-	}
-	for (int m = 0; m < j->nmaps; m++) {
+	/* Group the new outputs by the server holding them (scratch arrays
+	 * sized by the cluster, cleared through the list of touched holders). */
+	uint64_t *by_holder = r->scratch_bytes;
+	int *holders = r->scratch_holders, nh = 0;
+	for (; r->cursor[red->id] < d->n; r->cursor[red->id]++) {
+		int m = d->map[r->cursor[red->id]];
 		struct task *map = job_map(r->w->tasks, j, m);
 		if (map->state != TASK_DONE || row[m])
 			continue;
 		row[m] = 1;
+		if (!r->scratch_seen[map->server]) {
+			r->scratch_seen[map->server] = true;
+			holders[nh++] = map->server;
+		}
 		by_holder[map->server] += partition(map, j->nreduces, red->index);
 	}
+	struct xfer *xs = r->scratch_xfers;
 	int nx = 0;
-	for (int h = 0; h < ns; h++) {
-		if (!by_holder[h])
+	for (int i = 0; i < nh; i++) {
+		int h = holders[i];
+		uint64_t bytes = by_holder[h];
+		by_holder[h] = 0;
+		r->scratch_seen[h] = false;
+		if (!bytes)
 			continue;
-		struct xfer_rec rec = {.job = j->id, .task = red->id, .src = h, .dst = red->server,
-				       .bytes = by_holder[h], .t_start = run_now(r)};
+		struct xfer_rec rec = {.job = j->id, .task = red->id, .src = h, .dst = red->server, .bytes = bytes,
+				       .t_start = run_now(r)};
 		if (h == red->server) {
 			/* Its own server: read from local disk, no network. */
 			rec.local = rec.done = true;
@@ -71,25 +100,17 @@ static void pump_reduce(struct run *r, struct job *j, struct task *red)
 			xfer_new(r, &rec);
 			continue;
 		}
-		rec.circuit = r->ocs_on && sched_circuit_eligible(&r->s, red, h, by_holder[h]);
+		rec.circuit = r->ocs_on && sched_circuit_eligible(&r->s, red, h, bytes);
 		int id = xfer_new(r, &rec);
 		if (id < 0)
 			continue;
-		struct xfer *x = &xs[nx++];
-		x->id = id;
-		x->src = h;
-		x->bytes = by_holder[h];
-		x->circuit = rec.circuit;
-		x->src_rack = cluster_rack_of(&r->c, h);
-		x->dst_rack = cluster_rack_of(&r->c, red->server);
+		xs[nx++] = (struct xfer){.id = id, .src = h, .bytes = bytes, .circuit = rec.circuit,
+					 .src_rack = cluster_rack_of(&r->c, h), .dst_rack = cluster_rack_of(&r->c, red->server)};
 	}
-	bool final = j->maps_done == j->nmaps;
 	if (nx || final) {
 		r->final_sent[red->id] = final;
 		r->be->fetch(r, red, xs, nx, final);
 	}
-	free(by_holder);
-	free(xs);
 }
 
 void shuffle_pump(struct run *r, struct job *j)

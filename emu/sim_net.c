@@ -360,9 +360,12 @@ void simnet_allocate(struct simnet *n, double now)
 	if (grow_scratch(n))
 		return;   /* out of memory: keep the old rates */
 	memset(n->cnt, 0, n->nlinks * sizeof *n->cnt);
+	for (int l = 0; l < n->nlinks; l++) {   /* every rate is about to be replaced */
+		ctr_at(&n->ctr[l], now);
+		n->ctr[l].rate = n->ctr[l].mrate = 0;
+	}
 	for (int i = 0; i < n->nact; i++) {
 		struct flow *f = &n->f[n->act[i]];
-		unaccount(n, f, now);
 		f->rem -= f->rate * (now - f->t_set);
 		if (f->rem < 0)
 			f->rem = 0;
@@ -424,16 +427,12 @@ void simnet_allocate(struct simnet *n, double now)
 		struct flow *f = &n->f[n->act[i]];
 		for (int k = 0; k < f->np; k++) {
 			struct counter *c = &n->ctr[f->path[k]];
-			ctr_at(c, now);
 			c->rate += f->rate * WIRE;
 			if (f->marked_eps && k == 1)
 				c->mrate += f->rate * WIRE;
 		}
-		for (int k = 0; k < f->nrp; k++) {
-			struct counter *c = &n->ctr[f->rpath[k]];
-			ctr_at(c, now);
-			c->rate += f->rate * ACKS;
-		}
+		for (int k = 0; k < f->nrp; k++)
+			n->ctr[f->rpath[k]].rate += f->rate * ACKS;
 		f->t_done = f->rem <= 0 ? now : f->rate > 0 ? now + f->rem / f->rate : INFINITY;
 	}
 	for (int i = n->nheap / 2 - 1; i >= 0; i--)
