@@ -16,7 +16,8 @@ int cluster_init(struct cluster *c, int racks, int per_rack, int containers, str
 	c->rack_util_in = calloc(racks ? racks : 1, sizeof(double));
 	c->job_xrack_bytes = calloc(w->njobs ? w->njobs : 1, sizeof(uint64_t));
 	c->map_idx = calloc(w->njobs ? w->njobs : 1, sizeof *c->map_idx);
-	if (!c->servers || !c->arrived || !c->rack_util_out || !c->rack_util_in || !c->job_xrack_bytes ||
+	c->active = calloc(w->njobs ? w->njobs : 1, sizeof *c->active);
+	if (!c->active || !c->servers || !c->arrived || !c->rack_util_out || !c->rack_util_in || !c->job_xrack_bytes ||
 	    !c->map_idx) {
 		cluster_free(c);
 		return -1;
@@ -37,6 +38,7 @@ void cluster_free(struct cluster *c)
 	for (int i = 0; c->map_idx && c->w && i < c->w->njobs; i++)
 		index_free(c, i);
 	free(c->map_idx);
+	free(c->active);
 	free(c->servers);
 	free(c->arrived);
 	free(c->rack_util_out);
@@ -45,13 +47,36 @@ void cluster_free(struct cluster *c)
 	memset(c, 0, sizeof *c);
 }
 
+/* The active list stays in id order, so policies see jobs in the order a
+ * scan of all jobs would (ties break the same way). */
+static void active_add(struct cluster *c, int id)
+{
+	int i = c->running_jobs++;
+	while (i > 0 && c->active[i - 1] > id) {
+		c->active[i] = c->active[i - 1];
+		i--;
+	}
+	c->active[i] = id;
+}
+
+static void active_remove(struct cluster *c, int id)
+{
+	int i = 0;
+	while (i < c->running_jobs && c->active[i] != id)
+		i++;
+	if (i == c->running_jobs)
+		return;
+	memmove(&c->active[i], &c->active[i + 1], (c->running_jobs - i - 1) * sizeof *c->active);
+	c->running_jobs--;
+}
+
 void cluster_job_arrive(struct cluster *c, struct job *j)
 {
 	if (c->arrived[j->id])
 		return;
 	c->arrived[j->id] = true;
 	if (!cluster_job_finished(j))
-		c->running_jobs++;
+		active_add(c, j->id);
 	else
 		j->t_start = j->t_end = c->now;   /* an empty job finishes on arrival */
 }
@@ -325,7 +350,7 @@ void cluster_finish_task(struct cluster *c, struct task *t)
 	}
 	if (cluster_job_finished(j)) {
 		j->t_end = c->now;
-		c->running_jobs--;
+		active_remove(c, j->id);
 		index_free(c, j->id);
 	}
 }
@@ -347,7 +372,7 @@ void cluster_requeue_task(struct cluster *c, struct task *t)
 		else
 			j->reduces_done--;
 		if (was_finished)
-			c->running_jobs++;
+			active_add(c, j->id);
 	}
 	t->state = TASK_PENDING;
 	if (t->kind == TASK_MAP && c->map_idx[j->id])

@@ -25,6 +25,7 @@ struct cluster {
 	double slowstart;         /* fraction of a job's maps done before its reduces may run */
 	bool *arrived;            /* per job: submitted and its dependencies done */
 	int running_jobs;         /* arrived and not finished */
+	int *active;              /* their ids, ascending: what policies iterate */
 
 	/* The network monitor's view, filled in by the runtime (every backend)
 	 * once per sample (1 s by default) — what network-aware schedulers read:
@@ -43,6 +44,10 @@ int cluster_init(struct cluster *c, int racks, int per_rack, int containers, str
 void cluster_free(struct cluster *c);
 
 static inline int cluster_rack_of(const struct cluster *c, int server) { return c->servers[server].rack; }
+
+/* The arrived, unfinished jobs in id order (a policy's loop over jobs):
+ * for (int i = 0; i < c->running_jobs; i++) { struct job *j = cluster_active(c, i); ... } */
+static inline struct job *cluster_active(const struct cluster *c, int i) { return &c->w->jobs[c->active[i]]; }
 
 /* Not arrived yet, but its submit time has passed and its dependencies are done. */
 bool cluster_job_ready(const struct cluster *c, const struct job *j);

@@ -43,11 +43,12 @@ static int by_fair_order(const void *a, const void *b)
 
 int delay_fair_order(struct sched *s, struct job **order)
 {
-	struct workload *w = s->c->w;
 	int n = 0;
-	for (int i = 0; i < w->njobs; i++)
-		if (cluster_pending_maps(s->c, &w->jobs[i]) || cluster_pending_reduces(s->c, &w->jobs[i]))
-			order[n++] = &w->jobs[i];
+	for (int i = 0; i < s->c->running_jobs; i++) {
+		struct job *j = cluster_active(s->c, i);
+		if (cluster_pending_maps(s->c, j) || cluster_pending_reduces(s->c, j))
+			order[n++] = j;
+	}
 	qsort(order, n, sizeof *order, by_fair_order);
 	return n;
 }

@@ -9,10 +9,9 @@
 /* The job Fair would serve first among those with something runnable. */
 static struct job *fair_pick(struct sched *s)
 {
-	struct workload *w = s->c->w;
 	struct job *best = NULL;
-	for (int i = 0; i < w->njobs; i++) {
-		struct job *j = &w->jobs[i];
+	for (int i = 0; i < s->c->running_jobs; i++) {
+		struct job *j = cluster_active(s->c, i);
 		if (!cluster_pending_maps(s->c, j) && !cluster_pending_reduces(s->c, j))
 			continue;
 		if (!best || sched_running(j) < sched_running(best) ||

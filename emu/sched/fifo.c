@@ -4,11 +4,10 @@
 
 static struct task *fifo_offer(struct sched *s, int server)
 {
-	struct workload *w = s->c->w;
 	struct job *best = NULL;
-	for (int i = 0; i < w->njobs; i++) {
-		struct job *j = &w->jobs[i];
-		if (!cluster_job_active(s->c, j) || (!cluster_pending_maps(s->c, j) && !cluster_pending_reduces(s->c, j)))
+	for (int i = 0; i < s->c->running_jobs; i++) {
+		struct job *j = cluster_active(s->c, i);
+		if (!cluster_pending_maps(s->c, j) && !cluster_pending_reduces(s->c, j))
 			continue;
 		if (!best || j->submit_s < best->submit_s)
 			best = j;
