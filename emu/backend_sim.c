@@ -162,7 +162,8 @@ static void sim_fetch(struct run *r, struct task *t, const struct xfer *xs, int 
 		st->queue = q;
 		st->capq = cap;
 	}
-	memcpy(st->queue + st->nq, xs, n * sizeof *xs);
+	if (n)
+		memcpy(st->queue + st->nq, xs, n * sizeof *xs);
 	st->nq += n;
 	st->final = final;
 	start_fetches(r, t);

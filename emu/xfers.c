@@ -33,6 +33,10 @@ static void account(struct run *r, int id, const struct xfer_rec *x)
 			x->t_start, x->done ? x->t_end : -1.0, x->circuit, x->done);
 }
 
+/* Ids are handed out in sequence: spread them (Fibonacci hashing) or the
+ * in-flight ones form one long probe run that every removal re-places. */
+static int slot(int id, int cap) { return (int)(((uint32_t)id * 2654435769u) >> 7) & (cap - 1); }
+
 static int grow(struct run *r)
 {
 	int cap = r->cap_inflight ? 2 * r->cap_inflight : 1024;
@@ -48,7 +52,7 @@ static int grow(struct run *r)
 	r->ninflight = 0;
 	for (int i = 0; i < oldcap; i++)
 		if (old[i].id >= 0) {
-			int k = old[i].id & (cap - 1);
+			int k = slot(old[i].id, cap);
 			while (n[k].id >= 0)
 				k = (k + 1) & (cap - 1);
 			n[k] = old[i];
@@ -67,7 +71,7 @@ int xfer_new(struct run *r, const struct xfer_rec *x)
 	}
 	if ((r->ninflight + 1) * 2 > r->cap_inflight && grow(r))
 		return -1;
-	int k = id & (r->cap_inflight - 1);
+	int k = slot(id, r->cap_inflight);
 	while (r->inflight[k].id >= 0)
 		k = (k + 1) & (r->cap_inflight - 1);
 	r->inflight[k] = *x;
@@ -85,7 +89,7 @@ static void remove_at(struct run *r, int k)
 	for (int j = (k + 1) & (cap - 1); r->inflight[j].id >= 0; j = (j + 1) & (cap - 1)) {
 		struct xfer_rec e = r->inflight[j];
 		r->inflight[j].id = -1;
-		int h = e.id & (cap - 1);
+		int h = slot(e.id, cap);
 		while (r->inflight[h].id >= 0)
 			h = (h + 1) & (cap - 1);
 		r->inflight[h] = e;
@@ -96,7 +100,7 @@ void xfer_finish(struct run *r, int id, uint64_t bytes, double t_end)
 {
 	if (id < 0 || !r->cap_inflight)
 		return;
-	for (int k = id & (r->cap_inflight - 1); r->inflight[k].id >= 0; k = (k + 1) & (r->cap_inflight - 1))
+	for (int k = slot(id, r->cap_inflight); r->inflight[k].id >= 0; k = (k + 1) & (r->cap_inflight - 1))
 		if (r->inflight[k].id == id) {
 			struct xfer_rec x = r->inflight[k];
 			x.done = true;

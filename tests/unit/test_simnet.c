@@ -1,0 +1,147 @@
+/* The simulator's network model on hand-computed cases. */
+#include "emu/sim_net.h"
+#include <criterion/criterion.h>
+#include <math.h>
+
+#define PAYLOAD(bps) ((double)(bps) / 8 * 1448.0 / 1514.0)   /* payload bytes/s of a link */
+
+static struct simnet *net(struct topo *t, const char *text, bool hold)
+{
+	char err[TOPO_ERR_LEN];
+	cr_assert_eq(topo_load_string(t, text, "t.conf", 0, err), 0, "%s", err);
+	struct simnet *n = simnet_new(t, hold);
+	cr_assert_not_null(n);
+	return n;
+}
+
+/* 3 racks x 2 servers, 100 Mbit/s servers, 30 Mbit/s uplinks, no OCS. */
+static const char eps3[] = "racks = 3;\nservers_per_rack = 2;\nserver = { rate = \"100Mbit\"; };\n"
+			   "eps = { uplink_rate = \"30Mbit\"; };\n";
+/* The same with one 60 Mbit/s optical port per rack. */
+static const char ocs3[] = "racks = 3;\nservers_per_rack = 2;\nserver = { rate = \"100Mbit\"; };\n"
+			   "eps = { uplink_rate = \"30Mbit\"; };\nocs = { ports_per_rack = 1; rate = \"60Mbit\"; };\n";
+
+Test(simnet, single_bottleneck_is_shared_equally)
+{
+	struct topo t;
+	struct simnet *n = net(&t, eps3, true);
+	/* Both servers of rack 0 send to rack 1: the 30 Mbit/s uplink splits. */
+	int a = simnet_add(n, 0, 0, 2, 1000000, false, 1), b = simnet_add(n, 0, 1, 3, 1000000, false, 2);
+	simnet_allocate(n, 0);
+	cr_assert_float_eq(simnet_rate(n, a), PAYLOAD(30e6) / 2, 1e-6);
+	cr_assert_float_eq(simnet_rate(n, b), PAYLOAD(30e6) / 2, 1e-6);
+	/* An intra-rack flow is limited by the server links only. */
+	int c = simnet_add(n, 0, 4, 5, 1000000, false, 3);
+	simnet_allocate(n, 0);
+	cr_assert_float_eq(simnet_rate(n, c), PAYLOAD(100e6), 1e-6);
+	simnet_free(n);
+}
+
+Test(simnet, two_bottlenecks_max_min)
+{
+	struct topo t;
+	struct simnet *n = net(&t, eps3, true);
+	/* f1 r0->r1, f2 r0->r2, f3 and f4 r2->r1.  Rack 1's downlink carries
+	 * f1, f3, f4: 10 each; f2 then gets what rack 0's uplink has left: 20. */
+	int f1 = simnet_add(n, 0, 0, 2, 1 << 20, false, 1);
+	int f2 = simnet_add(n, 0, 1, 4, 1 << 20, false, 2);
+	int f3 = simnet_add(n, 0, 4, 3, 1 << 20, false, 3);
+	int f4 = simnet_add(n, 0, 5, 2, 1 << 20, false, 4);
+	simnet_allocate(n, 0);
+	double u = PAYLOAD(30e6);
+	cr_assert_float_eq(simnet_rate(n, f1), u / 3, 1e-6);
+	cr_assert_float_eq(simnet_rate(n, f3), u / 3, 1e-6);
+	cr_assert_float_eq(simnet_rate(n, f4), u / 3, 1e-6);
+	cr_assert_float_eq(simnet_rate(n, f2), 2 * u / 3, 1e-6);
+	simnet_free(n);
+}
+
+Test(simnet, circuit_eps_hold_and_fallback)
+{
+	struct topo t;
+	struct simnet *hold = net(&t, ocs3, true), *fb = simnet_new(&t, false);
+	struct circuit_cfg lit;
+	char err[TOPO_ERR_LEN];
+	cr_assert_eq(circuits_parse("0>1", &t, &lit, err), 0, "%s", err);
+	for (int k = 0; k < 2; k++) {
+		struct simnet *n = k ? fb : hold;
+		simnet_set_lit(n, &lit);
+		int circ = simnet_add(n, 0, 0, 2, 1 << 20, true, 1);   /* r0 -> r1: the circuit */
+		int eps = simnet_add(n, 0, 1, 3, 1 << 20, false, 2);   /* r0 -> r1 unmarked: the EPS */
+		int dark = simnet_add(n, 0, 0, 4, 1 << 20, true, 3);   /* r0 -> r2: no circuit */
+		simnet_allocate(n, 0);
+		cr_assert_float_eq(simnet_rate(n, circ), PAYLOAD(60e6), 1e-6, "the circuit's rate");
+		if (!k) {   /* hold: waits, the EPS flow has the uplink alone */
+			cr_assert_float_eq(simnet_rate(n, dark), 0, 1e-9);
+			cr_assert_float_eq(simnet_rate(n, eps), PAYLOAD(30e6), 1e-6);
+		} else {    /* fallback: shares the uplink */
+			cr_assert_float_eq(simnet_rate(n, dark), PAYLOAD(30e6) / 2, 1e-6);
+			cr_assert_float_eq(simnet_rate(n, eps), PAYLOAD(30e6) / 2, 1e-6);
+		}
+		/* Demand counts eligible bytes, lit or not. */
+		int64_t d[9];
+		simnet_demand(n, 0, d);
+		cr_assert_eq(d[0 * 3 + 1], 1 << 20);
+		cr_assert_eq(d[0 * 3 + 2], 1 << 20);
+		cr_assert_eq(d[1 * 3 + 0], 0);
+		/* Circuit dark: the circuit flow moves to the EPS or waits. */
+		struct circuit_cfg none;
+		circuits_clear(&none, &t);
+		simnet_set_lit(n, &none);
+		simnet_allocate(n, 0);
+		cr_assert_float_eq(simnet_rate(n, circ), k ? PAYLOAD(30e6) / 3 : 0, 1e-6);
+	}
+	simnet_free(hold);
+	simnet_free(fb);
+}
+
+Test(simnet, completion_times_and_counters)
+{
+	struct topo t;
+	struct simnet *n = net(&t, eps3, true);
+	double u = PAYLOAD(30e6);
+	int a = simnet_add(n, 0, 0, 2, 3000000, false, 7), b = simnet_add(n, 0, 1, 3, 1000000, false, 8);
+	simnet_allocate(n, 0);
+	int f = -1;
+	/* b finishes first, at 1 MB over half the uplink. */
+	double tb = 1000000 / (u / 2);
+	cr_assert_float_eq(simnet_next_done(n, &f), tb, 1e-9);
+	cr_assert_eq(f, b);
+	uint64_t bytes;
+	cr_assert_eq(simnet_remove(n, b, tb, &bytes), 8);
+	cr_assert_eq(bytes, 1000000);
+	simnet_allocate(n, tb);
+	/* a has 2 MB left and the whole uplink now. */
+	cr_assert_float_eq(simnet_remaining(n, a, tb), 2000000, 1e-3);
+	cr_assert_float_eq(simnet_next_done(n, &f), tb + 2000000 / u, 1e-9);
+	cr_assert_eq(f, a);
+	double end = tb + 2000000 / u;
+	simnet_remove(n, a, end, NULL);
+	/* Rack 0's uplink sent 4 MB of payload in frames; rack 1's received it;
+	 * rack 1 sent the ACKs back. */
+	struct link_stats *s;
+	int count;
+	cr_assert_eq(simnet_stats(n, end + 5, &s, &count), 0);
+	cr_assert_eq(count, 3 * 2 + 3);
+	for (int i = 0; i < count; i++)
+		if (s[i].cls == LINK_UPLINK && s[i].rack == 0) {
+			cr_assert_float_eq((double)s[i].tx_bytes, 4e6 * 1514 / 1448, 2);
+			cr_assert_float_eq((double)s[i].rx_bytes, 4e6 * 66 / 2896, 2);
+		} else if (s[i].cls == LINK_UPLINK && s[i].rack == 1) {
+			cr_assert_float_eq((double)s[i].rx_bytes, 4e6 * 1514 / 1448, 2);
+		}
+	free(s);
+	cr_assert_eq(simnet_active(n), 0);
+	cr_assert(isinf(simnet_next_done(n, &f)));
+	simnet_free(n);
+}
+
+Test(simnet, zero_byte_flow_is_done_at_once)
+{
+	struct topo t;
+	struct simnet *n = net(&t, eps3, true);
+	int f = -1, z = simnet_add(n, 2.5, 0, 2, 0, false, 1);
+	cr_assert_float_eq(simnet_next_done(n, &f), 2.5, 1e-12);
+	cr_assert_eq(f, z);
+	simnet_free(n);
+}

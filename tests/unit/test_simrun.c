@@ -1,0 +1,206 @@
+/* Whole runs on the flow-level simulator backend: no root, seconds.  Every
+ * scheduler runs here in CI; the emulator's integration tests check the same
+ * code against real packets. */
+#include "emu/run.h"
+#include "emu/sched.h"
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char root[64];
+
+static void make_root(void)
+{
+	snprintf(root, sizeof root, "/tmp/emu-simrun-XXXXXX");
+	cr_assert_not_null(mkdtemp(root));
+}
+
+static void remove_root(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(simrun, .init = make_root, .fini = remove_root);
+
+static void load_topo(struct topo *t, const char *file)
+{
+	char err[TOPO_ERR_LEN];
+	cr_assert_eq(topo_load(t, file, 0, err), 0, "%s", err);
+}
+
+static void synth(struct workload *w, int njobs, unsigned long seed)
+{
+	struct synth_params sp;
+	struct workload_params wp;
+	char err[512];
+	synth_params_default(&sp);
+	workload_params_default(&wp);
+	sp.njobs = njobs;
+	sp.seed = seed;
+	wp.data_scale = 0.01;
+	wp.time_scale = 0.1;
+	cr_assert_eq(workload_synthetic(w, &sp, &wp, err), 0, "%s", err);
+}
+
+/* Run on the simulator; returns the parsed summary.json. */
+static json_t *sim_run(const struct topo *t, struct workload *w, const char *sched, const char *name,
+		       void (*tweak)(struct run_params *))
+{
+	struct run_params p;
+	char err[512];
+	run_params_default(&p);
+	p.backend = "sim";
+	p.scheduler = sched;
+	p.results_root = root;
+	p.run_name = name;
+	p.quiet = true;
+	p.seed = 4;
+	p.elephant_bytes = (uint64_t)(1.125e9 * 0.01);
+	if (tweak)
+		tweak(&p);
+	cr_assert_eq(run_experiment(t, w, &p, err), 0, "%s: %s", sched, err);
+	char path[300];
+	snprintf(path, sizeof path, "%s/default/%s/%s/summary.json", root, sched, name);
+	json_error_t je;
+	json_t *s = json_load_file(path, 0, &je);
+	cr_assert_not_null(s, "%s: %s", path, je.text);
+	return s;
+}
+
+static double num(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	cr_assert(json_is_number(v), "no number '%s'", key);
+	return json_number_value(v);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	rewind(f);
+	char *b = malloc(n + 1);
+	cr_assert_eq(fread(b, 1, n, f), (size_t)n);
+	b[n] = 0;
+	fclose(f);
+	return b;
+}
+
+Test(simrun, same_seed_same_results_byte_for_byte)
+{
+	struct topo t;
+	load_topo(&t, "topologies/geni-10rack.conf");
+	static const char *const files[] = {"flows.csv", "jobs.csv", "tasks.csv", "ocs.csv", "links.csv"};
+	char *first[5];
+	for (int k = 0; k < 2; k++) {
+		struct workload w;
+		synth(&w, 20, 4);
+		char name[16];
+		snprintf(name, sizeof name, "det%d", k);
+		json_t *s = sim_run(&t, &w, "jobpacker", name, NULL);
+		cr_assert_eq(num(s, "jobs_finished"), 20);
+		json_decref(s);
+		workload_free(&w);
+		for (int i = 0; i < 5; i++) {
+			char path[300];
+			snprintf(path, sizeof path, "%s/default/jobpacker/%s/%s", root, name, files[i]);
+			char *text = slurp(path);
+			cr_assert_gt(strlen(text), 40, "%s is empty", path);
+			if (!k)
+				first[i] = text;
+			else {
+				cr_assert_str_eq(text, first[i], "%s differs between two runs of one seed", files[i]);
+				free(text);
+				free(first[i]);
+			}
+		}
+	}
+}
+
+static void slow_ocs(struct run_params *p)
+{
+	p->ocs.delta_s = 0.05;
+	p->ocs.guard_s = 0.002;
+}
+
+/* The dark time of every reconfiguration is guard + δ of virtual time, and
+ * no circuit-eligible transfer finishes over a circuit that is dark. */
+Test(simrun, ocs_dark_time_in_virtual_time)
+{
+	struct topo t;
+	load_topo(&t, "topologies/geni-10rack.conf");
+	struct workload w;
+	synth(&w, 20, 4);
+	json_t *s = sim_run(&t, &w, "jobpacker", "dark", slow_ocs);
+	cr_assert_gt(num(json_object_get(s, "ocs"), "reconfigurations"), 0);
+	json_decref(s);
+	workload_free(&w);
+	char path[300];
+	snprintf(path, sizeof path, "%s/default/jobpacker/dark/ocs.csv", root);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f);
+	char line[4096];
+	int rows = 0;
+	cr_assert_not_null(fgets(line, sizeof line, f));   /* header */
+	while (fgets(line, sizeof line, f)) {
+		double ts, ta, td, tsw, tl, drain, dark;
+		int changed;
+		cr_assert_eq(sscanf(line, "%lf,%lf,%lf,%lf,%lf,%d,%lf,%lf", &ts, &ta, &td, &tsw, &tl, &changed, &drain, &dark),
+			     8, "%s", line);
+		cr_assert_float_eq(tl - ta, 0.052, 1e-9, "announce to lit: %s", line);
+		cr_assert_float_eq(td - ta, 0.002, 1e-9);
+		/* on the controller's 1 s grid */
+		cr_assert_float_eq(ta - floor(ta + 1e-9), 0, 1e-6, "%s", line);
+		rows++;
+	}
+	fclose(f);
+	cr_assert_gt(rows, 0);
+}
+
+/* Every scheduler finishes a small batch on the simulator. */
+Test(simrun, every_scheduler_finishes_a_batch)
+{
+	static const char *const names[] = {"fifo", "fair", "delay", "jobpacker", "corral",
+					    "nas", "nas-mts", "nas-nott", "nas-noadapt", "sw-delay"};
+	struct topo t;
+	load_topo(&t, "topologies/geni-10rack.conf");
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		cr_assert_not_null(sched_find(names[i]), "%s is not registered", names[i]);
+		struct workload w;
+		synth(&w, 15, 5);
+		json_t *s = sim_run(&t, &w, names[i], "batch", NULL);
+		cr_assert_eq(num(s, "jobs_finished"), 15, "%s", names[i]);
+		cr_assert_gt(num(s, "makespan_s"), 1, "%s", names[i]);
+		cr_assert_gt(num(s, "cross_rack_bytes"), 0, "%s", names[i]);
+		json_decref(s);
+		workload_free(&w);
+	}
+}
+
+/* The direction of Chapter 4 on the simulator: JobPacker aggregates
+ * shuffles into circuit-sized transfers, Fair does not. */
+Test(simrun, jobpacker_uses_the_ocs_fair_does_not)
+{
+	struct topo t;
+	load_topo(&t, "topologies/geni-10rack.conf");
+	double share[2];
+	static const char *const names[] = {"fair", "jobpacker"};
+	for (int k = 0; k < 2; k++) {
+		struct workload w;
+		synth(&w, 20, 4);
+		json_t *s = sim_run(&t, &w, names[k], "share", NULL);
+		share[k] = num(s, "ocs_share");
+		json_decref(s);
+		workload_free(&w);
+	}
+	cr_assert_lt(share[0], 0.05, "fair put %.2f on circuits", share[0]);
+	cr_assert_gt(share[1], 0.2, "jobpacker put only %.2f on circuits", share[1]);
+}
