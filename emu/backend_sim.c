@@ -11,6 +11,7 @@
  * time (sub-millisecond; its ocs.csv shows them). */
 #include "emu/run_int.h"
 #include "emu/sim_net.h"
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -351,6 +352,15 @@ static int sim_stats(struct run *r, struct link_stats **out, int *n)
 	return simnet_stats(S(r)->net, S(r)->now, out, n);
 }
 
+static json_t *sim_summary(struct run *r)
+{
+	struct sim_be *b = S(r);
+	double wall = run_wall() - r->wall_start;
+	return json_pack("{s:I,s:I,s:I,s:f,s:f}", "events", (json_int_t)b->events, "flows", (json_int_t)b->flows,
+			 "allocations", (json_int_t)b->allocations, "quantum_s", r->p.sim_quantum_s,
+			 "events_per_wall_s", wall > 0 ? (double)b->events / wall : 0.0);
+}
+
 static const char *sim_failure(struct run *r)
 {
 	(void)r;
@@ -369,4 +379,5 @@ const struct backend_ops backend_sim = {
 	.fetch = sim_fetch,
 	.stats = sim_stats,
 	.failure = sim_failure,
+	.summary = sim_summary,
 };

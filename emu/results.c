@@ -269,6 +269,8 @@ int results_write(struct run *r)
 		"parameters", params_json(r));
 	json_object_set_new(sum_j, "backend", json_string(r->be->name));
 	json_object_set_new(sum_j, "run_s", json_real(run_now(r)));
+	if (r->be->summary)
+		json_object_set_new(sum_j, r->be->name, r->be->summary(r));
 	json_object_set_new(sum_j, "congestion",
 			    json_pack("{s:f,s:I}", "threshold", 0.8, "rack_samples", (json_int_t)r->congested_samples));
 	int rc = write_jobs(r) | write_tasks(r) | commit(r, "flows.csv", r->flows_csv);

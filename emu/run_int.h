@@ -42,6 +42,9 @@ struct backend_ops {
 	int (*stats)(struct run *r, struct link_stats **out, int *n);
 	/* Why the backend cannot go on (OCS controller failed, ...), or NULL. */
 	const char *(*failure)(struct run *r);
+	/* Optional: the backend's own figures for summary.json (a new JSON
+	 * object, under its name), or NULL. */
+	struct json_t *(*summary)(struct run *r);
 };
 extern const struct backend_ops backend_emu, backend_sim;
 const struct backend_ops *backend_find(const char *name);

@@ -138,6 +138,7 @@ Test(topo, shipped_topologies_load)
 		{"topologies/geni-10rack-eps.conf", 10, 10, false, 1, 0},
 		{"topologies/cloudlab-8x5.conf", 8, 5, false, 5, 0},
 		{"topologies/paper-20x30.conf", 20, 30, true, 10, 0.01},
+		{"topologies/paper-20x30-eps.conf", 20, 30, false, 3, 0},
 		{"topologies/tiny.conf", 3, 2, true, 4, 0},
 	};
 	for (size_t i = 0; i < sizeof shipped / sizeof shipped[0]; i++) {

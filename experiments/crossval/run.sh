@@ -1,0 +1,55 @@
+#!/bin/sh
+# Cross-validate the flow-level simulator against the emulator (the
+# dissertation's Chapter 6.2 method): run the same small experiment on both
+# backends and compare the ratios proposed / baseline of throughput and of
+# average JCT, and the OCS share.
+#
+#   sudo experiments/crossval/run.sh [--sim-only] [--seeds "4 5 6"] [--jobs N]
+#
+# Systems (as in Chapter 4): JobPacker, Corral and F-EPS against F-Hybrid
+# (Fair on the hybrid fabric), the GENI-like topology, all jobs at t = 0.
+# Results: results/crossval/<scheduler>/<backend>-<system>-s<seed>/, then
+# experiments/crossval/out/crossval.csv and REPORT.md.
+set -eu
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+EMU=${EMU:-$ROOT/build/bin/emu}
+OUT=${OUT:-$HERE/out}
+RES=${RES:-$ROOT/results}
+SEEDS="4 5 6"; JOBS=20; BACKENDS="sim emu"
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --sim-only) BACKENDS=sim ;;
+    --seeds) SEEDS=$2; shift ;;
+    --jobs) JOBS=$2; shift ;;
+    -h|--help) sed -n 2,13p "$0"; exit 0 ;;
+    *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+case $BACKENDS in *emu*) [ "$(id -u)" -eq 0 ] || { echo "run.sh: the emulator needs root (sudo), or use --sim-only" >&2; exit 2; } ;; esac
+[ -x "$EMU" ] || { echo "run.sh: $EMU missing: run make first" >&2; exit 2; }
+mkdir -p "$OUT"
+trap '"$EMU" cleanup --prefix xv >/dev/null 2>&1 || true' EXIT INT TERM
+
+sched_of() { case $1 in F-Hybrid|F-EPS) echo fair ;; JobPacker) echo jobpacker ;; Corral) echo corral ;; esac; }
+topo_of() { case $1 in F-EPS) echo "$ROOT/topologies/geni-10rack-eps.conf" ;; *) echo "$ROOT/topologies/geni-10rack.conf" ;; esac; }
+slowstart_of() { case $1 in JobPacker) echo 0.7 ;; *) echo 0.05 ;; esac; }
+
+n=0
+for be in $BACKENDS; do
+    for seed in $SEEDS; do
+        for sys in F-Hybrid JobPacker Corral F-EPS; do
+            n=$((n + 1))
+            name="$be-$sys-s$seed"
+            dir="$RES/crossval/$(sched_of $sys)/$name"
+            if [ -f "$dir/summary.json" ]; then echo "[$n] $name: done already"; continue; fi
+            echo "[$n] $name"
+            "$EMU" run --backend "$be" --prefix xv --experiment crossval --run "$name" --results "$RES" --quiet \
+                --topology "$(topo_of $sys)" --scheduler "$(sched_of $sys)" --seed "$seed" --jobs "$JOBS" \
+                --slowstart "$(slowstart_of $sys)" > "$OUT/$name.log" 2>&1 ||
+                echo "    (exit $?; see $OUT/$name.log)"
+        done
+    done
+done
+python3 "$HERE/report.py" "$RES/crossval" "$OUT" "$HERE/REPORT.md"
