@@ -40,6 +40,7 @@ static int corral_init(struct sched *s)
 		s->priv = NULL;
 		return -1;
 	}
+	jp_plan_dump(&rt->plan, s->c, "corral");
 	return 0;
 }
 

@@ -39,7 +39,8 @@ void jp_conf_default(struct jp_conf *k);
 /* JOBPACKER_B, JOBPACKER_RHO, JOBPACKER_INTERVAL, JOBPACKER_DELTA,
  * JOBPACKER_BW_OCS (bytes/s), JOBPACKER_BW_RATIO, JOBPACKER_LRF=fig46|literal,
  * JOBPACKER_SCENARIO=auto|batch|online, JOBPACKER_POSTPONE=0|1,
- * JOBPACKER_EARLY_REDUCE_CAP. */
+ * JOBPACKER_EARLY_REDUCE_CAP.  JOBPACKER_PLAN_LOG=FILE (or -) writes the
+ * plan (jp_plan_dump). */
 void jp_conf_env(struct jp_conf *k);
 
 /* What Eq. 4.1 is evaluated with. */
@@ -67,7 +68,7 @@ double jp_lrf_shuffle(const struct jp_model *m, const struct jp_jobdesc *j, int 
 /* The job profiler's answer (§4.2.3.1, O12, O15). */
 struct jp_profile {
 	bool sh;                 /* shuffle-heavy: has feasible (OCS) pairs */
-	bool relaxed;            /* no one-wave pair: the OCS pairs with the fewest waves */
+	bool relaxed;            /* a stage needs more than one wave even on all R racks */
 	int n;                   /* feasible pairs */
 	int *rm, *rr;
 	double *lat;
@@ -120,6 +121,10 @@ int jp_plan_jobpacker(struct jp_plan *p, const struct cluster *c, const struct j
  * reduces, LRF with the EPS bandwidth, provisioning + widest-job-first. */
 int jp_plan_corral(struct jp_plan *p, const struct cluster *c, const struct jp_model *m,
 		   const struct jp_conf *k);
+/* The plan, human-readable, to the file named by JOBPACKER_PLAN_LOG ("-" =
+ * stderr; appended), when it is set: the planning list with sub-batches,
+ * widths, planned start/end and racks, and every rack's sequence. */
+void jp_plan_dump(const struct jp_plan *p, const struct cluster *c, const char *who);
 /* Corral's LRF: l_map(r) + D_s(r−1)/(r²·bw_e) + l_red(r). */
 double jp_corral_lrf(const struct jp_model *m, const struct jp_jobdesc *j, int r);
 

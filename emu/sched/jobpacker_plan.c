@@ -179,43 +179,44 @@ int jp_profile(const struct jp_model *m, const struct jp_jobdesc *j, struct jp_p
 		jp_profile_free(p);
 		return -1;
 	}
-	/* Shuffle-heavy: D_s ≥ E (§4.1.2, O11).  Feasible ("green") pairs: the
-	 * OCS is used and each stage runs in one wave (O12); failing that, the
-	 * OCS pairs with the fewest waves. */
+	/* Shuffle-heavy: D_s ≥ E (§4.1.2, O11).  Feasible ("green") pairs are
+	 * the ones that "can leverage OCS effectively while achieving
+	 * sufficient parallelism" (L900): Fig 4.6's green zone, whose latencies
+	 * "are considerably lower than the latencies in the other zones"
+	 * because it neither sacrifices parallelism nor misses the OCS (L940).
+	 * The text gives no formula (O12); we take the zone literally as what
+	 * it is in the figure: the pairs that use the OCS (D_s/(rm·rr) > E) and
+	 * are faster by Eq. 4.1 than every pair that does not.  On Fig 4.6 this
+	 * is exactly the one-wave OCS region (73 cells: the 2-wave OCS cells,
+	 * 285–295, are slower than the best EPS cell, 280), so where one wave
+	 * is possible it is O12's rule; where it is not (N > R·C), it admits
+	 * the OCS pairs whose few extra waves the OCS pays for, and never ones
+	 * that trade many waves for a small shuffle (the earlier relaxation,
+	 * "the OCS pairs with the fewest waves", put a 296-map job with a 29 MB
+	 * shuffle on 2 racks in 15 waves instead of 3).  No such pair: the OCS
+	 * would cost the job more than it saves, and it is planned as
+	 * non-shuffle-heavy (O12's last clause): any containers, no
+	 * postponement, its shuffle on the EPS (L911). */
 	if (j->nreduces > 0 && j->shuffle >= m->E && m->E > 0) {
-		int best_waves = -1;
+		double eps_best = INFINITY;
 		for (int rm = 1; rm <= R; rm++)
 			for (int rr = 1; rr <= R; rr++) {
 				bool ocs;
 				double L = jp_lrf(m, j, rm, rr, &ocs);
-				if (!ocs || jp_waves(j->nmaps, rm, C) > 1 || jp_waves(j->nreduces, rr, C) > 1)
+				if (!ocs)
+					eps_best = fmin(eps_best, L);
+			}
+		for (int rm = 1; rm <= R; rm++)
+			for (int rr = 1; rr <= R; rr++) {
+				bool ocs;
+				double L = jp_lrf(m, j, rm, rr, &ocs);
+				if (!ocs || !(L < eps_best - 1e-9))
 					continue;
 				p->rm[p->n] = rm;
 				p->rr[p->n] = rr;
 				p->lat[p->n++] = L;
 			}
-		if (!p->n) {
-			for (int rm = 1; rm <= R; rm++)
-				for (int rr = 1; rr <= R; rr++) {
-					bool ocs;
-					jp_lrf_shuffle(m, j, rm, rr, &ocs);
-					int wv = jp_waves(j->nmaps, rm, C) + jp_waves(j->nreduces, rr, C);
-					if (ocs && (best_waves < 0 || wv < best_waves))
-						best_waves = wv;
-				}
-			for (int rm = 1; best_waves >= 0 && rm <= R; rm++)
-				for (int rr = 1; rr <= R; rr++) {
-					bool ocs;
-					double L = jp_lrf(m, j, rm, rr, &ocs);
-					int wv = jp_waves(j->nmaps, rm, C) + jp_waves(j->nreduces, rr, C);
-					if (ocs && wv == best_waves) {
-						p->rm[p->n] = rm;
-						p->rr[p->n] = rr;
-						p->lat[p->n++] = L;
-					}
-				}
-			p->relaxed = p->n > 0;
-		}
+		p->relaxed = p->n > 0 && (jp_waves(j->nmaps, R, C) > 1 || jp_waves(j->nreduces, R, C) > 1);
 	}
 	p->sh = p->n > 0;
 	if (p->sh) {
@@ -1060,6 +1061,41 @@ fail:
 	return -1;
 }
 
+/* ----------------------------------------------------------- plan log */
+
+void jp_plan_dump(const struct jp_plan *p, const struct cluster *c, const char *who)
+{
+	const char *path = getenv("JOBPACKER_PLAN_LOG");
+	if (!path || !*path)
+		return;
+	FILE *f = !strcmp(path, "-") ? stderr : fopen(path, "a");
+	if (!f)
+		return;
+	fprintf(f, "# %s plan: %s, rho %.2f, %d planned jobs\n", who, p->batch ? "batch" : "online", p->rho, p->norder);
+	fprintf(f, "# list: pos job sub sh rm rr start end maps reduces  map-racks / reduce-racks\n");
+	for (int x = 0; x < p->norder; x++) {
+		int id = p->order[x];
+		const struct job *j = &c->w->jobs[id];
+		fprintf(f, "%3d job%-4d %2d %d %2d %2d %8.2f %8.2f %5d %4d  ", x, id, p->sub[id], p->sh[id], p->rm[id], p->rr[id],
+			p->start[id], p->end[id], j->nmaps, j->nreduces);
+		for (int i = 0; i < p->racks; i++)
+			fputc(p->map_rack[(size_t)id * p->racks + i] ? '0' + i % 10 : '.', f);
+		fputs(" / ", f);
+		for (int i = 0; i < p->racks; i++)
+			fputc(p->red_rack[(size_t)id * p->racks + i] ? '0' + i % 10 : '.', f);
+		fputc('\n', f);
+	}
+	for (int i = 0; i < p->racks; i++) {
+		fprintf(f, "seq %d:", i);
+		for (int e = 0; e < p->nseq[i]; e++)
+			fprintf(f, " %s%d@%.1f", p->seq[i][e].stage == JP_MAP ? "m" : p->seq[i][e].stage == JP_RED ? "r" : "mr",
+				p->seq[i][e].job, p->seq[i][e].t);
+		fputc('\n', f);
+	}
+	if (f != stderr)
+		fclose(f);
+}
+
 /* ------------------------------------------------------- plan follower */
 
 int jp_rt_init(struct jp_rt *rt, struct sched *s)
@@ -1144,7 +1180,20 @@ static struct task *planned_map(struct sched *s, struct jp_rt *rt, struct job *j
 		if (!any)
 			any = t;
 	}
-	return any;
+	if (any)
+		return any;
+	/* The rack's own share of the job's maps is launched: the entry map_j
+	 * of Seq_i stands for "any map task of job j" (L900), so rather than
+	 * idle while the job's other map racks are behind, the rack takes one
+	 * of their maps whose block has a replica here (replicas 2 and 3 are on
+	 * one other rack).  Not one it would read across racks: such a read
+	 * shares the EPS with the shuffles, and one slow map holds back every
+	 * reduce of its job (two of them, stolen at the tail of the seed-8
+	 * batch, cost it 6 s).  The output stays on R_j^map, so the job's rack
+	 * pairs are the planned ones. */
+	enum locality loc;
+	struct task *t = cluster_best_map(c, j, server, &loc);
+	return t && loc != LOCAL_NONE ? t : NULL;
 }
 
 static struct task *planned_reduce(struct sched *s, struct jp_rt *rt, struct job *j, int rack, int *early)

@@ -207,8 +207,10 @@ Test(jobpacker, feasible_pairs_small_job)
 	cr_assert_float_eq(p.width, 6, 1e-9);
 	jp_profile_free(&p);
 
-	/* Too many maps for one wave anywhere (40 > 4·4): the OCS pairs with the
-	 * fewest waves (rm = 4: ⌈10/4⌉ = 3 waves; rr ≤ 2 keeps the OCS). */
+	/* Too many maps for one wave anywhere (40 > 4·4): the green pairs are
+	 * the OCS pairs faster than every EPS pair (42.5 s: rm = 4, 3 waves):
+	 * rm = 4 (3 waves) with rr ≤ 2 (the OCS), 40.5–41 s; rm = 3 needs 4
+	 * waves, 50 s and more. */
 	j.nmaps = 40;
 	cr_assert_eq(jp_profile(&m, &j, &p), 0);
 	cr_assert(p.sh && p.relaxed);
@@ -224,6 +226,42 @@ Test(jobpacker, feasible_pairs_small_job)
 	cr_assert(!p.sh);
 	cr_assert_eq(p.n, 0);
 	cr_assert_float_eq(p.width, 10.0 / 4, 1e-9);
+	jp_profile_free(&p);
+}
+
+Test(jobpacker, green_zone_is_faster_than_every_eps_pair)
+{
+	/* 4 racks of 4 containers, E = 1000, bw_o = 10 bw_e.  40 maps (3 waves
+	 * even on all racks) of 10 s, 2 reduces of 10 s. */
+	struct jp_model m = {.racks = 4, .containers = 4, .E = 1000, .bw_ocs = 1e4, .bw_eps = 1e3, .lrf = JP_LRF_FIG46};
+	struct jp_jobdesc j = {.nmaps = 40, .nreduces = 2, .t_map = 10, .t_red = 10, .shuffle = 2500};
+	struct jp_profile p;
+	/* D_s = 2.5 E: the OCS only with rm·rr ≤ 2, i.e. the maps on 1 or 2
+	 * racks, 10 or 5 waves (≥ 60.25 s), against 40.6 s for the best EPS
+	 * pair (all 4 racks, 3 waves): no green pair.  The job is shuffle-heavy
+	 * (D_s ≥ E) but planned as non-shuffle-heavy, at full width.  (The
+	 * earlier relaxation, "the OCS pairs with the fewest waves", gave
+	 * (2, 1): 5 waves of maps to put 2500 bytes on a circuit.) */
+	cr_assert_eq(jp_profile(&m, &j, &p), 0);
+	cr_assert(!p.sh);
+	cr_assert_eq(p.n, 0);
+	jp_profile_free(&p);
+
+	/* A slow EPS (bw_e = 100) and D_s = 15 E: every pair with rm·rr ≤ 14
+	 * uses the OCS; the best EPS pair, (4, 4), takes 30 + 37.5 + 10 = 77.5 s.
+	 * Green: the OCS pairs on 2 to 4 map racks (5, 4 or 3 waves: 40.5 to
+	 * 60.75 s); on one rack (10 waves, > 100 s) the OCS does not pay. */
+	m.bw_eps = 100;
+	j.shuffle = 15000;
+	cr_assert_eq(jp_profile(&m, &j, &p), 0);
+	cr_assert(p.sh && p.relaxed);
+	bool in[5][5] = {{false}};
+	for (int i = 0; i < p.n; i++)
+		in[p.rm[i]][p.rr[i]] = true;
+	for (int rm = 1; rm <= 4; rm++)
+		for (int rr = 1; rr <= 4; rr++)
+			cr_assert_eq(in[rm][rr], rm >= 2 && rm * rr <= 14, "pair (%d,%d)", rm, rr);
+	cr_assert_float_eq(p.latency, 30 + 15000 / (1e4 * 3) + 10, 1e-9, "best: (4, 3), 3 circuits at once");
 	jp_profile_free(&p);
 }
 
@@ -560,6 +598,139 @@ Test(jobpacker, shuffle_released_when_one_source_rack_crosses)
 	cluster_requeue_task(&c, r);
 	cluster_start_task(&c, r, 3);
 	cr_assert(sched_shuffle_ready(&s, r), "the restarted reduce's backlog is over E");
+	stop();
+}
+
+Test(jobpacker, shuffle_waits_for_the_racks_reduces)
+{
+	/* A shuffle-heavy job: 4 maps of 2000 bytes of output, 3 reduces, all
+	 * three planned on rack 1 of 3 racks of 2 single-container servers
+	 * (two reduces at a time there).  "Until more reduce tasks from the
+	 * same job are assigned to containers" (L909): a reduce fetches only
+	 * once the rack's planned reduces have containers (as many as fit). */
+	struct jspec js = {4, 3, 1, 1, 8000, 0, 0, true};
+	start("jobpacker", 3, 2, 1, 1, &js, 0.0, 1000);
+	struct jp_rt *rt = rt_of();
+	cr_assert(rt->plan.sh[0]);
+	arrive_all();
+	struct job *j = &w->jobs[0];
+	struct task *r[3];
+	for (int i = 0; i < 3; i++) {
+		r[i] = job_reduce(w->tasks, j, i);
+		rt->plan.task_rack[r[i]->id] = 1;
+	}
+	int where[4] = {0, 1, 4, 5};
+	for (int i = 0; i < 4; i++) {
+		cluster_start_task(&c, job_map(w->tasks, j, i), where[i]);
+		cluster_finish_task(&c, job_map(w->tasks, j, i));
+	}
+	cluster_start_task(&c, r[0], 2);
+	cr_assert(!sched_shuffle_ready(&s, r[0]),
+		  "maps done and 2667 bytes from rack 0 > E, but its rack-mate has no container yet");
+	cluster_start_task(&c, r[1], 3);
+	cr_assert(sched_shuffle_ready(&s, r[1]));
+	cr_assert(sched_shuffle_ready(&s, r[0]), "released together");
+	cr_assert(sched_circuit_eligible(&s, r[0], 0, 100), "one aggregate rack 0 -> rack 1 of 2667 bytes");
+	cr_assert(sched_circuit_eligible(&s, r[1], 5, 100));
+	/* The third reduce (second wave on the rack) comes when one finishes. */
+	cluster_finish_task(&c, r[0]);
+	cluster_start_task(&c, r[2], 2);
+	cr_assert(sched_shuffle_ready(&s, r[2]));
+	stop();
+
+	/* A job fallen back to Fair (its racks failed) does not wait. */
+	start("jobpacker", 3, 2, 1, 1, &js, 0.0, 1000);
+	rt = rt_of();
+	arrive_all();
+	j = &w->jobs[0];
+	for (int i = 0; i < 3; i++)
+		rt->plan.task_rack[job_reduce(w->tasks, j, i)->id] = 1;
+	for (int i = 0; i < 4; i++) {
+		cluster_start_task(&c, job_map(w->tasks, j, i), where[i]);
+		cluster_finish_task(&c, job_map(w->tasks, j, i));
+	}
+	cluster_start_task(&c, job_reduce(w->tasks, j, 0), 2);
+	cr_assert(!sched_shuffle_ready(&s, job_reduce(w->tasks, j, 0)));
+	rt->fallback[0] = true;
+	cr_assert(sched_shuffle_ready(&s, job_reduce(w->tasks, j, 0)));
+	stop();
+}
+
+Test(jobpacker, rack_takes_its_jobs_other_maps_with_local_data)
+{
+	/* One non-shuffle-heavy job of 4 maps on 2 racks of 2 single-container
+	 * servers: the plan puts 2 maps on each rack; replica 1 of a block on
+	 * its map's rack, replicas 2 and 3 on the other (the only other) rack.
+	 * Rack 1 is busy with something else: once rack 0 has run its own two
+	 * maps, it runs rack 1's (its data has a replica here) instead of
+	 * idling. */
+	struct jspec js[2] = {{4, 0, 10, 0, 0, 4000, 0, true}, {2, 0, 10, 0, 0, 0, 0, false}};
+	start("jobpacker", 2, 2, 1, 2, js, 0.7, 1000);
+	struct jp_plan *p = &rt_of()->plan;
+	int on[2] = {0, 0};
+	for (int i = 0; i < 4; i++)
+		on[p->task_rack[i]]++;
+	cr_assert(on[0] == 2 && on[1] == 2);
+	arrive_all();
+	struct job *j = &w->jobs[0];
+	for (int k = 0; k < 2; k++)   /* the ad-hoc job holds rack 1 */
+		cluster_start_task(&c, job_map(w->tasks, &w->jobs[1], k), 2 + k);
+	cr_assert_eq(offer_all(), 2);
+	cr_assert_eq(j->maps_running, 2);
+	for (int i = 0; i < 4; i++) {
+		struct task *t = job_map(w->tasks, j, i);
+		if (t->state == TASK_RUNNING) {
+			cr_assert_eq(p->task_rack[t->id], 0, "rack 0 runs its own maps first");
+			cluster_finish_task(&c, t);
+		}
+	}
+	cr_assert_eq(offer_all(), 2);
+	for (int i = 0; i < 4; i++) {
+		struct task *t = job_map(w->tasks, j, i);
+		if (p->task_rack[t->id] == 1) {
+			cr_assert_eq(t->state, TASK_RUNNING);
+			cr_assert_eq(rack(t->server), 0);
+			cr_assert_neq(cluster_locality(&c, t, t->server), LOCAL_NONE);
+			cluster_finish_task(&c, t);
+		}
+	}
+	stop();
+
+	/* The same with 3 racks, rack 1's blocks replicated on rack 2 only:
+	 * rack 0 would read them across racks, so it does not take them. */
+	struct jspec js3[2] = {{4, 0, 10, 0, 0, 4000, 0, true}, {2, 0, 10, 0, 0, 0, 0, false}};
+	start("jobpacker", 3, 2, 1, 2, js3, 0.7, 1000);
+	p = &rt_of()->plan;
+	arrive_all();
+	j = &w->jobs[0];
+	int rk[3] = {0, 0, 0};
+	for (int i = 0; i < 4; i++)
+		rk[p->task_rack[i]]++;
+	int mine = p->task_rack[0], theirs = -1;
+	for (int i = 0; i < 4; i++)
+		if (p->task_rack[i] != mine)
+			theirs = p->task_rack[i];
+	cr_assert(theirs >= 0 && rk[mine] == 2 && rk[theirs] == 2);
+	int third = 3 - mine - theirs;
+	for (int i = 0; i < 4; i++) {
+		struct task *t = job_map(w->tasks, j, i);
+		if (p->task_rack[t->id] == theirs) {
+			t->replicas[0] = theirs * 2;
+			t->replicas[1] = third * 2;
+			t->replicas[2] = third * 2 + 1;
+		}
+	}
+	for (int k = 0; k < 2; k++) {   /* the ad-hoc job holds `theirs`, nothing runs on `third` */
+		cluster_start_task(&c, job_map(w->tasks, &w->jobs[1], k), theirs * 2 + k);
+		c.servers[third * 2 + k].free = 0;
+	}
+	offer_all();
+	for (int i = 0; i < 4; i++) {
+		struct task *t = job_map(w->tasks, j, i);
+		if (t->state == TASK_RUNNING)
+			cluster_finish_task(&c, t);
+	}
+	cr_assert_eq(offer_all(), 0, "no cross-rack read to keep a rack busy");
 	stop();
 }
 
