@@ -56,7 +56,7 @@ static uint64_t rng_next(struct rng *r)            /* splitmix64 */
 	return z ^ (z >> 31);
 }
 
-enum { STREAM_SIZES = 1, STREAM_RECURRING = 2, STREAM_ARRIVALS = 3 };
+enum { STREAM_SIZES = 1, STREAM_RECURRING = 2, STREAM_ARRIVALS = 3, STREAM_ERRORS = 4 };
 
 static struct rng rng_stream(unsigned long seed, uint64_t stream)
 {
@@ -424,4 +424,20 @@ void workload_set_arrivals(struct workload *w, const struct synth_params *s)
 		j->submit_s = submit;
 	}
 	free(t);
+}
+
+void workload_prediction_errors(struct workload *w, const struct prediction_errors *e, unsigned long seed)
+{
+	struct rng r = rng_stream(seed, STREAM_ERRORS);
+	double ts = w->params.time_scale > 0 ? w->params.time_scale : 1;
+	for (int i = 0; i < w->njobs; i++) {
+		struct job *j = &w->jobs[i];
+		/* Draw all three numbers for every job: one knob does not move
+		 * another's draws. */
+		double u = rng_u01(&r), sign = rng_u01(&r) < 0.5 ? -1 : 1, hit = rng_u01(&r), d = rng_u01(&r);
+		if (e->shuffle > 0)
+			j->pred_shuffle_bytes = (uint64_t)llround(fmax(0, (double)j->shuffle_bytes * (1 + sign * u * e->shuffle)));
+		if (e->arrival_fraction > 0 && hit < e->arrival_fraction)
+			j->pred_submit_s = fmax(0, j->submit_s + (2 * d - 1) * e->arrival_s * ts);
+	}
 }

@@ -68,6 +68,18 @@ int workload_synthetic(struct workload *w, const struct synth_params *s, const s
 /* Re-time arrivals of an existing workload (trace times kept for ARRIVE_TRACE). */
 void workload_set_arrivals(struct workload *w, const struct synth_params *s);
 
+/* Prediction errors for sensitivity studies (the dissertation's Fig. 4.20):
+ * each job's predicted shuffle size off by up to `shuffle` (a fraction,
+ * uniform, either sign: |real - pred| / real <= shuffle), and a fraction
+ * `arrival_fraction` of jobs predicted to arrive up to `arrival_s`
+ * (unscaled seconds, uniform, either sign) off their real arrival.
+ * Seeded; applied after the arrivals are set. */
+struct prediction_errors {
+	double shuffle;
+	double arrival_fraction, arrival_s;
+};
+void workload_prediction_errors(struct workload *w, const struct prediction_errors *e, unsigned long seed);
+
 /* Write a workload in the native format (round-trips through workload_read_native). */
 int workload_write_native(const struct workload *w, const char *path);
 

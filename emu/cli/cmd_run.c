@@ -63,6 +63,8 @@ static void usage(FILE *f)
 		"  --heartbeat S         offers of free containers and scheduler ticks (default 0.2)\n"
 		"  --monitor S           network monitor period: links.csv, rack utilisation (default 1)\n"
 		"  --sim-quantum S       sim: least time between bandwidth reallocations (default 0 = exact)\n"
+		"  --shuffle-error F     predicted shuffle sizes off by up to F (0.5 = 50%%), seeded\n"
+		"  --arrival-error F:S   a fraction F of jobs predicted to arrive up to S s (unscaled) off\n"
 		"  --keep                leave the fabric up afterwards\n"
 		"  --quiet               only the summary\n"
 		"  --dry-run             print the workload's jobs (after scaling) and exit\n\nschedulers:\n");
@@ -119,11 +121,13 @@ int cmd_run(int argc, char **argv)
 		{"quiet", no_argument, 0, 'q'}, {"dry-run", no_argument, 0, 'N'},
 		{"recurring", required_argument, 0, 'F'}, {"backend", required_argument, 0, 'b'},
 		{"heartbeat", required_argument, 0, 'H'}, {"monitor", required_argument, 0, 'M'},
-		{"sim-quantum", required_argument, 0, 'Q'},
+		{"sim-quantum", required_argument, 0, 'Q'}, {"shuffle-error", required_argument, 0, 'E'},
+		{"arrival-error", required_argument, 0, 'A'},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	struct run_params rp;
 	struct workload_params wp;
 	struct synth_params sp;
+	struct prediction_errors perr = {0, 0, 0};
 	run_params_default(&rp);
 	workload_params_default(&wp);
 	synth_params_default(&sp);
@@ -139,7 +143,7 @@ int cmd_run(int argc, char **argv)
 	bool trace_times = false, dry = false;
 	if (getenv("EMU_PREFIX") && *getenv("EMU_PREFIX"))
 		rp.prefix = getenv("EMU_PREFIX");
-	while ((c = getopt_long(argc, argv, "t:w:n:a:s:S:D:T:R:l:e:m:i:d:x:r:o:p:O:kqhF:b:H:M:Q:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:w:n:a:s:S:D:T:R:l:e:m:i:d:x:r:o:p:O:kqhF:b:H:M:Q:E:A:", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': topo_file = optarg; break;
 		case 'w': wl_file = optarg; break;
@@ -210,6 +214,19 @@ int cmd_run(int argc, char **argv)
 		case 'H': if (num("--heartbeat", optarg, 0.001, 60, &rp.heartbeat_s)) return 2; break;
 		case 'M': if (num("--monitor", optarg, 0.01, 3600, &rp.monitor_s)) return 2; break;
 		case 'Q': if (num("--sim-quantum", optarg, 0, 10, &rp.sim_quantum_s)) return 2; break;
+		case 'E': if (num("--shuffle-error", optarg, 0, 10, &perr.shuffle)) return 2; break;
+		case 'A': {
+			char *colon = strchr(optarg, ':');
+			if (!colon) {
+				fprintf(stderr, "emu run: --arrival-error wants FRACTION:SECONDS, e.g. 0.3:200\n");
+				return 2;
+			}
+			*colon = 0;
+			if (num("--arrival-error fraction", optarg, 0, 1, &perr.arrival_fraction) ||
+			    num("--arrival-error seconds", colon + 1, 0, 1e7, &perr.arrival_s))
+				return 2;
+			break;
+		}
 		case 'h': usage(stdout); return 0;
 		default: return 2;
 		}
@@ -252,6 +269,7 @@ int cmd_run(int argc, char **argv)
 			return 2;
 		}
 	}
+	workload_prediction_errors(&w, &perr, sp.seed);
 	rp.elephant_bytes = (uint64_t)(elephant >= 0 ? elephant : 1.125e9 * wp.data_scale);
 	if (dry) {
 		print_workload(&w, &t);

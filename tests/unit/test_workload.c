@@ -764,3 +764,47 @@ Test(workload, arrivals_retime_trace)
 	cr_assert(w.jobs[0].pred_submit_s == w.jobs[0].submit_s);
 	workload_free(&w);
 }
+
+/* Sensitivity knobs (Fig. 4.20): errors stay within their bounds, hit
+ * about the asked fraction of jobs, and zero errors change nothing. */
+Test(workload, prediction_errors_bounded_and_seeded)
+{
+	struct synth_params s;
+	struct workload_params p;
+	struct workload w;
+	char err[512];
+	synth_params_default(&s);
+	workload_params_default(&p);
+	s.njobs = 400;
+	s.arrivals = ARRIVE_UNIFORM;
+	s.window_s = 3600;
+	p.time_scale = 0.5;
+	cr_assert_eq(workload_synthetic(&w, &s, &p, err), 0, "%s", err);
+	struct prediction_errors none = {0, 0, 0}, e = {0.5, 0.3, 200};
+	workload_prediction_errors(&w, &none, 7);
+	for (int i = 0; i < w.njobs; i++) {
+		cr_assert_eq(w.jobs[i].pred_shuffle_bytes, w.jobs[i].shuffle_bytes);
+		cr_assert_eq(w.jobs[i].pred_submit_s, w.jobs[i].submit_s);
+	}
+	workload_prediction_errors(&w, &e, 7);
+	int moved = 0, off = 0, shuffling = 0;
+	double worst = 0;
+	for (int i = 0; i < w.njobs; i++) {
+		const struct job *j = &w.jobs[i];
+		if (j->shuffle_bytes > 1000) {
+			double rel = fabs((double)j->pred_shuffle_bytes - (double)j->shuffle_bytes) / (double)j->shuffle_bytes;
+			cr_assert_leq(rel, 0.5 + 1e-9, "job %d off by %.3f", i, rel);
+			worst = fmax(worst, rel);
+			off += rel > 0.01;
+			shuffling++;
+		}
+		double dt = fabs(j->pred_submit_s - j->submit_s);
+		cr_assert_leq(dt, 200 * 0.5 + 1e-9, "job %d arrival off by %.1f s", i, dt);
+		moved += dt > 0;
+	}
+	cr_assert_gt(worst, 0.4, "errors never come near the bound: %.3f", worst);
+	cr_assert_gt(shuffling, 20);
+	cr_assert_gt(off, shuffling * 8 / 10, "%d of %d shuffles mispredicted", off, shuffling);
+	cr_assert(moved > 0.2 * w.njobs && moved < 0.4 * w.njobs, "%d of %d jobs' arrivals moved", moved, w.njobs);
+	workload_free(&w);
+}
