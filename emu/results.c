@@ -116,14 +116,15 @@ static int write_jobs(struct run *r)
 	if (!f)
 		return -1;
 	fprintf(f, "job,name,submit_s,start_s,end_s,jct_s,maps,reduces,input_bytes,shuffle_bytes,output_bytes,"
-		   "recurring,finished\n");
+		   "recurring,finished,cross_rack_bytes\n");
 	for (int i = 0; i < r->w->njobs; i++) {
 		const struct job *j = &r->w->jobs[i];
 		bool fin = r->c.arrived[i] && cluster_job_finished(j);
-		fprintf(f, "%d,%s,%.3f,%.3f,%.3f,%.3f,%d,%d,%llu,%llu,%llu,%d,%d\n", i, j->name, j->submit_s, j->t_start,
-			fin ? j->t_end : -1.0, fin ? j->t_end - j->submit_s : -1.0, j->nmaps, j->nreduces,
+		fprintf(f, "%d,%s,%.3f,%.3f,%.3f,%.3f,%d,%d,%llu,%llu,%llu,%d,%d,%llu\n", i, j->name, j->submit_s,
+			j->t_start, fin ? j->t_end : -1.0, fin ? j->t_end - j->submit_s : -1.0, j->nmaps, j->nreduces,
 			(unsigned long long)j->input_bytes, (unsigned long long)j->shuffle_bytes,
-			(unsigned long long)j->output_bytes, j->recurring, fin);
+			(unsigned long long)j->output_bytes, j->recurring, fin,
+			(unsigned long long)r->c.job_xrack_bytes[i]);
 	}
 	return commit(r, "jobs.csv", f);
 }
