@@ -17,7 +17,8 @@
  *     use the default per-transfer rule.
  *  2. Offline scheduler (§4.2.3, jobpacker_plan.c): the profiler's feasible
  *     (map-width, reduce-width) pairs by the latency response function
- *     (Eq. 4.1, Fig 4.6's port-parallel shuffle term by default), the job
+ *     (Eq. 4.1 with Fig 4.6's port-parallel shuffle term, circuits lit for
+ *     whole reconfiguration intervals by default), the job
  *     manager's list (batch: B = 5 sub-batches by Tetris packing, each by
  *     width then latency, in random order; online: by predicted arrival),
  *     container availability times T_ik, over-provisioning ρ (0 when every

@@ -15,6 +15,8 @@
 enum jp_lrf {
 	JP_LRF_FIG46,    /* port-parallel: OCS D_s/(bw_o·min(rm,rr)), EPS D_s/(bw_e·rm); reproduces Fig 4.6 */
 	JP_LRF_LITERAL,  /* Eq. 4.1 as printed: D_s/(rm·rr)·(rr−1)/BW */
+	JP_LRF_PERIODIC, /* FIG46 with circuits lit for whole reconfiguration intervals: the OCS term is at
+			    least (max(rm,rr) − 1)·⌈piece/(bw_o·(I−δ))⌉·I, piece = D_s/(rm·rr) (default) */
 };
 enum jp_scenario { JP_SCEN_AUTO, JP_SCEN_BATCH, JP_SCEN_ONLINE };
 
@@ -37,7 +39,7 @@ struct jp_conf {
 };
 void jp_conf_default(struct jp_conf *k);
 /* JOBPACKER_B, JOBPACKER_RHO, JOBPACKER_INTERVAL, JOBPACKER_DELTA,
- * JOBPACKER_BW_OCS (bytes/s), JOBPACKER_BW_RATIO, JOBPACKER_LRF=fig46|literal,
+ * JOBPACKER_BW_OCS (bytes/s), JOBPACKER_BW_RATIO, JOBPACKER_LRF=periodic|fig46|literal,
  * JOBPACKER_SCENARIO=auto|batch|online, JOBPACKER_POSTPONE=0|1,
  * JOBPACKER_EARLY_REDUCE_CAP.  JOBPACKER_PLAN_LOG=FILE (or -) writes the
  * plan (jp_plan_dump). */
@@ -49,6 +51,7 @@ struct jp_model {
 	double E;                /* elephant threshold, bytes */
 	double bw_ocs, bw_eps;   /* bytes/s; bw_ocs is the effective rate, ×(1 − δ/interval) */
 	enum jp_lrf lrf;
+	double interval;         /* OCS reconfiguration interval (JP_LRF_PERIODIC; 0 = continuous) */
 };
 void jp_model_make(struct jp_model *m, const struct cluster *c, const struct jp_conf *k, uint64_t elephant);
 

@@ -265,6 +265,47 @@ Test(jobpacker, green_zone_is_faster_than_every_eps_pair)
 	jp_profile_free(&p);
 }
 
+Test(jobpacker, lrf_periodic_circuits)
+{
+	/* 10 racks, 1 Gb/s ports, I = 1 s (0.99 s of light), E = 11.25 MB:
+	 * a job of D_s = 1.9 GB on (10, 10) has 19 MB pieces; each map rack
+	 * sends 9 of them one configuration after another.  Continuous circuits
+	 * (Fig 4.6) say D_s/(10·bw_o) = 1.54 s, periodic ones 9 intervals. */
+	struct jp_model m = {.racks = 10, .containers = 10, .E = 11.25e6, .bw_ocs = 125e6 * 0.99, .bw_eps = 12.5e6,
+			     .lrf = JP_LRF_PERIODIC, .interval = 1};
+	struct jp_jobdesc j = {.nmaps = 323, .nreduces = 100, .t_map = 0.47, .t_red = 4.09, .shuffle = 1.9e9};
+	bool ocs;
+	cr_assert_float_eq(jp_lrf_shuffle(&m, &j, 10, 10, &ocs), 9, 1e-9);
+	cr_assert(ocs);
+	struct jp_model cont = m;
+	cont.lrf = JP_LRF_FIG46;
+	cr_assert_float_eq(jp_lrf_shuffle(&cont, &j, 10, 10, NULL), 1.9e9 / (10 * 125e6 * 0.99), 1e-9);
+	/* A piece bigger than one configuration's worth takes several; when the
+	 * pieces fill their intervals the data bound is the same as Fig 4.6's. */
+	j.shuffle = 4 * 1.9e9;   /* 76 MB pieces: 1 interval each */
+	cr_assert_float_eq(jp_lrf_shuffle(&m, &j, 10, 10, NULL), 9, 1e-9);
+	cr_assert_float_eq(jp_lrf_shuffle(&m, &j, 2, 2, NULL), 7.6e9 / (2 * 125e6 * 0.99), 1e-9,
+			   "1.9 GB pieces, 16 intervals, under Fig 4.6's port bound (31 s)");
+	cr_assert_float_eq(jp_lrf_shuffle(&m, &j, 1, 1, NULL), 7.6e9 / (125e6 * 0.99), 1e-9,
+			   "one rack: no port-to-port piece, the data bound");
+	/* The EPS term is Fig 4.6's in both. */
+	j.shuffle = 1e8;
+	cr_assert(!(jp_lrf_shuffle(&m, &j, 10, 10, &ocs) != 1e8 / (12.5e6 * 10)) && !ocs);
+
+	/* The seed-6 job 25 (28 maps, 9 reduces, 95.5 MB): with continuous
+	 * circuits (3, 2) on the OCS looks 6× faster than the EPS and the job
+	 * is shuffle-heavy; with periodic ones its 16 MB pieces take 3
+	 * configurations, slower than the EPS's 2.5 s, and no pair is green. */
+	struct jp_jobdesc j25 = {.nmaps = 28, .nreduces = 9, .t_map = 0.47, .t_red = 2.2, .shuffle = 95.5e6};
+	struct jp_profile p;
+	cr_assert_eq(jp_profile(&cont, &j25, &p), 0);
+	cr_assert(p.sh);
+	jp_profile_free(&p);
+	cr_assert_eq(jp_profile(&m, &j25, &p), 0);
+	cr_assert(!p.sh, "%d green pairs", p.n);
+	jp_profile_free(&p);
+}
+
 /* ------------------------------------------------------------- manager */
 
 Test(jobpacker, tetris_score_footnote)
@@ -325,6 +366,7 @@ Test(jobpacker, fig46_planner_picks_pair_and_splits_evenly)
 	jp_conf_default(&k);
 	k.bw_ocs = F46_D / 12;
 	k.delta_s = 0;   /* no duty-cycle discount: the figure's own rates */
+	k.lrf = JP_LRF_FIG46;   /* and its continuous circuits (see lrf_periodic_circuits) */
 	k.bw_ratio = 1211.0 / 12;
 	struct jp_model m;
 	jp_model_make(&m, &c, &k, 1000000);
@@ -572,6 +614,11 @@ Test(jobpacker, shuffle_postponed_until_aggregate_crosses_threshold)
 
 Test(jobpacker, shuffle_released_when_one_source_rack_crosses)
 {
+	/* With whole-interval circuits the OCS does not pay for this job (6 kB
+	 * pieces, 1 s each, against 0.7 s on the EPS): the profile of Fig 4.6,
+	 * continuous circuits, makes it shuffle-heavy, which is what this test
+	 * is about. */
+	setenv("JOBPACKER_LRF", "fig46", 1);
 	/* Threshold crossed before the maps are done: 6 maps of 2000 bytes, one
 	 * reduce on rack 1, E = 5000; maps 0-2 on rack 0, 3-5 on rack 2. */
 	struct jspec js = {6, 1, 1, 1, 12000, 0, 0, true};
