@@ -2,8 +2,8 @@
 # The flow-level simulator at the dissertation's scale and around it: wall
 # time, events and events per second as servers and jobs grow, and the
 # schedulers of Chapter 4 on paper-20x30 with 1000 jobs.  No root.  Run from
-# the repository root.  SIM_QUANTUM (default 0.01 s) is the bandwidth
-# reallocation quantum; SIM_JOBS the job counts of the growth table.
+# the repository root.  SIM_QUANTUM (default 0.01 s, as emu run) is the
+# bandwidth reallocation quantum; SIM_JOBS the job counts of the growth table.
 set -e
 BUILD=${BUILD:-build}
 EMU="$BUILD/bin/emu"

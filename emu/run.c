@@ -27,6 +27,7 @@ void run_params_default(struct run_params *p)
 	ocs_params_default(&p->ocs);
 	p->heartbeat_s = 0.2;
 	p->monitor_s = 1.0;
+	p->sim_quantum_s = 0.01;
 	p->node_wait_s = 1.0;
 	p->rack_wait_s = 1.0;
 	p->copiers = 5;

@@ -62,7 +62,7 @@ static void usage(FILE *f)
 		"  --timeout S           stop (partial results) after S seconds of run time (default 3600)\n"
 		"  --heartbeat S         offers of free containers and scheduler ticks (default 0.2)\n"
 		"  --monitor S           network monitor period: links.csv, rack utilisation (default 1)\n"
-		"  --sim-quantum S       sim: least time between bandwidth reallocations (default 0 = exact)\n"
+		"  --sim-quantum S       sim: least time between bandwidth reallocations (default 0.01; 0 = exact)\n"
 		"  --shuffle-error F     predicted shuffle sizes off by up to F (0.5 = 50%%), seeded\n"
 		"  --arrival-error F:S   a fraction F of jobs predicted to arrive up to S s (unscaled) off\n"
 		"  --keep                leave the fabric up afterwards\n"
