@@ -242,7 +242,8 @@ void tasks_fetch(const struct msg *m)
 		t->queue = q;
 		t->capq = cap;
 	}
-	memcpy(t->queue + t->nq, m->xfers, (size_t)m->nxfers * sizeof *m->xfers);
+	if (m->nxfers)   /* a final fetch may carry none (and the queue may not exist yet) */
+		memcpy(t->queue + t->nq, m->xfers, (size_t)m->nxfers * sizeof *m->xfers);
 	t->nq += m->nxfers;
 	t->final = m->final;
 	pump(t);
