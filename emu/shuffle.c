@@ -56,6 +56,22 @@ void shuffle_reset_reduce(struct run *r, struct task *reduce)
 	r->cursor[reduce->id] = 0;
 }
 
+/* Fetch order: holders rack by rack, starting with the rack after the
+ * reducer's own and ending with its own.  Every reducer of rack r asks rack
+ * r+1 first, so the racks' first requests form a permutation that one OCS
+ * configuration can serve; completion order would have every reducer wait
+ * on several dark circuits at once (Hadoop's fetcher randomises hosts for the
+ * same reason).  The key rotates the global server ids. */
+struct fetch_order { int first, nservers; };
+
+static int by_fetch_order(const void *a, const void *b, void *arg)
+{
+	const struct fetch_order *o = arg;
+	int ka = (*(const int *)a - o->first + o->nservers) % o->nservers;
+	int kb = (*(const int *)b - o->first + o->nservers) % o->nservers;
+	return (ka > kb) - (ka < kb);
+}
+
 /* Send one running reduce the transfers that are ready for it. */
 static void pump_reduce(struct run *r, struct job *j, struct task *red)
 {
@@ -82,6 +98,9 @@ static void pump_reduce(struct run *r, struct job *j, struct task *red)
 		}
 		by_holder[map->server] += partition(map, j->nreduces, red->index);
 	}
+	int own = cluster_rack_of(&r->c, red->server);
+	struct fetch_order order = {.first = (own + 1) % r->c.racks * r->c.per_rack, .nservers = r->c.nservers};
+	qsort_r(holders, nh, sizeof *holders, by_fetch_order, &order);
 	struct xfer *xs = r->scratch_xfers;
 	int nx = 0;
 	for (int i = 0; i < nh; i++) {
