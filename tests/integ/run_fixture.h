@@ -4,6 +4,7 @@
 #include "fabric_fixture.h"
 #include <dirent.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -49,6 +50,27 @@ static inline void rx_sleep(double s)
 {
 	struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
 	nanosleep(&ts, NULL);
+}
+
+/* A run's summary.json, or a failed assertion naming the file. */
+static inline json_t *rx_summary(const char *path)
+{
+	json_error_t e;
+	json_t *j = json_load_file(path, 0, &e);
+	cr_assert_not_null(j, "%s: %s", path, e.text);
+	return j;
+}
+
+/* A number in a summary by dotted path ("agent_bytes.shuffle_local"). */
+static inline double rx_num(json_t *o, const char *path)
+{
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s", path);
+	json_t *cur = o;
+	for (char *tok = strtok(buf, "."); tok && cur; tok = strtok(NULL, "."))
+		cur = json_object_get(cur, tok);
+	cr_assert_not_null(cur, "no %s in summary", path);
+	return json_number_value(cur);
 }
 
 /* A process of prefix `prefix` (its control socket path or --prefix on its

@@ -78,22 +78,8 @@ static pid_t start_run(const char *run_name, const char *const *extra, const cha
 static json_t *summary(const char *sched, const char *run_name)
 {
 	char path[512];
-	json_error_t e;
 	snprintf(path, sizeof path, RESULTS "/it/%s/%s/summary.json", sched, run_name);
-	json_t *j = json_load_file(path, 0, &e);
-	cr_assert_not_null(j, "%s: %s", path, e.text);
-	return j;
-}
-
-static double num(json_t *o, const char *path)
-{
-	char buf[128];
-	snprintf(buf, sizeof buf, "%s", path);
-	json_t *cur = o;
-	for (char *tok = strtok(buf, "."); tok && cur; tok = strtok(NULL, "."))
-		cur = json_object_get(cur, tok);
-	cr_assert_not_null(cur, "no %s in summary", path);
-	return json_number_value(cur);
+	return rx_summary(path);
 }
 
 static void show_log(const char *log)
@@ -114,21 +100,21 @@ Test(run, every_scheduler_completes_and_bytes_add_up)
 			show_log(log);
 		cr_assert_eq(rc, 0, "%s: emu run exited %d", scheds[i], rc);
 		json_t *s = summary(scheds[i], scheds[i]);
-		cr_assert_eq(num(s, "jobs_finished"), 4, "%s", scheds[i]);
+		cr_assert_eq(rx_num(s, "jobs_finished"), 4, "%s", scheds[i]);
 		cr_assert(json_is_false(json_object_get(s, "partial")));
 		/* Every shuffle byte was fetched: over the network or locally. */
-		double moved = num(s, "agent_bytes.shuffle_network") + num(s, "agent_bytes.shuffle_local");
+		double moved = rx_num(s, "agent_bytes.shuffle_network") + rx_num(s, "agent_bytes.shuffle_local");
 		cr_assert_eq((unsigned long long)moved, TOTAL_SHUFFLE, "%s: shuffle bytes %.0f != %llu", scheds[i], moved,
 			     TOTAL_SHUFFLE);
 		/* The fabric carried the agents' cross-rack bytes plus headers and
 		 * the reverse direction's ACKs: at least as much, at most ~15% more. */
-		double ratio = num(s, "measured_over_reported_cross_rack");
+		double ratio = rx_num(s, "measured_over_reported_cross_rack");
 		cr_log_info("%s: makespan %.2f s, cross-rack %.0f B, measured/reported %.3f", scheds[i],
-			    num(s, "makespan_s"), num(s, "cross_rack_bytes"), ratio);
+			    rx_num(s, "makespan_s"), rx_num(s, "cross_rack_bytes"), ratio);
 		cr_assert(ratio >= 1.0 && ratio < 1.15, "%s: measured/reported cross-rack bytes %.3f", scheds[i], ratio);
 		/* Headers and ACKs explain the difference; what is left
 		 * (retransmissions, handshakes) is small. */
-		double resid = num(s, "cross_rack_accounting.residual_share");
+		double resid = rx_num(s, "cross_rack_accounting.residual_share");
 		cr_log_info("%s: unexplained after headers and ACKs: %.2f%%", scheds[i], resid * 100);
 		cr_assert(resid > -0.04 && resid < 0.06, "%s: %.2f%% of cross-rack bytes unexplained", scheds[i],
 			  resid * 100);
@@ -161,9 +147,9 @@ Test(run, a_killed_agent_does_not_stop_the_jobs)
 		show_log(log);
 	cr_assert_eq(rc, 0);
 	json_t *s = summary("fair", "killed");
-	cr_assert_eq(num(s, "jobs_finished"), 1);
-	cr_log_info("re-runs after the kill: %.0f", num(s, "task_reruns"));
-	cr_assert_geq(num(s, "task_reruns"), 1, "the dead server's tasks must have run again");
+	cr_assert_eq(rx_num(s, "jobs_finished"), 1);
+	cr_log_info("re-runs after the kill: %.0f", rx_num(s, "task_reruns"));
+	cr_assert_geq(rx_num(s, "task_reruns"), 1, "the dead server's tasks must have run again");
 	json_decref(s);
 }
 
@@ -226,9 +212,9 @@ Test(run, hold_mode_sends_elephants_over_circuits)
 		show_log(log);
 	cr_assert_eq(rc, 0);
 	json_t *s = summary("fair", "ocs");
-	double ocs = num(s, "ocs_bytes"), eps = num(s, "eps_bytes"), reconf = num(s, "ocs.reconfigurations");
+	double ocs = rx_num(s, "ocs_bytes"), eps = rx_num(s, "eps_bytes"), reconf = rx_num(s, "ocs.reconfigurations");
 	cr_log_info("OCS %.0f B, EPS %.0f B, %.0f reconfigurations, leakage %.0f B", ocs, eps, reconf,
-		    num(s, "marked_eps_bytes"));
+		    rx_num(s, "marked_eps_bytes"));
 	cr_assert_geq(reconf, 1);
 	cr_assert(ocs > 0.5 * (ocs + eps), "only %.0f of %.0f cross-rack bytes on circuits", ocs, ocs + eps);
 	json_decref(s);

@@ -1,0 +1,119 @@
+/* Integration test of the dissertation's Chapter 4 systems (root): a tiny
+ * batch under JobPacker, F-Hybrid (fair), Corral and F-EPS (fair on an
+ * EPS-only fabric as fast as the OCS).  JobPacker aggregates each job's
+ * shuffle per rack pair and plans it onto circuits, so most cross-rack
+ * bytes cross the OCS; Fair's per-reducer transfers stay below the
+ * elephant threshold and cross the EPS.  Measured on the fabric's
+ * counters (summary's eps_bytes / ocs_bytes), not computed. */
+#include "run_fixture.h"
+#include <criterion/logging.h>
+#include <stdlib.h>
+
+#define P "itc4"
+#define RESULTS "/tmp/emu-itc4-results"
+
+static const char *hybrid_text =
+	"name = \"itc4\"; racks = 3; servers_per_rack = 2;\n"
+	"server = { rate = \"100Mbit\"; containers = 2; };\n"
+	"eps = { uplink_rate = \"50Mbit\"; };\n"
+	"ocs = { rate = \"200Mbit\"; };\n";
+
+/* F-EPS: no OCS, the core as fast as the circuits. */
+static const char *eps_text =
+	"name = \"itc4e\"; racks = 3; servers_per_rack = 2;\n"
+	"server = { rate = \"100Mbit\"; containers = 2; };\n"
+	"eps = { uplink_rate = \"200Mbit\"; };\n";
+
+/* Three recurring jobs (JobPacker and Corral plan recurring jobs): two
+ * shuffle-heavy ones spread over the racks and a small one. */
+static const char *workload_text =
+	"{\"scaled\": true, \"jobs\": [\n"
+	" {\"name\": \"big\", \"submit\": 0, \"input\": 12000000, \"shuffle\": 36000000, \"output\": 1000,"
+	"  \"recurring\": true, \"maps\": 12, \"reduces\": 6, \"map_duration\": 0.3, \"reduce_duration\": 0.3},\n"
+	" {\"name\": \"mid\", \"submit\": 0, \"input\": 6000000, \"shuffle\": 18000000, \"output\": 1000,"
+	"  \"recurring\": true, \"maps\": 6, \"reduces\": 3, \"map_duration\": 0.3, \"reduce_duration\": 0.3},\n"
+	" {\"name\": \"small\", \"submit\": 0, \"input\": 200000, \"shuffle\": 100000, \"output\": 1000,"
+	"  \"recurring\": true, \"maps\": 2, \"reduces\": 1, \"map_duration\": 0.3, \"reduce_duration\": 0.3}\n"
+	"]}\n";
+#define TOTAL_SHUFFLE (36000000ULL + 18000000ULL + 100000ULL)
+
+static char hybrid_path[] = "/tmp/emu-itc4-topo-XXXXXX";
+static char eps_path[] = "/tmp/emu-itc4-eps-XXXXXX";
+static char wl_path[] = "/tmp/emu-itc4-wl-XXXXXX";
+
+static void setup(void)
+{
+	fx_need_root();
+	fabric_down(P, NULL);
+	rx_write_file(hybrid_path, hybrid_text);
+	rx_write_file(eps_path, eps_text);
+	rx_write_file(wl_path, workload_text);
+}
+
+static void teardown(void)
+{
+	if (geteuid() != 0)
+		return;
+	rx_kill_strays(P);
+	fabric_down(P, NULL);
+	unlink(hybrid_path);
+	unlink(eps_path);
+	unlink(wl_path);
+	if (system("rm -rf " RESULTS)) { /* best effort */ }
+}
+
+TestSuite(chapter4, .init = setup, .fini = teardown, .timeout = 240);
+
+struct system {
+	const char *name, *scheduler, *topology, *slowstart;
+};
+
+/* Run one system to completion; its summary. */
+static json_t *run_system(const struct system *sys)
+{
+	char emu[600], log[128], path[512];
+	rx_emu_path(emu, sizeof emu);
+	snprintf(log, sizeof log, "/tmp/emu-itc4-%s.log", sys->name);
+	const char *argv[] = {emu, "run", "--topology", sys->topology, "--workload", wl_path, "--prefix", P,
+			      "--results", RESULTS, "--experiment", "c4", "--run", sys->name, "--scheduler",
+			      sys->scheduler, "--slowstart", sys->slowstart, "--elephant", "1MB", "--ocs-interval",
+			      "0.5", "--timeout", "120", "--quiet", NULL};
+	int rc = rx_wait_exit(rx_spawn(argv, log));
+	cr_assert_eq(rc, 0, "%s: emu run exited %d (see %s)", sys->name, rc, log);
+	snprintf(path, sizeof path, RESULTS "/c4/%s/%s/summary.json", sys->scheduler, sys->name);
+	json_t *s = rx_summary(path);
+	cr_assert_eq(rx_num(s, "jobs_finished"), 3, "%s", sys->name);
+	double moved = rx_num(s, "agent_bytes.shuffle_network") + rx_num(s, "agent_bytes.shuffle_local");
+	cr_assert_eq((unsigned long long)moved, TOTAL_SHUFFLE, "%s: shuffle bytes %.0f", sys->name, moved);
+	cr_log_info("%s: makespan %.2f s, EPS %.0f B, OCS %.0f B (%.0f%%), fidelity %s", sys->name,
+		    rx_num(s, "makespan_s"), rx_num(s, "eps_bytes"), rx_num(s, "ocs_bytes"),
+		    100 * rx_num(s, "ocs_share"),
+		    json_string_value(json_object_get(json_object_get(s, "fidelity"), "verdict")));
+	return s;
+}
+
+Test(chapter4, jobpacker_puts_most_shuffle_bytes_on_circuits_and_fair_few)
+{
+	const struct system systems[] = {
+		{"JobPacker", "jobpacker", hybrid_path, "0.7"},
+		{"F-Hybrid", "fair", hybrid_path, "0.05"},
+		{"Corral", "corral", hybrid_path, "0.05"},
+		{"F-EPS", "fair", eps_path, "0.05"},
+	};
+	json_t *s[4];
+	for (int i = 0; i < 4; i++)
+		s[i] = run_system(&systems[i]);
+	double jp_ocs = rx_num(s[0], "ocs_bytes"), jp_xrack = rx_num(s[0], "cross_rack_bytes");
+	cr_assert_gt(jp_xrack, 0.5 * TOTAL_SHUFFLE, "JobPacker's shuffle should cross racks");
+	cr_assert_gt(jp_ocs, 0.8 * jp_xrack, "JobPacker: only %.0f of %.0f cross-rack bytes on circuits", jp_ocs,
+		     jp_xrack);
+	cr_assert_geq(rx_num(s[0], "ocs.reconfigurations"), 1);
+	cr_assert_lt(rx_num(s[1], "ocs_share"), 0.2, "F-Hybrid should send few bytes over circuits");
+	cr_assert_gt(rx_num(s[1], "cross_rack_bytes"), 0.5 * TOTAL_SHUFFLE);
+	/* Corral keeps a job's maps and reduces on its planned racks. */
+	cr_assert_lt(rx_num(s[2], "cross_rack_bytes"), 0.2 * TOTAL_SHUFFLE);
+	cr_assert_eq(rx_num(s[3], "ocs_bytes"), 0, "F-EPS has no OCS");
+	for (int i = 0; i < 4; i++)
+		json_decref(s[i]);
+	cr_assert_eq(fx_ip_netns_count(P), 0, "the fabric must be gone after the runs");
+}
