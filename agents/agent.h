@@ -8,7 +8,8 @@
  *   serve.c    the data port: answers data requests with synthetic bytes,
  *              holds circuit transfers while their circuit is dark, and
  *              reports the pending circuit demand
- *   fetch.c    one fetch: connect, send a data_req, read to EOF, count
+ *   fetch.c    one fetch: connect, send a data_req, read to EOF, count;
+ *              resume a stalled one on a new connection (stall.h)
  *   tasks.c    map and reduce tasks: input fetch, shuffle with at most
  *              `copiers` fetches at once, compute timers, kill
  *
@@ -33,6 +34,8 @@ struct agent_cfg {
 	char cc[16];                   /* TCP_CONGESTION of data sockets ("" = default) */
 	int copiers;                   /* default parallel fetches of a reduce */
 	bool use_sendfile;             /* sendfile from a memfd (default) or send() */
+	double stall_timeout;          /* s without progress on a data connection (0 = never) */
+	int stall_retries;             /* resumptions of a stalled fetch before it fails */
 };
 extern struct agent_cfg agent;
 
@@ -73,6 +76,9 @@ int serve_init(void);                           /* listen on addr:data_port */
 void serve_circuits(const struct rack_pair *lit, int n);   /* the lit set */
 void serve_announce(const struct rack_pair *going, int n);
 uint64_t serve_pending(int dst_rack);
+/* Whether the circuit src_rack -> dst_rack is lit (from the last circuits
+ * and announce messages: every agent gets the whole set). */
+bool serve_lit(int src_rack, int dst_rack);
 
 /* --- fetch.c -------------------------------------------------------------- */
 struct fetch;
@@ -81,13 +87,21 @@ struct fetch_result {
 	bool ok;
 	uint64_t bytes;                /* received */
 	double t_start, t_end;         /* epoch seconds */
-	char error[112];
+	int retries;                   /* connections resumed after a stall or reset */
+	char error[128];
 };
-/* Start fetching `bytes` of transfer xfer from addr.  done(f, arg) is called
- * once, from the loop (never from fetch_start); the fetch is freed right
- * after.  NULL only if out of memory. */
+/* Start fetching `bytes` of transfer xfer from addr (held by a server of
+ * src_rack, for this server's dst_rack).  done(f, arg) is called once, from
+ * the loop (never from fetch_start); the fetch is freed right after.  NULL
+ * only if out of memory.  A connection that makes no progress for
+ * agent.stall_timeout (not counting time a held circuit transfer waits for
+ * its circuit), or that breaks after it was established, is replaced by one
+ * asking for the missing bytes, at most agent.stall_retries times. */
 struct fetch *fetch_start(const struct sockaddr_in *addr, uint32_t xfer, uint64_t bytes, bool circuit,
-			  int dst_rack, fetch_done_fn done, void *arg);
+			  int src_rack, int dst_rack, fetch_done_fn done, void *arg);
+/* The lit circuits are about to change or just changed: restart the stall
+ * clocks of fetches whose circuit is dark. */
+void fetch_circuits_changed(void);
 const struct fetch_result *fetch_result(const struct fetch *f);
 /* Close and free without calling done. */
 void fetch_abort(struct fetch *f);

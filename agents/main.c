@@ -2,13 +2,14 @@
  *
  *   emu-agent --server r0h1 [--id 1] --rack 0 --addr 198.18.0.2 --data-port 7000
  *             --control PATH [--hold | --fallback] [--cc cubic] [--copiers 5]
- *             [--send sendfile|send]
+ *             [--send sendfile|send] [--stall-timeout S] [--stall-retries N]
  *
  * Started by the controller inside the server's network namespace (the
  * control socket is a filesystem path, so it is reachable from there).  It
  * dies with its parent (PR_SET_PDEATHSIG) and exits when the control
  * connection closes, so it never outlives the controller. */
 #include "agents/agent.h"
+#include "agents/stall.h"
 #include <arpa/inet.h>
 #include <getopt.h>
 #include <signal.h>
@@ -18,7 +19,8 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-struct agent_cfg agent = {.id = -1, .hold = true, .cc = "cubic", .copiers = 5, .use_sendfile = true};
+struct agent_cfg agent = {.id = -1, .hold = true, .cc = "cubic", .copiers = 5, .use_sendfile = true,
+			  .stall_timeout = STALL_TIMEOUT_DEFAULT, .stall_retries = STALL_RETRIES_DEFAULT};
 
 void agent_dispatch(struct msg *m)
 {
@@ -42,8 +44,9 @@ static _Noreturn void usage(const char *why)
 	fprintf(stderr,
 		"emu-agent: %s\n"
 		"usage: emu-agent --server rXhY --rack R --addr A.B.C.D --data-port P --control PATH\n"
-		"                 [--id N] [--hold | --fallback] [--cc ALGO] [--copiers N] [--send sendfile|send]\n",
-		why);
+		"                 [--id N] [--hold | --fallback] [--cc ALGO] [--copiers N] [--send sendfile|send]\n"
+		"                 [--stall-timeout S (%g; 0 = never)] [--stall-retries N (%d)]\n",
+		why, STALL_TIMEOUT_DEFAULT, STALL_RETRIES_DEFAULT);
 	exit(2);
 }
 
@@ -64,7 +67,8 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{"server", 1, 0, 's'}, {"id", 1, 0, 'i'}, {"rack", 1, 0, 'r'}, {"addr", 1, 0, 'a'},
 		{"data-port", 1, 0, 'p'}, {"control", 1, 0, 'c'}, {"hold", 0, 0, 'H'}, {"fallback", 0, 0, 'F'},
-		{"cc", 1, 0, 'C'}, {"copiers", 1, 0, 'n'}, {"send", 1, 0, 'S'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0},
+		{"cc", 1, 0, 'C'}, {"copiers", 1, 0, 'n'}, {"send", 1, 0, 'S'}, {"stall-timeout", 1, 0, 'T'},
+		{"stall-retries", 1, 0, 'R'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0},
 	};
 	bool have_addr = false;
 	agent.rack = -1;
@@ -100,6 +104,15 @@ int main(int argc, char **argv)
 			else
 				usage("bad --send (sendfile or send)");
 			break;
+		case 'T': {
+			char *end;
+			double v = strtod(optarg, &end);
+			if (!*optarg || *end || !(v >= 0 && v <= 86400))
+				usage("bad --stall-timeout (0..86400 s)");
+			agent.stall_timeout = v;
+			break;
+		}
+		case 'R': agent.stall_retries = (int)num(optarg, 0, 1000, "--stall-retries"); break;
 		case 'h': usage("help");
 		default: usage("bad option");
 		}

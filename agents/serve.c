@@ -11,8 +11,19 @@
  * own rack -> req.dst_rack is lit: `announce` stops them at once, a
  * `circuits` message that lists the pair resumes them.  Their bytes not yet
  * handed to the kernel are the pending demand, reported per destination
- * rack to the controller when it changes, at most every 100 ms. */
+ * rack to the controller when it changes, at most every 100 ms.
+ *
+ * Once every byte is handed to the kernel the sender shuts its side down
+ * and waits for the fetcher to close (or for the kernel to report the bytes
+ * acknowledged): the socket is never orphaned, so the kernel keeps
+ * retransmitting its tail as long as for an open socket (an orphan gives up
+ * after tcp_orphan_retries, leaving the fetcher without its last bytes).
+ * A connection whose peer acknowledges nothing for agent.stall_timeout
+ * seconds while it may send (not while a held circuit transfer waits for
+ * its circuit), or that never sends its request, is aborted with a reset:
+ * the fetcher, if it still lives, asks for the rest on a new one. */
 #include "agents/agent.h"
+#include "agents/stall.h"
 #include <arpa/inet.h>
 #include <endian.h>
 #include <errno.h>
@@ -20,7 +31,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/sockios.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
@@ -30,7 +43,7 @@
 #define BUDGET       (8u << 20)    /* bytes per socket per wakeup */
 #define DEMAND_EVERY 0.1           /* s between demand messages */
 
-enum sstate { S_REQ, S_SEND };
+enum sstate { S_REQ, S_SEND, S_DRAIN };   /* drain: all handed to the kernel, FIN sent */
 
 struct sconn {
 	struct ev ev;                  /* first: the loop hands us this pointer */
@@ -39,10 +52,11 @@ struct sconn {
 	uint8_t req[sizeof(struct data_req)];
 	size_t got;
 	uint32_t xfer;
-	uint64_t left;
+	uint64_t bytes, left;
 	int dst_rack;
 	bool circuit;
 	uint32_t events;               /* what epoll watches now */
+	struct stall_watch watch;      /* progress: request bytes, then bytes acknowledged */
 };
 
 static struct ev lev = {.fd = -1};
@@ -50,6 +64,9 @@ static struct sconn *conns;
 static int memfd = -1;
 static char zeros[CHUNK];
 static bool lit[AGENT_MAX_RACKS];
+static uint8_t lit_all[AGENT_MAX_RACKS][AGENT_MAX_RACKS / 8];   /* every lit pair, for fetch.c */
+static struct ev stimer = {.fd = -1};   /* stall sweep, while there are connections */
+static bool sarmed;
 
 /* demand */
 static uint64_t pending[AGENT_MAX_RACKS], reported[AGENT_MAX_RACKS];
@@ -134,6 +151,15 @@ static void conn_close(struct sconn *c, const char *why)
 	loop_defer_free(c);
 }
 
+/* Every byte is in the kernel: send the FIN after them and wait for the
+ * fetcher's close. */
+static void drain(struct sconn *c)
+{
+	shutdown(c->ev.fd, SHUT_WR);
+	c->state = S_DRAIN;
+	set_events(c, EPOLLIN | EPOLLRDHUP);
+}
+
 static void do_send(struct sconn *c)
 {
 	uint64_t budget = BUDGET;
@@ -164,7 +190,7 @@ static void do_send(struct sconn *c)
 		pend_sub(c, (uint64_t)w);
 	}
 	if (!c->left)
-		conn_close(c, NULL);   /* the kernel sends what is queued, then FIN */
+		drain(c);
 }
 
 static void start_send(struct sconn *c)
@@ -189,14 +215,14 @@ static void start_send(struct sconn *c)
 		conn_close(c, why);
 		return;
 	}
-	c->left = bytes;
+	c->bytes = c->left = bytes;
 	c->state = S_SEND;
 	if (c->circuit && bytes) {
 		pending[c->dst_rack] += bytes;
 		demand_changed();
 	}
 	if (!bytes) {
-		conn_close(c, NULL);
+		drain(c);
 		return;
 	}
 	set_events(c, EPOLLRDHUP | (may_write(c) ? EPOLLOUT : 0));
@@ -226,6 +252,16 @@ static void on_conn(struct ev *e, uint32_t events)
 			return;
 		}
 	}
+	if (c->state == S_DRAIN) {
+		/* the fetcher closes once it has everything */
+		char b[64];
+		ssize_t n;
+		while ((n = recv(e->fd, b, sizeof b, MSG_DONTWAIT)) > 0)
+			;
+		if (n == 0 || (errno != EAGAIN && errno != EINTR) || (events & (EPOLLERR | EPOLLHUP)))
+			conn_close(c, NULL);
+		return;
+	}
 	if (events & (EPOLLERR | EPOLLHUP | EPOLLRDHUP)) {
 		/* The fetcher closes only after EOF: an early close is an abort. */
 		char why[96];
@@ -235,6 +271,70 @@ static void on_conn(struct ev *e, uint32_t events)
 	}
 	if (events & EPOLLOUT)
 		do_send(c);
+}
+
+/* How often the stall sweep looks: a stalled connection goes within
+ * timeout + this. */
+static double sweep_period(void)
+{
+	double p = agent.stall_timeout / 4;
+	return p < 0.05 ? 0.05 : p > 2 ? 2 : p;
+}
+
+/* Progress of c as the kernel sees it: request bytes while it reads the
+ * request, then what the peer acknowledged (handed to the kernel minus
+ * still in the send queue; the FIN counts one).  *unacked = that queue. */
+static uint64_t progress(const struct sconn *c, int *unacked)
+{
+	*unacked = 0;
+	if (c->state == S_REQ)
+		return c->got;
+	int q = 0;
+	if (ioctl(c->ev.fd, SIOCOUTQ, &q) || q < 0)
+		q = 0;
+	*unacked = q;
+	uint64_t handed = c->bytes - c->left + (c->state == S_DRAIN ? 1 : 0);
+	return handed - (uint64_t)q;
+}
+
+static void abort_conn(struct sconn *c, const char *why)
+{
+	struct linger l = {.l_onoff = 1, .l_linger = 0};   /* close with a reset */
+	setsockopt(c->ev.fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+	conn_close(c, why);
+}
+
+static void on_stimer(struct ev *e, uint32_t events)
+{
+	(void)events;
+	timer_ack(e);
+	sarmed = false;
+	double now = now_mono();
+	for (struct sconn *c = conns, *next; c; c = next) {
+		next = c->next;   /* conn_close unlinks only c */
+		int unacked;
+		uint64_t mark = progress(c, &unacked);
+		if (c->state == S_DRAIN && unacked == 0) {
+			conn_close(c, NULL);   /* delivered; the peer's close is still on its way */
+			continue;
+		}
+		bool held = c->state == S_SEND && !may_write(c);
+		double idle = stall_idle(&c->watch, mark, held, now);
+		if (idle < agent.stall_timeout)
+			continue;
+		char why[128];
+		if (c->state == S_REQ)
+			snprintf(why, sizeof why, "no request for %.1f s; closing", idle);
+		else
+			snprintf(why, sizeof why,
+				 "nothing acknowledged for %.1f s (%llu bytes unsent, %d unacknowledged); aborting",
+				 idle, (unsigned long long)c->left, unacked);
+		abort_conn(c, why);
+	}
+	if (conns && agent.stall_timeout > 0) {
+		timer_arm(&stimer, sweep_period());
+		sarmed = true;
+	}
 }
 
 static void on_listen(struct ev *e, uint32_t events)
@@ -265,6 +365,11 @@ static void on_listen(struct ev *e, uint32_t events)
 		if (conns)
 			conns->prev = c;
 		conns = c;
+		stall_start(&c->watch, 0, now_mono());
+		if (!sarmed && agent.stall_timeout > 0) {
+			timer_arm(&stimer, sweep_period());
+			sarmed = true;
+		}
 	}
 }
 
@@ -275,21 +380,44 @@ static void update_all(void)
 			set_events(c, EPOLLRDHUP | (may_write(c) ? EPOLLOUT : 0));
 }
 
+static bool in_range(const struct rack_pair *p)
+{
+	return p->src >= 0 && p->src < AGENT_MAX_RACKS && p->dst >= 0 && p->dst < AGENT_MAX_RACKS;
+}
+
+bool serve_lit(int src, int dst)
+{
+	struct rack_pair p = {src, dst};
+	return in_range(&p) && (lit_all[src][dst / 8] >> (dst % 8) & 1);
+}
+
 void serve_circuits(const struct rack_pair *p, int n)
 {
+	fetch_circuits_changed();   /* the dark time until now does not count */
 	memset(lit, 0, sizeof lit);
-	for (int i = 0; i < n; i++)
-		if (p[i].src == agent.rack && p[i].dst >= 0 && p[i].dst < AGENT_MAX_RACKS)
+	memset(lit_all, 0, sizeof lit_all);
+	for (int i = 0; i < n; i++) {
+		if (!in_range(&p[i]))
+			continue;
+		lit_all[p[i].src][p[i].dst / 8] |= (uint8_t)(1u << (p[i].dst % 8));
+		if (p[i].src == agent.rack)
 			lit[p[i].dst] = true;
+	}
 	update_all();
+	fetch_circuits_changed();
 }
 
 void serve_announce(const struct rack_pair *p, int n)
 {
-	for (int i = 0; i < n; i++)
-		if (p[i].src == agent.rack && p[i].dst >= 0 && p[i].dst < AGENT_MAX_RACKS)
+	for (int i = 0; i < n; i++) {
+		if (!in_range(&p[i]))
+			continue;
+		lit_all[p[i].src][p[i].dst / 8] &= (uint8_t)~(1u << (p[i].dst % 8));
+		if (p[i].src == agent.rack)
 			lit[p[i].dst] = false;
+	}
 	update_all();
+	fetch_circuits_changed();
 }
 
 int serve_init(void)
@@ -303,7 +431,7 @@ int serve_init(void)
 			memfd = -1;
 		}
 	}
-	if (timer_open(&dtimer, on_dtimer))
+	if (timer_open(&dtimer, on_dtimer) || timer_open(&stimer, on_stimer))
 		return -1;
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0), one = 1;
 	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)agent.data_port),

@@ -153,7 +153,7 @@ void tasks_map(const struct msg *m)
 		return;
 	}
 	t->state = T_INPUT;
-	t->input = fetch_start(&m->input_addr, INPUT_XFER, m->input_bytes, false, agent.rack, on_input, t);
+	t->input = fetch_start(&m->input_addr, INPUT_XFER, m->input_bytes, false, -1, agent.rack, on_input, t);
 	if (!t->input)
 		task_done(t, false, "input fetch: out of memory");
 }
@@ -179,7 +179,8 @@ static bool pump(struct task *t)
 {
 	while (t->nact < t->copiers && t->qhead < t->nq) {
 		struct xfer *x = &t->queue[t->qhead++];
-		struct fetch *f = fetch_start(&x->addr, (uint32_t)x->id, x->bytes, x->circuit, x->dst_rack, on_xfer, t);
+		struct fetch *f = fetch_start(&x->addr, (uint32_t)x->id, x->bytes, x->circuit, x->src_rack, x->dst_rack,
+					      on_xfer, t);
 		if (!f) {
 			task_done(t, false, "fetch: out of memory");
 			return false;

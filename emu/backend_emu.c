@@ -113,7 +113,7 @@ static struct sockaddr_in data_addr(const struct run *r, int server)
 static int spawn_agents(struct run *r, char err[512])
 {
 	struct emu_be *e = E(r);
-	char path[512], server[16], rack[16], addr[32], port[16], copiers[16];
+	char path[512], server[16], rack[16], addr[32], port[16], copiers[16], stall_t[32], stall_r[16];
 	if (r->p.agent_path)
 		snprintf(path, sizeof path, "%s", r->p.agent_path);
 	else if (agent_default_path(path, sizeof path)) {
@@ -126,6 +126,8 @@ static int spawn_agents(struct run *r, char err[512])
 	}
 	snprintf(port, sizeof port, "%d", DATA_PORT);
 	snprintf(copiers, sizeof copiers, "%d", r->p.copiers);
+	snprintf(stall_t, sizeof stall_t, "%g", r->p.stall_timeout_s);
+	snprintf(stall_r, sizeof stall_r, "%d", r->p.stall_retries);
 	for (int i = 0; i < r->c.nservers; i++) {
 		struct host_id h = {HOST_SERVER, cluster_rack_of(&r->c, i), r->c.servers[i].index};
 		struct sockaddr_in ip = data_addr(r, i);
@@ -134,7 +136,8 @@ static int spawn_agents(struct run *r, char err[512])
 		inet_ntop(AF_INET, &ip.sin_addr, addr, sizeof addr);
 		char *argv[] = {path, "--server", server, "--rack", rack, "--addr", addr, "--data-port", port,
 				"--control", e->sock_path, r->p.hold ? "--hold" : "--fallback", "--cc",
-				(char *)r->t->tcp_cc, "--copiers", copiers, NULL};
+				(char *)r->t->tcp_cc, "--copiers", copiers, "--stall-timeout", stall_t,
+				"--stall-retries", stall_r, NULL};
 		e->agents[i].pid = agent_spawn(path, fabric_ns_fd(e->fab, &h), argv);
 		if (e->agents[i].pid < 0) {
 			snprintf(err, 512, "cannot start the agent of %s: %s", server, strerror(errno));

@@ -45,6 +45,13 @@
 #define PROTO_MAX_XFERS 4096
 #define PROTO_MAX_PAIRS 1024
 #define DATA_REQ_MAGIC  0x656d7531u   /* "emu1" */
+/* Data connections: seconds without progress before one is given up
+ * (emu-agent --stall-timeout, emu run --stall-timeout; the README says why
+ * 120: congested TCP at low emulated rates goes silent for over a minute and
+ * recovers), and how often a fetch resumes on a new connection before it
+ * fails. */
+#define DATA_STALL_TIMEOUT_S 120.0
+#define DATA_STALL_RETRIES   3
 
 enum msg_op {
 	OP_HELLO, OP_TASK_DONE, OP_FLOW_DONE, OP_DEMAND,

@@ -163,6 +163,10 @@ static json_t *params_json(const struct run *r)
 	json_object_set_new(o, "monitor_s", json_real(r->p.monitor_s));
 	if (!r->be->wallclock)
 		json_object_set_new(o, "sim_quantum_s", json_real(r->p.sim_quantum_s));
+	else {
+		json_object_set_new(o, "stall_timeout_s", json_real(r->p.stall_timeout_s));
+		json_object_set_new(o, "stall_retries", json_integer(r->p.stall_retries));
+	}
 	return o;
 }
 

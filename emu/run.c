@@ -31,6 +31,8 @@ void run_params_default(struct run_params *p)
 	p->node_wait_s = 1.0;
 	p->rack_wait_s = 1.0;
 	p->copiers = 5;
+	p->stall_timeout_s = DATA_STALL_TIMEOUT_S;
+	p->stall_retries = DATA_STALL_RETRIES;
 	p->timeout_s = 3600;
 	p->seed = 1;
 }

@@ -61,6 +61,9 @@ static void usage(FILE *f)
 		"  --prefix P            namespace prefix (default emu)\n"
 		"  --timeout S           stop (partial results) after S seconds of run time (default 3600)\n"
 		"  --heartbeat S         offers of free containers and scheduler ticks (default 0.2)\n"
+		"  --stall-timeout S     agents: a data connection with no progress for S s is resumed on a\n"
+		"                        new one (default 120; 0 = never)\n"
+		"  --stall-retries N     agents: resumptions before the fetch fails and its task re-runs (default 3)\n"
 		"  --monitor S           network monitor period: links.csv, rack utilisation (default 1)\n"
 		"  --sim-quantum S       sim: least time between bandwidth reallocations (default 0.01; 0 = exact)\n"
 		"  --shuffle-error F     predicted shuffle sizes off by up to F (0.5 = 50%%), seeded\n"
@@ -122,7 +125,8 @@ int cmd_run(int argc, char **argv)
 		{"recurring", required_argument, 0, 'F'}, {"backend", required_argument, 0, 'b'},
 		{"heartbeat", required_argument, 0, 'H'}, {"monitor", required_argument, 0, 'M'},
 		{"sim-quantum", required_argument, 0, 'Q'}, {"shuffle-error", required_argument, 0, 'E'},
-		{"arrival-error", required_argument, 0, 'A'},
+		{"arrival-error", required_argument, 0, 'A'}, {"stall-timeout", required_argument, 0, 'U'},
+		{"stall-retries", required_argument, 0, 'V'},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	struct run_params rp;
 	struct workload_params wp;
@@ -212,6 +216,8 @@ int cmd_run(int argc, char **argv)
 			rp.backend = optarg;
 			break;
 		case 'H': if (num("--heartbeat", optarg, 0.001, 60, &rp.heartbeat_s)) return 2; break;
+		case 'U': if (num("--stall-timeout", optarg, 0, 86400, &rp.stall_timeout_s)) return 2; break;
+		case 'V': if (num("--stall-retries", optarg, 0, 1000, &x)) return 2; rp.stall_retries = (int)x; break;
 		case 'M': if (num("--monitor", optarg, 0.01, 3600, &rp.monitor_s)) return 2; break;
 		case 'Q': if (num("--sim-quantum", optarg, 0, 10, &rp.sim_quantum_s)) return 2; break;
 		case 'E': if (num("--shuffle-error", optarg, 0, 10, &perr.shuffle)) return 2; break;
