@@ -8,9 +8,14 @@
  *   nas-noadapt  NAS with a fixed map completion threshold (0.2)
  *
  * A free container is offered to the jobs in Fair order (a job = a "user"
- * of the text: the emulator has no users).  As in every policy here
- * (sched_job_task), a job with unlaunched maps is asked for a map, else
- * for a reduce — Algorithm 1's map and reduce requests:
+ * of the text: the emulator has no users).  A job whose own threshold is
+ * reached is asked for a reduce first — even while maps are still pending
+ * (the threshold is when "the reduce tasks of the job can be scheduled",
+ * L407, L634), within YARN's ramp-up limit (NAS_RAMPUP: early reduces at
+ * most half of the job's containers and half of the cluster's) — then for
+ * a map: Algorithm 1's reduce and map requests.  (The runtime's other
+ * policies, sched_job_task, offer reduces only once all maps are launched;
+ * NAS_EARLY_REDUCES=0 does the same here.)
  *
  *  - MTS (§3.2.3, Algorithm 2): a map that is data-local on the server and
  *    shuffle-qualified — its predicted output (Eq. 3.1) fits in the server's
@@ -27,18 +32,28 @@
  *    3.5: linear in its predicted shuffle between T_max for the smallest
  *    and T_min for the largest of the jobs in the cluster); the runtime's
  *    --slowstart is a lower bound, so run NAS with --slowstart <= 0.2.
+ *    From then on CA-RTS places them as containers come free, while the
+ *    job's later maps still run: the shuffle overlaps the maps.
  *  - Rack of the server not congested (utilisation < 0.8 both ways):
  *    CA-RTS (§3.2.4, Algorithm 3).  Pass 1, in Fair order: a job whose
  *    reduces on this rack are fewer than ReduceNum (Eq. 3.4: its reduces x
- *    the rack's share of its map output) gets the container; one at or over
- *    it is passed over (it waits for a rack holding its data, at most D^r).
+ *    the rack's share of its map output, rounded so that the racks' targets
+ *    add up to its reduces: a one-reduce job goes to its largest rack; L630
+ *    "jobs that run fewer reduce tasks than ReduceNum") gets the container;
+ *    one at or over it is passed over (it waits for a rack holding its data, at most D^r).
  *    Pass 2, if nobody took the container: the passed-over jobs, light
  *    before medium before heavy, then "delayed" or all maps done first,
  *    then smaller shuffle first (categories 4-6).
  *  - Congested: CR-RTS (§3.2.5, Algorithm 4).  Reduces of shuffle-light
  *    jobs (predicted shuffle < 1 MB, scaled) go; others are tagged delayed
  *    and wait until the rack is not congested, at most D^r; maps of
- *    shuffle-medium/heavy jobs are not launched in that rack meanwhile. */
+ *    shuffle-medium/heavy jobs are not launched in that rack meanwhile
+ *    (L655, L680) — a skip of the job like MTS's own, so at most D^m:
+ *    "a user cannot be skipped more than 5 seconds to launch tasks"
+ *    (L715, as D^m = D^r = 135 skips in the simulation, L709).  Without
+ *    that bound a medium/heavy job with its blocks in a congested rack
+ *    waited out the congestion, or read them remotely once its locality
+ *    wait ran out. */
 #include "emu/sched/nas.h"
 #include <math.h>
 #include <stdlib.h>
@@ -65,6 +80,7 @@ struct nas {
 	bool dirty;           /* a job arrived or a task finished since the refresh */
 	double s_min, s_max;  /* Eq. 3.5's range over the jobs in the cluster */
 	double per_map;       /* Eq. 3.3's sum S_i / sum K_i */
+	int containers;       /* of the servers alive, at the last tick */
 };
 
 enum { LIGHT, MEDIUM, HEAVY };
@@ -175,6 +191,54 @@ static struct task *mts(struct sched *s, struct nas *n, struct job *j, int serve
 	return NULL;
 }
 
+/* CR-RTS's second strategy (L655, L680): while the rack is congested, no
+ * maps of shuffle-medium/heavy jobs — counted as a skip of the job, with
+ * MTS's own clock, so it lasts at most D^m (L715: a user cannot be skipped
+ * more than 5 s; after that MTS lines 7-16 choose, least MapCost first). */
+static bool cr_holds_maps(struct sched *s, struct nas *n, const struct job *j, bool congested)
+{
+	struct nas_job *st = &n->js[j->id];
+	if (!congested || nas_class(n, j) == LIGHT)
+		return false;
+	if (waited(s, st->map_since) >= n->conf.max_wait_s)
+		return false;
+	if (st->map_since < 0)
+		st->map_since = s->c->now;
+	return true;
+}
+
+static int count_containers(const struct cluster *c)
+{
+	int n = 0;
+	for (int i = 0; i < c->nservers; i++)
+		n += c->servers[i].alive ? c->servers[i].containers : 0;
+	return n;
+}
+
+/* Reduces running of jobs with maps still to launch. */
+static int early_running(const struct cluster *c)
+{
+	int n = 0;
+	for (int i = 0; i < c->running_jobs; i++) {
+		const struct job *j = cluster_active(c, i);
+		if (cluster_pending_maps(c, j))
+			n += j->reduces_running;
+	}
+	return n;
+}
+
+/* May job j, past its threshold with maps pending, take a reduce now?
+ * Within NAS_RAMPUP of its containers and of the cluster's (*early: the
+ * cluster's count, computed on first use, -1 before). */
+static bool early_ok(const struct nas *n, const struct cluster *c, const struct job *j, int *early)
+{
+	if (!n->conf.early_reduces || j->reduces_running >= NAS_RAMPUP * (sched_running(j) + 1))
+		return false;
+	if (*early < 0)
+		*early = early_running(c);
+	return *early < NAS_RAMPUP * n->containers;
+}
+
 /* Algorithm 4 for one job: its reduce r, or NULL (delayed). */
 static struct task *cr_rts(struct sched *s, struct nas *n, struct job *j, struct task *r)
 {
@@ -231,25 +295,25 @@ static struct task *nas_offer(struct sched *s, int server)
 	nas_track_prune(&n->k, c, server);
 	double avail = traffic_threshold(n, c, server) - nas_node_output(&n->k, c, server);
 	bool congested = n->f.cr_rts && nas_rack_congested(c, rack, n->conf.congestion);
-	int cnt = delay_fair_order(s, n->order);
+	int cnt = delay_fair_order(s, n->order), early = -1;
 	struct job *later = NULL;
 	struct task *pick = NULL;
 	for (int i = 0; i < cnt && !pick; i++) {
 		struct job *j = n->order[i];
-		if (cluster_pending_maps(c, j)) {
-			if (!congested || nas_class(n, j) == LIGHT)   /* CR-RTS stops medium/heavy maps */
-				pick = mts(s, n, j, server, avail);
-			continue;
-		}
+		bool maps = cluster_pending_maps(c, j) > 0;
 		struct task *r = reduces_allowed(n, c, j) ? cluster_next_reduce(c, j) : NULL;
-		if (!r)
-			continue;
-		if (congested)
-			pick = cr_rts(s, n, j, r);
-		else if (n->f.ca_rts)
-			pick = ca_rts(s, n, j, r, rack, &later);
-		else
-			pick = r;
+		if (r && maps && !early_ok(n, c, j, &early))
+			r = NULL;
+		if (r) {   /* a reduce request (Algorithm 1, lines 3-7) */
+			if (congested)
+				pick = cr_rts(s, n, j, r);
+			else if (n->f.ca_rts)
+				pick = ca_rts(s, n, j, r, rack, &later);
+			else
+				pick = r;
+		}
+		if (!pick && maps && !cr_holds_maps(s, n, j, congested))
+			pick = mts(s, n, j, server, avail);   /* a map request (lines 1-2) */
 	}
 	if (!pick && later)
 		pick = cluster_next_reduce(c, later);
@@ -279,7 +343,8 @@ static void nas_tick(struct sched *s)
 {
 	struct nas *n = s->priv;
 	nas_track_check(&n->k, s->c);
-	refresh(n, s->c);   /* "TrafficThreshold is updated periodically" */
+	refresh(n, s->c);
+	n->containers = count_containers(s->c);   /* "TrafficThreshold is updated periodically" */
 }
 
 static void nas_destroy(struct sched *s)
@@ -310,6 +375,7 @@ static int nas_init(struct sched *s, struct nas_flags f)
 		nas_destroy(s);
 		return -1;
 	}
+	n->containers = count_containers(s->c);
 	for (int i = 0; i < nj; i++)
 		n->js[i].map_since = n->js[i].red_since = n->js[i].cr_since = -1;
 	return 0;

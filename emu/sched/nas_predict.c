@@ -36,6 +36,7 @@ void nas_conf_init(struct nas_conf *k, const struct sched *s)
 		.heavy_bytes = NAS_HEAVY_FULL * scale,
 		.traffic_threshold = -1,
 		.max_wait_s = s->p.node_wait_s + s->p.rack_wait_s,
+		.early_reduces = true,
 	};
 	if (env_num("NAS_CONGESTION", &v) && v > 0)
 		k->congestion = v;
@@ -51,6 +52,8 @@ void nas_conf_init(struct nas_conf *k, const struct sched *s)
 		k->heavy_bytes = v;
 	if (env_num("NAS_TRAFFIC_THRESHOLD", &v) && v >= 0)
 		k->traffic_threshold = v;
+	if (env_num("NAS_EARLY_REDUCES", &v))
+		k->early_reduces = v != 0;
 }
 
 int nas_track_init(struct nas_track *k, const struct cluster *c)
@@ -226,16 +229,36 @@ double nas_node_output(const struct nas_track *k, const struct cluster *c, int s
 
 int nas_reduce_target(const struct nas_track *k, const struct cluster *c, const struct job *j, int rack)
 {
-	double ratio = nas_ratio(k, j), total = 0, here = 0;
-	for (int r = 0; r < c->racks; r++) {
-		double v = (double)k->out_done[at(k, j->id, r)] + ratio * (double)k->in_run[at(k, j->id, r)];
-		total += v;
-		if (r == rack)
-			here = v;
-	}
+	double ratio = nas_ratio(k, j), total = 0;
+	for (int r = 0; r < c->racks; r++)
+		total += (double)k->out_done[at(k, j->id, r)] + ratio * (double)k->in_run[at(k, j->id, r)];
 	if (total <= 0)
 		return j->nreduces;
-	return (int)ceil(j->nreduces * (here / total) - 1e-9);
+	/* Eq. 3.4 in whole reduces that add up to TotalReduceNum: floor of each
+	 * rack's quota, and the reduces left over to the racks with the largest
+	 * remainders (ties: lower rack).  Rounding every quota up instead gave a
+	 * one-reduce job a "not reached" ReduceNum on every rack holding any of
+	 * its output, so it went wherever it was first offered. */
+	double here = 0, rem = 0;
+	int floors = 0;
+	for (int r = 0; r < c->racks; r++) {
+		double v = (double)k->out_done[at(k, j->id, r)] + ratio * (double)k->in_run[at(k, j->id, r)];
+		double q = j->nreduces * (v / total) + 1e-9;
+		floors += (int)floor(q);
+		if (r == rack)
+			here = floor(q), rem = q - floor(q);
+	}
+	int left = j->nreduces - floors, ahead = 0;
+	if (left <= 0)
+		return (int)here;
+	for (int r = 0; r < c->racks && ahead < left; r++) {
+		if (r == rack)
+			continue;
+		double v = (double)k->out_done[at(k, j->id, r)] + ratio * (double)k->in_run[at(k, j->id, r)];
+		double q = j->nreduces * (v / total) + 1e-9, f = q - floor(q);
+		ahead += f > rem || (f == rem && r < rack);
+	}
+	return (int)here + (ahead < left);
 }
 
 bool nas_rack_congested(const struct cluster *c, int rack, double threshold)

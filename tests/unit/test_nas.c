@@ -417,6 +417,180 @@ Test(nas, congested_rack_launches_no_heavy_maps)
 	stop();
 }
 
+/* A congested rack holds a heavy job's maps back at most D^m (6 s here):
+ * the job is skipped like any MTS skip, and "a user cannot be skipped more
+ * than 5 seconds to launch tasks" (L715). */
+Test(nas, congestion_holds_heavy_maps_at_most_d_m)
+{
+	w = fx_workload_new(1);
+	job(0, 4, 1, 100, 1.0, true);   /* heavy, blocks on rack 0 only */
+	boot("nas", 2, 2, 4);
+	replicas(&w->jobs[0], 0, 1, -1);
+	arrive_all();
+	c.now = 1;
+	c.rack_util_out[0] = 0.95;
+	cr_assert_null(offer(0), "held back while the rack is congested");
+	c.now = 6.9;
+	cr_assert_null(offer(0));
+	c.now = 7;   /* skipped for D^m */
+	struct task *t = offer(0);
+	cr_assert_not_null(t, "D^m reached: MTS launches");
+	cr_assert_eq(t->job, 0);
+	cr_assert_eq(cluster_locality(&c, t, 0), LOCAL_NODE, "least MapCost: its data-local map");
+	/* The local launch reset its clock: held back again. */
+	c.now = 8;
+	cr_assert_null(offer(0));
+	stop();
+}
+
+/* Eq. 3.4 in whole reduces: the racks' targets add up to the job's reduces. */
+Test(nas, reduce_targets_add_up_to_the_reduces)
+{
+	w = fx_workload_new(2);
+	job(0, 4, 1, 10, 1.0, true);   /* one reduce, output 3:1 */
+	job(1, 3, 2, 10, 1.0, true);   /* two reduces, output 1:1:1 */
+	boot("nas", 3, 1, 8);
+	arrive_all();
+	for (int i = 0; i < 4; i++)
+		run(job_map(w->tasks, &w->jobs[0], i), i < 3 ? 0 : 1);
+	for (int i = 0; i < 3; i++)
+		run(job_map(w->tasks, &w->jobs[1], i), i);
+	const struct nas_track *k = nas_track_of(&s);
+	cr_assert_eq(nas_reduce_target(k, &c, &w->jobs[0], 0), 1, "the rack with most of its output");
+	cr_assert_eq(nas_reduce_target(k, &c, &w->jobs[0], 1), 0, "a quarter of one reduce is none");
+	cr_assert_eq(nas_reduce_target(k, &c, &w->jobs[0], 2), 0);
+	int sum = 0;
+	for (int r = 0; r < 3; r++)
+		sum += nas_reduce_target(k, &c, &w->jobs[1], r);
+	cr_assert_eq(sum, 2, "thirds of two reduces: 1 + 1 + 0, not 1 + 1 + 1");
+	stop();
+}
+
+/* One reduce, output 3:1 on racks 0 and 1; job K (maps only, blocks on
+ * both servers) takes the containers the reduce does not want. */
+Test(nas, one_reduce_waits_for_the_rack_with_its_output)
+{
+	w = fx_workload_new(2);
+	job(0, 4, 1, 10, 1.0, true);
+	job(1, 40, 0, 1, 0.0, true);
+	boot("nas", 2, 1, 4);
+	replicas(&w->jobs[1], 0, 1, -1);
+	arrive_all();
+	for (int i = 0; i < 4; i++)
+		run(job_map(w->tasks, &w->jobs[0], i), i < 3 ? 0 : 1);
+	c.now = 1;
+	struct task *t = offer(1);
+	cr_assert_not_null(t);
+	cr_assert_eq(t->job, 1, "rack 1 has a quarter of the output: not the reduce's rack");
+	t = offer(0);
+	cr_assert_not_null(t);
+	cr_assert_eq(t->kind, TASK_REDUCE);
+	stop();
+}
+
+/* A heavy job (threshold T_min = 0.2) with 10 maps, its blocks on server 0,
+ * and a light one (threshold T_max) to set S_min, its blocks on server 1;
+ * 2 servers x 4 containers, one rack. */
+static void early_fixture(void)
+{
+	w = fx_workload_new(2);
+	job(0, 10, 4, 20, 1.0, true);   /* 200 MB: heavy */
+	job(1, 2, 1, 0.1, 0.1, true);   /* light */
+	boot("nas", 1, 2, 4);
+	replicas(&w->jobs[0], 0, -1, -1);
+	replicas(&w->jobs[1], 1, -1, -1);
+	arrive_all();
+	c.now = 1;
+}
+
+Test(nas, reduces_start_at_the_threshold_while_maps_are_pending)
+{
+	early_fixture();
+	struct job *h = &w->jobs[0];
+	cr_assert_float_eq(nas_threshold(&s, h), 0.2, 1e-9);
+	struct task *m[3];
+	for (int i = 0; i < 3; i++) {   /* TrafficThreshold: 4 x 200 MB / 12 maps, three 20 MB outputs */
+		m[i] = offer(0);
+		cr_assert_not_null(m[i]);
+		cr_assert_eq(m[i]->kind, TASK_MAP, "below its threshold: maps only");
+		cr_assert_eq(m[i]->job, h->id);
+	}
+	cr_assert_null(offer(0), "server 0 is at its TrafficThreshold, the light job's blocks elsewhere");
+	finish(m[0]);
+	finish(m[1]);   /* 2 of 10 done: threshold reached, 7 maps pending */
+	struct task *t = offer(0);
+	cr_assert_not_null(t);
+	cr_assert_eq(t->kind, TASK_REDUCE, "its reduce comes before its remaining maps");
+	cr_assert_eq(t->job, h->id);
+	cr_assert_gt(cluster_pending_maps(&c, h), 0);
+	stop();
+}
+
+Test(nas, early_reduces_hold_at_most_half_of_the_jobs_containers)
+{
+	early_fixture();
+	struct job *h = &w->jobs[0];
+	for (int i = 0; i < 2; i++)
+		run(job_map(w->tasks, h, i), 0);
+	/* 2 done; nothing running: one reduce (0 < 0.5 x 1), then a map
+	 * (1 reduce, 0 maps), then a reduce again (1 < 0.5 x 3) and so on. */
+	struct task *t[4];
+	for (int i = 0; i < 4; i++) {
+		t[i] = offer(0);
+		cr_assert_not_null(t[i]);
+	}
+	cr_assert_eq(t[0]->kind, TASK_REDUCE);
+	cr_assert_eq(t[1]->kind, TASK_MAP);
+	cr_assert_eq(t[2]->kind, TASK_REDUCE);
+	cr_assert_eq(t[3]->kind, TASK_MAP);
+	cr_assert_leq(h->reduces_running, h->maps_running);
+	stop();
+}
+
+Test(nas, early_reduces_can_be_turned_off)
+{
+	early_fixture();
+	/* boot() clears the knobs: set this one and start the policy again. */
+	sched_destroy(&s);
+	setenv("NAS_EARLY_REDUCES", "0", 1);
+	struct sched_params p = {.elephant_bytes = 1125000000, .node_wait_s = 3, .rack_wait_s = 3, .seed = 1};
+	cr_assert_eq(sched_init(&s, sched_find("nas"), &c, &p), 0);
+	unsetenv("NAS_EARLY_REDUCES");
+	for (int i = 0; i < 2; i++)
+		run(job_map(w->tasks, &w->jobs[0], i), 0);
+	for (int i = 0; i < 8; i++) {
+		struct task *t = offer(i / 4);
+		if (t)
+			cr_assert_eq(t->kind, TASK_MAP, "offer %d: no reduce while maps are pending", i);
+	}
+	stop();
+}
+
+Test(nas, early_reduces_hold_at_most_half_of_the_cluster)
+{
+	/* 8 jobs of 4 maps (all alike: threshold 0.35), 2 maps of each done,
+	 * one server of 8 containers: at most 4 early reduces in all. */
+	w = fx_workload_new(8);
+	for (int i = 0; i < 8; i++)
+		job(i, 4, 2, 100, 1.0, true);
+	boot("nas", 1, 1, 8);
+	for (int i = 0; i < 8; i++)
+		replicas(&w->jobs[i], 0, -1, -1);
+	arrive_all();
+	for (int i = 0; i < 8; i++)
+		for (int m = 0; m < 2; m++)
+			run(job_map(w->tasks, &w->jobs[i], m), 0);
+	c.now = 1;
+	int reds = 0;
+	for (int i = 0; i < 8; i++) {
+		struct task *t = offer(0);
+		cr_assert_not_null(t);
+		reds += t->kind == TASK_REDUCE;
+	}
+	cr_assert_eq(reds, 4);
+	stop();
+}
+
 /* --------------------------------------------------------- sw-delay */
 
 /* Job J: 4 maps done, 3 of them on rack 0 (server 0), 1 on rack 1 (server
