@@ -375,6 +375,7 @@ void cluster_requeue_task(struct cluster *c, struct task *t)
 			active_add(c, j->id);
 	}
 	t->state = TASK_PENDING;
+	j->requeues++;
 	if (t->kind == TASK_MAP && c->map_idx[j->id])
 		c->map_idx[j->id]->rewind = true;
 	t->server = -1;

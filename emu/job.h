@@ -51,6 +51,8 @@ struct job {
 	/* runtime */
 	double t_start, t_end;   /* first task start, last task end (s since run start) */
 	int maps_done, reduces_done, maps_running, reduces_running;
+	int requeues;            /* tasks sent back to pending (cluster_requeue_task): a scheduler's
+				    cursors past non-pending tasks must rewind when it changes */
 };
 
 static inline struct task *job_map(struct task *tasks, const struct job *j, int i)

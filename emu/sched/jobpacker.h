@@ -132,6 +132,7 @@ void jp_plan_dump(const struct jp_plan *p, const struct cluster *c, const char *
 double jp_corral_lrf(const struct jp_model *m, const struct jp_jobdesc *j, int r);
 
 /* Online: following a plan (§4.2.4). */
+struct jp_tidx;
 struct jp_rt {
 	struct jp_plan plan;
 	struct jp_conf conf;
@@ -142,6 +143,7 @@ struct jp_rt {
 	bool *fallback;          /* per job: a planned rack failed, Fair from now on */
 	bool *rack_dead;
 	int *cursor;             /* per rack: entries before it are finished */
+	struct jp_tidx **tidx;   /* per job: its tasks by planned rack (strict), built on first use */
 	int limit_early;         /* containers per rack early reduces may hold */
 	uint64_t adhoc_sh_bytes; /* ad-hoc shuffle-heavy input threshold (scaled) */
 };
