@@ -143,6 +143,7 @@ struct jp_rt {
 	bool *fallback;          /* per job: a planned rack failed, Fair from now on */
 	bool *rack_dead;
 	int *cursor;             /* per rack: entries before it are finished */
+	int **next;              /* per rack, per entry: the next entry whose job was not seen finished */
 	struct jp_tidx **tidx;   /* per job: its tasks by planned rack (strict), built on first use */
 	int limit_early;         /* containers per rack early reduces may hold */
 	uint64_t adhoc_sh_bytes; /* ad-hoc shuffle-heavy input threshold (scaled) */

@@ -486,18 +486,23 @@ struct planner {
  * none starting before `floor`; each takes the earliest container.  The
  * first `real` are the job's tasks: returns when the last of them ends, and
  * *first = the earliest time one of them holds a container (from `hold`). */
+/* fmax/fmin without the library call (no NaNs here): the planner's inner loops. */
+static inline double dmax(double a, double b) { return a > b ? a : b; }
+static inline double dmin(double a, double b) { return a < b ? a : b; }
+
 static double rack_assign(struct planner *P, double *t, int n, int real, double floor, double hold, double d,
 			  double *first)
 {
 	int C = P->C, q = n / C, rem = n % C, rq = real / C, rrem = real % C;
+	int used = q > 0 ? C : rem;   /* containers that get a task (real <= n) */
 	double cmp = floor;
 	*first = INFINITY;
-	for (int k = 0; k < C; k++) {
-		double base = fmax(t[k], floor);
+	for (int k = 0; k < used; k++) {
+		double base = dmax(t[k], floor);
 		int cnt = q + (k < rem), rcnt = rq + (k < rrem);
 		if (rcnt > 0) {
-			cmp = fmax(cmp, base + rcnt * d);
-			*first = fmin(*first, fmax(t[k], hold));
+			cmp = dmax(cmp, base + rcnt * d);
+			*first = dmin(*first, dmax(t[k], hold));
 		}
 		if (cnt > 0)
 			t[k] = base + cnt * d;
@@ -663,7 +668,7 @@ static void heap_build(struct slot *h, int n)
 static struct slot heap_take(struct slot *h, int n, double floor, double d, double *start)
 {
 	struct slot s = h[0];
-	*start = fmax(s.t, floor);
+	*start = dmax(s.t, floor);
 	h[0].t = *start + d;
 	heap_down(h, n, 0);
 	return s;
@@ -684,8 +689,10 @@ static int place_nsh(struct planner *P, int id, int rank)
 	struct slot *h = malloc(2 * (size_t)n * sizeof *h), *h2 = h + n;
 	int cnt[R];
 	double first[R];
+	bool touched[R];   /* racks whose times changed: only they need sorting again */
 	if (!h)
 		return -1;
+	memset(touched, 0, sizeof touched);
 	for (int i = 0; i < R; i++)
 		for (int k = 0; k < C; k++)
 			h[i * C + k] = (struct slot){P->T[i * C + k], i, k};
@@ -698,6 +705,7 @@ static int place_nsh(struct planner *P, int id, int rank)
 	int nm = ceil_rho(P->rho, j->nmaps), rm = 0;
 	for (int t = 0; t < nm; t++) {
 		struct slot s = heap_take(h, n, a, j->t_map, &st);
+		touched[s.rack] = true;
 		if (t < j->nmaps) {
 			p->task_rack[jb->first_task + t] = s.rack;
 			rm += !cnt[s.rack]++;
@@ -730,6 +738,7 @@ static int place_nsh(struct planner *P, int id, int rank)
 		for (int t = 0; t < nr; t++) {
 			double hold = fmax(h[0].t, cmp_map);
 			struct slot s = heap_take(h, n, s_red, j->t_red, &st);
+			touched[s.rack] = true;
 			if (t < j->nreduces) {
 				p->task_rack[jb->first_task + jb->nmaps + t] = s.rack;
 				cnt[s.rack]++;
@@ -752,7 +761,8 @@ static int place_nsh(struct planner *P, int id, int rank)
 	for (int x = 0; x < n; x++)
 		P->T[h[x].rack * C + h[x].k] = h[x].t;
 	for (int i = 0; i < R; i++)
-		qsort(P->T + i * C, C, sizeof *P->T, cmp_double);
+		if (touched[i])
+			qsort(P->T + i * C, C, sizeof *P->T, cmp_double);
 	free(h);
 	return 0;
 fail:
@@ -1148,6 +1158,10 @@ void jp_rt_free(struct jp_rt *rt)
 		tidx_free(rt, i);
 	free(rt->tidx);
 	rt->tidx = NULL;
+	for (int i = 0; rt->next && i < rt->plan.racks; i++)
+		free(rt->next[i]);
+	free(rt->next);
+	rt->next = NULL;
 	jp_plan_free(&rt->plan);
 	free(rt->fallback);
 	free(rt->rack_dead);
@@ -1482,25 +1496,55 @@ static struct task *adhoc_pick(struct sched *s, struct jp_rt *rt, int server, in
 	return NULL;
 }
 
+/* Rack i's sequence as a list of the entries whose job was not seen
+ * finished (a finished job never runs again), so that the walk below does
+ * not step over the hundreds of finished entries a paper-scale batch leaves
+ * behind its head.  Built on the first offer, when the plan exists. */
+static int *seq_links(struct jp_rt *rt, int rack)
+{
+	const struct jp_plan *p = &rt->plan;
+	if (!rt->next && !(rt->next = calloc(p->racks, sizeof *rt->next)))
+		return NULL;
+	if (!rt->next[rack] && (rt->next[rack] = malloc((p->nseq[rack] + 1) * sizeof **rt->next)))
+		for (int e = 0; e <= p->nseq[rack]; e++)
+			rt->next[rack][e] = e + 1;
+	return rt->next[rack];
+}
+
+/* Whether job j may have something for the entry's stage(s): pending maps,
+ * or reduces allowed and pending.  What planned_map and planned_reduce
+ * answer NULL to without looking further. */
+static bool may_run(const struct cluster *c, const struct job *j, int stage)
+{
+	if ((stage & JP_MAP) && pending_maps(j) > 0)
+		return true;
+	return (stage & JP_RED) && cluster_reduces_allowed(c, j) && j->reduces_done + j->reduces_running < j->nreduces;
+}
+
 struct task *jp_follow_offer(struct sched *s, struct jp_rt *rt, int server)
 {
 	struct cluster *c = s->c;
 	int rack = cluster_rack_of(c, server), early = -1;
 	struct jp_plan *p = &rt->plan;
+	int *nx = seq_links(rt, rack), prev = -1;
 	/* The rack's sequence: the first entry with a runnable task (O23). */
-	for (int e = rt->cursor[rack]; e < p->nseq[rack]; e++) {
-		struct job *j = &c->w->jobs[p->seq[rack][e].job];
+	for (int e = rt->cursor[rack]; e < p->nseq[rack]; e = nx ? nx[e] : e + 1) {
+		const struct jp_entry *en = &p->seq[rack][e];
+		struct job *j = &c->w->jobs[en->job];
 		if (c->arrived[j->id] && cluster_job_finished(j)) {
-			if (e == rt->cursor[rack])
-				rt->cursor[rack]++;
+			if (prev < 0)
+				rt->cursor[rack] = nx ? nx[e] : e + 1;
+			else if (nx)
+				nx[prev] = nx[e];
 			continue;
 		}
-		if (rt->fallback[j->id] || !cluster_job_active(c, j))
+		prev = e;
+		if (rt->fallback[j->id] || !cluster_job_active(c, j) || !may_run(c, j, en->stage))
 			continue;   /* not arrived yet: skip, do not idle */
 		struct task *t = NULL;
-		if (p->seq[rack][e].stage & JP_MAP)
+		if (en->stage & JP_MAP)
 			t = planned_map(s, rt, j, server, rack);
-		if (!t && (p->seq[rack][e].stage & JP_RED))
+		if (!t && (en->stage & JP_RED))
 			t = planned_reduce(s, rt, j, rack, &early);
 		if (t)
 			return t;
