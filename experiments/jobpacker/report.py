@@ -1,8 +1,18 @@
 #!/usr/bin/env python3
 """Collect the Chapter 4 runs (results/jobpacker/<scheduler>/<scenario>-<system>-s<seed>/)
-into CSVs for gnuplot and REPORT.md with our numbers beside the dissertation's."""
+into CSVs for gnuplot and REPORT.md with our numbers beside the dissertation's.
+With --sim: the paper-scale simulation study (report_sim.py)."""
 import csv, glob, json, os, re, statistics, sys
 
+if len(sys.argv) > 1 and sys.argv[1] == "--sim":
+    # Paper-scale simulation (Figs. 4.9-4.12, 4.17, 4.20-4.24): report_sim.py.
+    sys.dont_write_bytecode = True
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import report_sim
+    report_sim.main(sys.argv[2:])
+    sys.exit(0)
+if len(sys.argv) != 3:
+    sys.exit("usage: report.py RESULTS OUT  |  report.py --sim RESULTS OUT REPORT.md")
 res, out = sys.argv[1], sys.argv[2]
 os.makedirs(out, exist_ok=True)
 runs = {}   # (scenario, system) -> list of (summary, jobs rows)

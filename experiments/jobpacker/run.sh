@@ -1,92 +1,191 @@
 #!/bin/sh
-# Reproduce the dissertation's Chapter 4 emulation (GENI) experiments:
-# JobPacker vs F-Hybrid (Fair on the hybrid network), Corral, and F-EPS
-# (Fair on an EPS-only network as fast as the OCS).
+# Reproduce the dissertation's Chapter 4 experiments: JobPacker vs F-Hybrid
+# (Fair on the hybrid network), Corral, and F-EPS (Fair on an EPS-only network
+# as fast as the OCS).
 #
-#   sudo experiments/jobpacker/run.sh [--quick] [--reps N] [--trace FILE] [--jobs N]
-#        experiments/jobpacker/run.sh --backend sim [...]   (flow-level model, no root, seconds)
+#   sudo experiments/jobpacker/run.sh [--quick] [options]     emulation (GENI scale, Figs. 4.13-4.16, 4.19)
+#        experiments/jobpacker/run.sh --backend sim [options] simulation (paper scale, Figs. 4.9-4.12,
+#                                                             4.17, 4.20-4.24), no root
+#
+# Options:
+#   --backend emu|sim   emulator (root) or flow-level simulator (default emu)
+#   --scale paper|geni  sim only: paper = 600 servers (topologies/paper-20x30.conf; F-EPS on
+#                       paper-20x30-eps.conf), 1000 jobs, data/time scale 1, online arrivals
+#                       uniform over 90 min (the default); geni = the emulator's GENI setup
+#   --jobs N            jobs per run (paper 1000; geni 30, --quick 12; paper --quick 100)
+#   --reps N            seeded repetitions (3; --quick 1), seeds from --seeds
+#   --seeds "S1 S2 .."  workload seeds, one per repetition (default "4 5 6 8 9")
+#   --parallel N        sim: runs at once (default 1)
+#   --no-sens           skip the sensitivity sweeps
+#   --quick             1 repetition, fewer jobs, sensitivity end points only
+#   --trace FILE        a SWIM trace instead of the synthetic SWIM-like workload
+#   -h, --help          this text
 #
 # Scenarios (each with N seeded repetitions):
-#   batch       all jobs at t = 0: makespan (Fig. 4.13), OCS/EPS split (Fig. 4.14)
-#   online      arrivals uniform in a window: JCT CDF and median (Figs. 4.15, 4.16)
-#   mixed       half recurring, half ad hoc, online (Fig. 4.19)
-#   sensitivity JobPacker's batch makespan vs reconfiguration interval and delta
-# Results: results/jobpacker/<scenario>-<system>-s<seed>/..., then CSVs,
-# gnuplot plots and REPORT.md in experiments/jobpacker/out/ (with --backend
-# sim: results/jobpacker-sim/ and experiments/jobpacker/out-sim/).  The
-# JobPacker and Corral plans (JOBPACKER_PLAN_LOG) go to out/<run>.plan.
+#   batch     all jobs at t = 0: makespan, OCS/EPS split  (sim 4.9/4.10, emu 4.13/4.14)
+#   online    uniform arrivals: JCT CDF, median, OCS share (sim 4.11/4.12, emu 4.15/4.16)
+#   mixed     50% recurring, 50% ad hoc, online, rho 1.0  (sim 4.17, emu 4.19)
+#   sens-*    JobPacker only.  Paper scale: shuffle-size error 0-50% (4.20a), arrival error
+#             on 10-50% of jobs, +-200 s (4.20b), slowstart 20-80% (4.21), over-provisioning
+#             rho 0-2 on mixed (4.22), reconfiguration interval 0.1-3 s (4.23), sub-batches
+#             B 1-20 on batch (4.24).  Emulation: interval and delta.
+# Results: results/jobpacker/<scheduler>/<scenario>-<system>-s<seed>/ (emu) or
+# results/jobpacker-sim/... (sim paper scale; results/jobpacker-sim-geni/ for --scale geni).
+# Then CSVs, gnuplot plots and a report: experiments/jobpacker/out/REPORT.md (emu),
+# experiments/jobpacker/out-sim/ and experiments/jobpacker/REPORT-sim.md (sim paper scale),
+# experiments/jobpacker/out-sim-geni/REPORT.md (sim GENI scale).  JobPacker's and Corral's
+# plans (JOBPACKER_PLAN_LOG) go to out/<run>.plan (emu, sim GENI) or
+# results/jobpacker-sim/plans/<run>.plan (sim paper scale).
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 EMU=${EMU:-$ROOT/build/bin/emu}
-OUT=${OUT:-$HERE/out}
 RES=${RES:-$ROOT/results}
-QUICK=0; REPS=3; TRACE=""; JOBS=""; BACKEND=emu
+QUICK=0; REPS=""; TRACE=""; JOBS=""; BACKEND=emu; SCALE=""; PAR=1; SENS=1
+SEEDS=${SEEDS:-"4 5 6 8 9"}
+die() { echo "run.sh: $*" >&2; exit 2; }
+posint() { case $2 in ''|*[!0-9]*|0*) die "$1 needs a positive integer, not '$2'" ;; esac; }
 while [ $# -gt 0 ]; do
     case "$1" in
     --quick) QUICK=1 ;;
-    --reps) REPS=$2; shift ;;
-    --trace) TRACE=$2; shift ;;
-    --jobs) JOBS=$2; shift ;;
-    --backend) BACKEND=$2; shift ;;
-    -h|--help) sed -n 2,20p "$0"; exit 0 ;;
-    *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    --no-sens) SENS=0 ;;
+    --reps|--jobs|--parallel|--trace|--backend|--scale|--seeds)
+        [ $# -ge 2 ] || die "$1 needs a value (see --help)"
+        case "$1" in
+        --reps) posint "$1" "$2"; REPS=$2 ;;
+        --jobs) posint "$1" "$2"; JOBS=$2 ;;
+        --parallel) posint "$1" "$2"; PAR=$2 ;;
+        --trace) [ -r "$2" ] || die "--trace: cannot read $2"; TRACE=$2 ;;
+        --backend) BACKEND=$2 ;;
+        --scale) SCALE=$2 ;;
+        --seeds) for s in $2; do posint --seeds "$s"; done; [ -n "$2" ] || die "--seeds is empty"; SEEDS=$2 ;;
+        esac
+        shift ;;
+    -h|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown option $1 (see --help)" ;;
     esac
     shift
 done
 case $BACKEND in
-emu) [ "$(id -u)" -eq 0 ] || { echo "run.sh: needs root (sudo), or --backend sim" >&2; exit 2; } ;;
-sim) OUT=${OUT_SIM:-$HERE/out-sim}; EXP=jobpacker-sim ;;
-*) echo "run.sh: --backend emu|sim" >&2; exit 2 ;;
+emu) [ -z "$SCALE" ] || [ "$SCALE" = geni ] || die "--scale paper needs --backend sim (the emulator cannot run 100 Gb/s ports)"
+     SCALE=geni
+     [ "$(id -u)" -eq 0 ] || die "needs root (sudo), or --backend sim" ;;
+sim) : "${SCALE:=paper}" ;;
+*) die "--backend emu|sim, not '$BACKEND'" ;;
 esac
-EXP=${EXP:-jobpacker}
-[ -x "$EMU" ] || { echo "run.sh: $EMU missing: run make first" >&2; exit 2; }
-if [ $QUICK -eq 1 ]; then REPS=1; : "${JOBS:=12}"; WINDOW=60; SENS=0; else : "${JOBS:=30}"; WINDOW=120; SENS=1; fi
-mkdir -p "$OUT"
+case $SCALE in paper|geni) ;; *) die "--scale paper|geni, not '$SCALE'" ;; esac
+[ -x "$EMU" ] || die "$EMU missing: run make first"
+nseeds=$(echo $SEEDS | wc -w)
+
+if [ "$SCALE" = paper ]; then
+    EXP=jobpacker-sim; OUT=${OUT_SIM:-$HERE/out-sim}; REPORT=$HERE/REPORT-sim.md
+    PLANS=$RES/$EXP/plans
+    TOPO=$ROOT/topologies/paper-20x30.conf; TOPO_EPS=$ROOT/topologies/paper-20x30-eps.conf
+    if [ $QUICK -eq 1 ]; then : "${REPS:=1}" "${JOBS:=100}"; else : "${REPS:=3}" "${JOBS:=1000}"; fi
+    WINDOW=5400   # 90 min (4.3.2.2)
+    SCALEARGS="--data-scale 1 --time-scale 1 --timeout 10000000"
+else
+    if [ "$BACKEND" = sim ]; then EXP=jobpacker-sim-geni; OUT=${OUT_SIM:-$HERE/out-sim-geni}
+    else EXP=jobpacker; OUT=${OUT:-$HERE/out}; fi
+    REPORT=$OUT/REPORT.md; PLANS=$OUT
+    TOPO=$ROOT/topologies/geni-10rack.conf; TOPO_EPS=$ROOT/topologies/geni-10rack-eps.conf
+    if [ $QUICK -eq 1 ]; then : "${REPS:=1}" "${JOBS:=12}"; WINDOW=60; SENS=0
+    else : "${REPS:=3}" "${JOBS:=30}"; WINDOW=120; fi
+    SCALEARGS=""
+fi
+[ "$REPS" -le "$nseeds" ] || die "--reps $REPS needs at least $REPS seeds (have: $SEEDS)"
+mkdir -p "$OUT" "$PLANS"
 
 # system name -> scheduler, topology
 sched_of() { case $1 in F-Hybrid|F-EPS) echo fair ;; JobPacker) echo jobpacker ;; Corral) echo corral ;; esac; }
-topo_of() { case $1 in F-EPS) echo "$ROOT/topologies/geni-10rack-eps.conf" ;; *) echo "$ROOT/topologies/geni-10rack.conf" ;; esac; }
+topo_of() { case $1 in F-EPS) echo "$TOPO_EPS" ;; *) echo "$TOPO" ;; esac; }
 # JobPacker's slowstart is 0.7 (the dissertation); the baselines keep Hadoop's 0.05.
 slowstart_of() { case $1 in JobPacker) echo 0.7 ;; *) echo 0.05 ;; esac; }
 SYSTEMS=${SYSTEMS:-"JobPacker F-Hybrid Corral F-EPS"}
 
-one() {  # scenario system seed [extra emu args...]
-    sc=$1; sys=$2; seed=$3; shift 3
-    name="$sc-$sys-s$seed"
-    dir="$RES/$EXP/$(sched_of "$sys")/$name"
-    if [ -f "$dir/summary.json" ]; then echo "  $name: done already"; return; fi
-    echo "  $name"
-    rm -f "$OUT/$name.plan"
-    wl=""
-    [ -n "$TRACE" ] && wl="--workload $TRACE"
-    # shellcheck disable=SC2086
-    JOBPACKER_PLAN_LOG="$OUT/$name.plan" "$EMU" run --backend "$BACKEND" --prefix jp --experiment "$EXP" \
-        --run "$name" --results "$RES" --quiet \
-        --topology "$(topo_of "$sys")" --scheduler "$(sched_of "$sys")" --seed "$seed" \
-        --jobs "$JOBS" --slowstart "$(slowstart_of "$sys")" --recurring 1 $wl "$@" > "$OUT/$name.log" 2>&1 ||
-        echo "    (exit $?; see $OUT/$name.log)"
-}
+# The task list: one line per run, "scenario|system|seed|VAR=val ...|emu args".
+TASKS=$(mktemp); DONE=$(mktemp)
+trap 'rm -f "$TASKS" "$DONE" "$TASKS".*' EXIT
+add() { echo "$1|$2|$3|$4|$5" >> "$TASKS"; }
 
-# Workload seeds, one per repetition.  The synthetic workload is heavy-tailed
-# like SWIM: some seeds draw a job of 10,000 maps that takes the GENI-sized
-# cluster many minutes; these draw mixes that fit the emulated cluster.
-SEEDS=${SEEDS:-"4 5 6 8 9"}
 rep=0
 for seed in $SEEDS; do
     rep=$((rep + 1))
     [ $rep -le "$REPS" ] || break
-    echo "repetition $rep of $REPS (seed $seed)"
     for sys in $SYSTEMS; do
-        one batch "$sys" $seed --arrivals batch
-        one online "$sys" $seed --arrivals uniform:$WINDOW
-        one mixed "$sys" $seed --arrivals uniform:$WINDOW --recurring 0.5
+        add batch "$sys" "$seed" "" "--arrivals batch"
+        add online "$sys" "$seed" "" "--arrivals uniform:$WINDOW"
+        add mixed "$sys" "$seed" "" "--arrivals uniform:$WINDOW --recurring 0.5"
     done
-    if [ $SENS -eq 1 ]; then
-        for iv in 0.5 2; do one "sens-interval$iv" JobPacker $seed --arrivals batch --ocs-interval $iv; done
-        for d in 0.005 0.02; do one "sens-delta$d" JobPacker $seed --arrivals batch --delta $d; done
+    [ $SENS -eq 1 ] || continue
+    if [ "$SCALE" = geni ]; then
+        for iv in 0.5 2; do add "sens-interval$iv" JobPacker "$seed" "JOBPACKER_INTERVAL=$iv" "--arrivals batch --ocs-interval $iv"; done
+        for d in 0.005 0.02; do add "sens-delta$d" JobPacker "$seed" "JOBPACKER_DELTA=$d" "--arrivals batch --delta $d"; done
+        continue
     fi
+    # Paper scale.  The default point of each sweep is the main scenario's JobPacker run
+    # (online: error 0, slowstart 0.7, interval 1 s; mixed: rho 1.0; batch: B = 5).
+    if [ $QUICK -eq 1 ]; then E="0.5"; F="0.5"; SS="0.2"; RHO="0 2"; IV="3"; BS="1 20"
+    else E="0.1 0.2 0.3 0.4 0.5"; F="0.1 0.2 0.3 0.4 0.5"; SS="0.2 0.3 0.4 0.5 0.6 0.8"
+         RHO="0 0.5 1.5 2"; IV="0.1 0.5 2 3"; BS="1 2 3 10 20"; fi
+    on="--arrivals uniform:$WINDOW"
+    for e in $E; do add "sens-shuffleerr$e" JobPacker "$seed" "" "$on --shuffle-error $e"; done
+    for f in $F; do add "sens-arrerr$f" JobPacker "$seed" "" "$on --arrival-error $f:200"; done
+    for s in $SS; do add "sens-slowstart$s" JobPacker "$seed" "" "$on --slowstart $s"; done
+    for r in $RHO; do add "sens-rho$r" JobPacker "$seed" "JOBPACKER_RHO=$r" "$on --recurring 0.5"; done
+    for i in $IV; do add "sens-interval$i" JobPacker "$seed" "JOBPACKER_INTERVAL=$i" "$on --ocs-interval $i"; done
+    for b in $BS; do add "sens-B$b" JobPacker "$seed" "JOBPACKER_B=$b" "--arrivals batch"; done
 done
-python3 "$HERE/report.py" "$RES/$EXP" "$OUT"
-command -v gnuplot >/dev/null && (cd "$OUT" && gnuplot "$HERE/plots.gp") && echo "plots in $OUT"
-echo "report: $OUT/REPORT.md"
+NTASKS=$(wc -l < "$TASKS")
+T0=$(date +%s)
+echo "$NTASKS runs ($SCALE scale, $BACKEND, $JOBS jobs, $REPS repetition(s), seeds: $(echo $SEEDS | cut -d' ' -f1-$REPS)), $PAR at a time"
+
+one() {  # scenario system seed envs args
+    sc=$1; sys=$2; seed=$3; envs=$4; args=$5
+    name="$sc-$sys-s$seed"
+    dir="$RES/$EXP/$(sched_of "$sys")/$name"
+    t1=$(date +%s)
+    if [ -f "$dir/summary.json" ]; then
+        note="done already"
+    else
+        rm -f "$PLANS/$name.plan"
+        wl=""
+        [ -n "$TRACE" ] && wl="--workload $TRACE"
+        note=""
+        # Later options win: a scenario's --slowstart overrides the system's.
+        # shellcheck disable=SC2086
+        env JOBPACKER_PLAN_LOG="$PLANS/$name.plan" $envs "$EMU" run --backend "$BACKEND" --prefix jp \
+            --experiment "$EXP" --run "$name" --results "$RES" --quiet \
+            --topology "$(topo_of "$sys")" --scheduler "$(sched_of "$sys")" --seed "$seed" \
+            --jobs "$JOBS" --slowstart "$(slowstart_of "$sys")" --recurring 1 $SCALEARGS $wl $args \
+            < /dev/null > "$PLANS/$name.log" 2>&1 || note="FAILED (exit $?; see $PLANS/$name.log)"
+        [ -n "$note" ] || note="$(($(date +%s) - t1)) s"
+    fi
+    echo "$name" >> "$DONE"
+    k=$(wc -l < "$DONE"); el=$(($(date +%s) - T0))
+    echo "  [$k/$NTASKS] $name: $note; elapsed ${el}s, ETA $((el * (NTASKS - k) / k))s"
+}
+worker() {  # task file
+    while IFS='|' read -r sc sys seed envs args; do one "$sc" "$sys" "$seed" "$envs" "$args"; done < "$1"
+}
+if [ "$PAR" -le 1 ] || [ "$BACKEND" = emu ]; then
+    worker "$TASKS"
+else
+    i=0
+    while [ $i -lt "$PAR" ]; do
+        awk -v n="$PAR" -v i=$i 'NR % n == i' "$TASKS" > "$TASKS.$i"
+        worker "$TASKS.$i" &
+        i=$((i + 1))
+    done
+    wait
+fi
+echo "all runs: $(($(date +%s) - T0)) s wall"
+
+if [ "$SCALE" = paper ]; then
+    python3 "$HERE/report.py" --sim "$RES/$EXP" "$OUT" "$REPORT"
+    command -v gnuplot >/dev/null && (cd "$OUT" && gnuplot "$HERE/plots-sim.gp") && echo "plots in $OUT"
+else
+    python3 "$HERE/report.py" "$RES/$EXP" "$OUT"
+    command -v gnuplot >/dev/null && (cd "$OUT" && gnuplot "$HERE/plots.gp") && echo "plots in $OUT"
+fi
+echo "report: $REPORT"
