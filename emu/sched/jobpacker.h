@@ -140,7 +140,8 @@ struct jp_rt {
 	bool strict;             /* a task runs on its own planned rack (JobPacker), else on any
 				    rack of its job (Corral) */
 	bool sparsity;           /* ad-hoc sparsity rule (JobPacker) */
-	bool *fallback;          /* per job: a planned rack failed, Fair from now on */
+	bool *fallback;          /* per job: a planned rack failed, Fair from now on (jp_rt_fall_back) */
+	int offplan;             /* jobs not following the plan (ad hoc, fallen back); -1 = not counted yet */
 	bool *rack_dead;
 	int *cursor;             /* per rack: entries before it are finished */
 	int **next;              /* per rack, per entry: the next entry whose job was not seen finished */
@@ -150,6 +151,8 @@ struct jp_rt {
 };
 int jp_rt_init(struct jp_rt *rt, struct sched *s);
 void jp_rt_free(struct jp_rt *rt);
+/* Job `job` ignores the plan from now on. */
+void jp_rt_fall_back(struct jp_rt *rt, int job);
 /* A shuffle-heavy job (planned: predicted shuffle ≥ E; ad-hoc: input > 1 GB scaled). */
 bool jp_job_sh(const struct jp_rt *rt, const struct cluster *c, const struct job *j);
 struct task *jp_follow_offer(struct sched *s, struct jp_rt *rt, int server);

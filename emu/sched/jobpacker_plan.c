@@ -1144,6 +1144,7 @@ int jp_rt_init(struct jp_rt *rt, struct sched *s)
 		jp_rt_free(rt);
 		return -1;
 	}
+	rt->offplan = -1;
 	rt->limit_early = (int)floor(rt->conf.early_reduce_cap * rt->model.containers + 1e-9);
 	double scale = c->w->params.data_scale > 0 ? c->w->params.data_scale : 1;
 	rt->adhoc_sh_bytes = (uint64_t)(rt->conf.adhoc_sh_input * scale);
@@ -1181,6 +1182,26 @@ bool jp_job_sh(const struct jp_rt *rt, const struct cluster *c, const struct job
 static bool follows_plan(const struct jp_rt *rt, const struct job *j)
 {
 	return rt->plan.planned[j->id] && !rt->fallback[j->id];
+}
+
+/* How many jobs do not follow the plan (counted once the plan exists). */
+static int offplan_jobs(struct jp_rt *rt)
+{
+	if (rt->offplan < 0) {
+		rt->offplan = 0;
+		for (int i = 0; i < rt->plan.njobs; i++)
+			rt->offplan += !rt->plan.planned[i] || rt->fallback[i];
+	}
+	return rt->offplan;
+}
+
+void jp_rt_fall_back(struct jp_rt *rt, int job)
+{
+	if (rt->fallback[job])
+		return;
+	offplan_jobs(rt);
+	rt->fallback[job] = true;
+	rt->offplan += rt->plan.planned[job];
 }
 
 static int pending_maps(const struct job *j)
@@ -1450,6 +1471,8 @@ static struct task *adhoc_pick(struct sched *s, struct jp_rt *rt, int server, in
 {
 	struct cluster *c = s->c;
 	bool any = false;
+	if (!offplan_jobs(rt))
+		return NULL;   /* every job follows the plan */
 	for (int i = 0; i < c->running_jobs && !any; i++)
 		any = adhoc_candidate(rt, c, cluster_active(c, i));
 	if (!any)
@@ -1618,7 +1641,7 @@ void jp_follow_tick(struct sched *s, struct jp_rt *rt)
 			continue;
 		for (int i = 0; i < R; i++)
 			if (rt->rack_dead[i] && (rt->plan.map_rack[(size_t)j * R + i] || rt->plan.red_rack[(size_t)j * R + i])) {
-				rt->fallback[j] = true;
+				jp_rt_fall_back(rt, j);
 				break;
 			}
 	}

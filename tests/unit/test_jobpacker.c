@@ -648,6 +648,70 @@ Test(jobpacker, shuffle_released_when_one_source_rack_crosses)
 	stop();
 }
 
+Test(jobpacker, aggregate_follows_lost_map_outputs)
+{
+	/* The aggregate is kept up to date incrementally; a map output lost
+	 * (its map back to pending) must leave it.  6 maps of 2000 bytes, one
+	 * reduce on rack 1, E = 5000 (continuous circuits, as above): 3 maps
+	 * done on rack 0 make 6000 > E, but one of them is lost first. */
+	setenv("JOBPACKER_LRF", "fig46", 1);
+	struct jspec js = {6, 1, 1, 1, 12000, 0, 0, true};
+	start("jobpacker", 3, 2, 2, 1, &js, 0.0, 5000);
+	arrive_all();
+	struct job *j = &w->jobs[0];
+	struct task *r = job_reduce(w->tasks, j, 0);
+	cluster_start_task(&c, r, 2);
+	int where[6] = {0, 0, 1, 4, 4, 5};
+	for (int i = 0; i < 6; i++)
+		cluster_start_task(&c, job_map(w->tasks, j, i), where[i]);
+	cluster_finish_task(&c, job_map(w->tasks, j, 0));
+	cluster_finish_task(&c, job_map(w->tasks, j, 1));
+	cr_assert(!sched_shuffle_ready(&s, r), "4000 from rack 0");
+	cluster_requeue_task(&c, job_map(w->tasks, j, 0));   /* its output is lost */
+	cluster_finish_task(&c, job_map(w->tasks, j, 2));
+	cr_assert(!sched_shuffle_ready(&s, r), "4000 from rack 0 again, not 6000");
+	cluster_start_task(&c, job_map(w->tasks, j, 0), 4);   /* re-run on rack 2 */
+	cluster_finish_task(&c, job_map(w->tasks, j, 0));
+	cluster_finish_task(&c, job_map(w->tasks, j, 3));
+	cr_assert(!sched_shuffle_ready(&s, r), "4000 from rack 0, 4000 from rack 2");
+	cluster_finish_task(&c, job_map(w->tasks, j, 4));
+	cr_assert(sched_shuffle_ready(&s, r), "6000 from rack 2 > E");
+	cr_assert(sched_circuit_eligible(&s, r, 4, 100));
+	cr_assert(!sched_circuit_eligible(&s, r, 0, 100));
+	stop();
+	unsetenv("JOBPACKER_LRF");
+}
+
+Test(jobpacker, follower_takes_requeued_tasks_again)
+{
+	/* One recurring job of 4 maps and 2 reduces on one rack of 2
+	 * single-container servers.  The follower's per-rack lists have cursors
+	 * past launched tasks; a task sent back to pending (failed, or a map
+	 * whose output was lost) is found again. */
+	struct jspec js = {4, 2, 10, 10, 0, 0, 0, true};
+	start("jobpacker", 1, 2, 1, 1, &js, 0.7, 1000);
+	arrive_all();
+	struct job *j = &w->jobs[0];
+	for (int round = 0; round < 2; round++) {
+		cr_assert_eq(offer_all(), 2);
+		for (int i = 0; i < 4; i++)
+			if (job_map(w->tasks, j, i)->state == TASK_RUNNING)
+				cluster_finish_task(&c, job_map(w->tasks, j, i));
+	}
+	struct task *lost = job_map(w->tasks, j, 0);
+	cluster_requeue_task(&c, lost);
+	cr_assert_eq(offer_all(), 2, "the lost map and a reduce");
+	cr_assert_eq(lost->state, TASK_RUNNING, "the map whose output was lost runs again");
+	cluster_finish_task(&c, lost);
+	cr_assert_eq(offer_all(), 1);
+	struct task *r0 = job_reduce(w->tasks, j, 0), *r1 = job_reduce(w->tasks, j, 1);
+	cr_assert(r0->state == TASK_RUNNING && r1->state == TASK_RUNNING);
+	cluster_requeue_task(&c, r0);   /* failed: behind the rack's reduce cursor */
+	cr_assert_eq(offer_all(), 1);
+	cr_assert_eq(r0->state, TASK_RUNNING, "the failed reduce runs again");
+	stop();
+}
+
 Test(jobpacker, shuffle_waits_for_the_racks_reduces)
 {
 	/* A shuffle-heavy job: 4 maps of 2000 bytes of output, 3 reduces, all
@@ -698,7 +762,7 @@ Test(jobpacker, shuffle_waits_for_the_racks_reduces)
 	}
 	cluster_start_task(&c, job_reduce(w->tasks, j, 0), 2);
 	cr_assert(!sched_shuffle_ready(&s, job_reduce(w->tasks, j, 0)));
-	rt->fallback[0] = true;
+	jp_rt_fall_back(rt, 0);
 	cr_assert(sched_shuffle_ready(&s, job_reduce(w->tasks, j, 0)));
 	stop();
 }
