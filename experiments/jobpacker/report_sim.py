@@ -306,14 +306,14 @@ def main(argv):
     L += ["## Batch (Figs. 4.9, 4.10)", "",
           "| system | makespan (s) | ÷ F-Hybrid (range over seeds) | OCS share | runs |", "|---|---|---|---|---|"]
     for s, m, n, lo, hi, sh, k in brows:
-        L.append("| %s | %.0f | %.3f (%.2f–%.2f) | %s | %d |" % (s, m, n, lo, hi,
+        L.append("| %s | %.0f | %s (%s–%s) | %s | %d |" % (s, m, f2(n, "%.3f"), f2(lo), f2(hi),
                  "—" if s == "F-EPS" else "%.1f%%" % (100 * sh), k))
     L += ["", "## Online, arrivals uniform over 90 min (Figs. 4.11, 4.12)", "",
           "| system | median JCT (s) | ÷ F-Hybrid (range) | 5th / 95th pct (s) | mean JCT (s) | OCS share | runs |",
           "|---|---|---|---|---|---|---|"]
     for s, m, n, (lo, hi), a, b, mnj, sh, k in orows:
-        L.append("| %s | %.1f | %.3f (%.2f–%.2f) | %.1f / %.0f | %.1f | %s | %d |" % (
-            s, m, n, lo, hi, a, b, mnj, "—" if s == "F-EPS" else "%.1f%%" % (100 * sh), k))
+        L.append("| %s | %.1f | %s (%s–%s) | %.1f / %.0f | %.1f | %s | %d |" % (
+            s, m, f2(n, "%.3f"), f2(lo), f2(hi), a, b, mnj, "—" if s == "F-EPS" else "%.1f%%" % (100 * sh), k))
     L += ["", "## Mixed: 50% ad hoc, online, ρ = 1.0 (Fig. 4.17)", "",
           "| system | median JCT recurring / ad hoc (s) | ÷ F-Hybrid | OCS share | runs |", "|---|---|---|---|---|"]
     for s, a, b, na, nb, sh, k in mrows:
@@ -349,7 +349,7 @@ def main(argv):
         L += ["### Number of sub-batches B (Fig. 4.24), batch", "",
               "| B | makespan (s) | ÷ F-Hybrid (range) | runs |", "|---|---|---|---|"]
         for v, m, n, (lo, hi), k in srows["B"]:
-            L.append("| %g | %.0f | %.3f (%.2f–%.2f) | %d |" % (v, m, n, lo, hi, k))
+            L.append("| %g | %.0f | %s (%s–%s) | %d |" % (v, m, f2(n, "%.3f"), f2(lo), f2(hi), k))
         L.append("")
 
     # ---- diagnostics from per-job results and plans
@@ -378,6 +378,51 @@ def main(argv):
             xr = mean([r["s"]["cross_rack_bytes"] / 1e12 for r in rs])
             L.append("| %s | %s | %.1f / %.1f | %s | %.1f |" % (s, " | ".join(cells), wait, run, f2(loc, "%.2f"), xr))
         L += ["", "(In parentheses: jobs per run in the class.)", ""]
+    # What sets the batch makespan: the job that ends last, split into its phases.
+    if have("batch"):
+        L += ["### batch: the job that ends last", "",
+              "*Shuffle end* = its last reduce's end minus that reduce's compute time (its last fetch). "
+              "*OCS use* = bytes on circuits ÷ (run time × racks × port rate); *circuits* = mean circuits "
+              "per OCS configuration (20 at most).", "",
+              "| system | seed | job (maps, shuffle) | map racks / reduce racks | reduces start | shuffle end | reduce compute | end | OCS use | circuits |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
+        for s in have("batch"):
+            for sd, r in sorted(runs[("batch", s)].items()):
+                rd = os.path.join(res, r["s"]["scheduler"], r["name"])
+                last = max(r["jobs"], key=lambda j: float(j["end_s"]))
+                jid = last["job"]
+                mr, rr, r0, fe, comp = set(), set(), 1e18, 0.0, 0.0
+                try:
+                    with open(os.path.join(rd, "tasks.csv")) as f:
+                        for t in csv.DictReader(f):
+                            if t["job"] != jid:
+                                continue
+                            if t["kind"] == "map":
+                                mr.add(t["rack"])
+                            else:
+                                rr.add(t["rack"])
+                                r0 = min(r0, float(t["start_s"]))
+                                e, du = float(t["end_s"]), float(t["duration_s"])
+                                if e - du > fe:
+                                    fe, comp = e - du, du
+                except OSError:
+                    continue
+                par_r = r["s"].get("parameters", {})
+                ports = par_r.get("ocs_rate_bps", 0) / 8 * 20
+                use = r["s"]["ocs_bytes"] / (r["s"]["run_s"] * ports) if ports and s != "F-EPS" else NAN
+                nconf = ncirc = 0
+                try:
+                    with open(os.path.join(rd, "ocs.csv")) as f:
+                        for o in csv.DictReader(f):
+                            nconf += 1
+                            ncirc += len(o["config"].split())
+                except OSError:
+                    pass
+                L.append("| %s | %d | job%s (%s, %.0f GB) | %d / %d | %.0f | %.0f | %.0f | %.0f | %s | %s |" % (
+                    s, sd, jid, last["maps"], float(last["shuffle_bytes"]) / 1e9, len(mr), len(rr),
+                    r0 if r0 < 1e18 else NAN, fe, comp, float(last["end_s"]), f2(100 * use, "%.1f%%"),
+                    f2(ncirc / nconf if nconf else NAN, "%.1f")))
+        L.append("")
     pl = [(sd, plan_stats(r["plan"]), r) for sd, r in runs.get(("batch", "JobPacker"), {}).items()]
     pl = [(sd, p, r) for sd, p, r in pl if p]
     if pl:

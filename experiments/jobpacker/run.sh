@@ -14,6 +14,7 @@
 #                       uniform over 90 min (the default); geni = the emulator's GENI setup
 #   --jobs N            jobs per run (paper 1000; geni 30, --quick 12; paper --quick 100)
 #   --reps N            seeded repetitions (3; --quick 1), seeds from --seeds
+#   --sens-reps N       repetitions of the sensitivity sweeps (default: --reps; at most --reps)
 #   --seeds "S1 S2 .."  workload seeds, one per repetition (default "4 5 6 8 9")
 #   --parallel N        sim: runs at once (default 1)
 #   --no-sens           skip the sensitivity sweeps
@@ -41,7 +42,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 EMU=${EMU:-$ROOT/build/bin/emu}
 RES=${RES:-$ROOT/results}
-QUICK=0; REPS=""; TRACE=""; JOBS=""; BACKEND=emu; SCALE=""; PAR=1; SENS=1
+QUICK=0; REPS=""; SREPS=""; TRACE=""; JOBS=""; BACKEND=emu; SCALE=""; PAR=1; SENS=1
 SEEDS=${SEEDS:-"4 5 6 8 9"}
 die() { echo "run.sh: $*" >&2; exit 2; }
 posint() { case $2 in ''|*[!0-9]*|0*) die "$1 needs a positive integer, not '$2'" ;; esac; }
@@ -49,10 +50,11 @@ while [ $# -gt 0 ]; do
     case "$1" in
     --quick) QUICK=1 ;;
     --no-sens) SENS=0 ;;
-    --reps|--jobs|--parallel|--trace|--backend|--scale|--seeds)
+    --reps|--sens-reps|--jobs|--parallel|--trace|--backend|--scale|--seeds)
         [ $# -ge 2 ] || die "$1 needs a value (see --help)"
         case "$1" in
         --reps) posint "$1" "$2"; REPS=$2 ;;
+        --sens-reps) posint "$1" "$2"; SREPS=$2 ;;
         --jobs) posint "$1" "$2"; JOBS=$2 ;;
         --parallel) posint "$1" "$2"; PAR=$2 ;;
         --trace) [ -r "$2" ] || die "--trace: cannot read $2"; TRACE=$2 ;;
@@ -93,6 +95,8 @@ else
     else : "${REPS:=3}" "${JOBS:=30}"; WINDOW=120; fi
     SCALEARGS=""
 fi
+: "${SREPS:=$REPS}"
+[ "$SREPS" -le "$REPS" ] || SREPS=$REPS
 [ "$REPS" -le "$nseeds" ] || die "--reps $REPS needs at least $REPS seeds (have: $SEEDS)"
 mkdir -p "$OUT" "$PLANS"
 
@@ -105,9 +109,10 @@ SYSTEMS=${SYSTEMS:-"JobPacker F-Hybrid Corral F-EPS"}
 
 # The task list: one line per run, "scenario|system|seed|VAR=val ...|emu args".
 TASKS=$(mktemp); DONE=$(mktemp)
-trap 'rm -f "$TASKS" "$DONE" "$TASKS".*' EXIT
+trap 'rm -f "$TASKS" "$DONE" "$DONE.ran" "$TASKS".*' EXIT
 add() { echo "$1|$2|$3|$4|$5" >> "$TASKS"; }
 
+# The main scenarios of every repetition first, then the sweeps.
 rep=0
 for seed in $SEEDS; do
     rep=$((rep + 1))
@@ -117,6 +122,11 @@ for seed in $SEEDS; do
         add online "$sys" "$seed" "" "--arrivals uniform:$WINDOW"
         add mixed "$sys" "$seed" "" "--arrivals uniform:$WINDOW --recurring 0.5"
     done
+done
+rep=0
+for seed in $SEEDS; do
+    rep=$((rep + 1))
+    [ $rep -le "$SREPS" ] || break
     [ $SENS -eq 1 ] || continue
     if [ "$SCALE" = geni ]; then
         for iv in 0.5 2; do add "sens-interval$iv" JobPacker "$seed" "JOBPACKER_INTERVAL=$iv" "--arrivals batch --ocs-interval $iv"; done
@@ -132,23 +142,31 @@ for seed in $SEEDS; do
     for e in $E; do add "sens-shuffleerr$e" JobPacker "$seed" "" "$on --shuffle-error $e"; done
     for f in $F; do add "sens-arrerr$f" JobPacker "$seed" "" "$on --arrival-error $f:200"; done
     for s in $SS; do add "sens-slowstart$s" JobPacker "$seed" "" "$on --slowstart $s"; done
-    for r in $RHO; do add "sens-rho$r" JobPacker "$seed" "JOBPACKER_RHO=$r" "$on --recurring 0.5"; done
     for i in $IV; do add "sens-interval$i" JobPacker "$seed" "JOBPACKER_INTERVAL=$i" "$on --ocs-interval $i"; done
     for b in $BS; do add "sens-B$b" JobPacker "$seed" "JOBPACKER_B=$b" "--arrivals batch"; done
 done
+# The rho sweep last: mixed JobPacker runs are the slowest (~10x an online run).
+if [ "$SCALE" = paper ] && [ $SENS -eq 1 ]; then
+    rep=0
+    for seed in $SEEDS; do
+        rep=$((rep + 1))
+        [ $rep -le "$SREPS" ] || break
+        for r in $RHO; do add "sens-rho$r" JobPacker "$seed" "JOBPACKER_RHO=$r" "--arrivals uniform:$WINDOW --recurring 0.5"; done
+    done
+fi
 NTASKS=$(wc -l < "$TASKS")
 T0=$(date +%s)
-echo "$NTASKS runs ($SCALE scale, $BACKEND, $JOBS jobs, $REPS repetition(s), seeds: $(echo $SEEDS | cut -d' ' -f1-$REPS)), $PAR at a time"
+echo "$NTASKS runs ($SCALE scale, $BACKEND, $JOBS jobs, $REPS repetition(s) ($SREPS of the sweeps), seeds: $(echo $SEEDS | cut -d' ' -f1-$REPS)), $PAR at a time"
 
 one() {  # scenario system seed envs args
     sc=$1; sys=$2; seed=$3; envs=$4; args=$5
     name="$sc-$sys-s$seed"
     dir="$RES/$EXP/$(sched_of "$sys")/$name"
     t1=$(date +%s)
-    if [ -f "$dir/summary.json" ]; then
+    if [ -f "$dir/summary.json" ] && grep -q '"partial": *false' "$dir/summary.json"; then
         note="done already"
     else
-        rm -f "$PLANS/$name.plan"
+        rm -rf "$PLANS/$name.plan" "$dir"   # a partial run (interrupted) starts over
         wl=""
         [ -n "$TRACE" ] && wl="--workload $TRACE"
         note=""
@@ -159,11 +177,14 @@ one() {  # scenario system seed envs args
             --topology "$(topo_of "$sys")" --scheduler "$(sched_of "$sys")" --seed "$seed" \
             --jobs "$JOBS" --slowstart "$(slowstart_of "$sys")" --recurring 1 $SCALEARGS $wl $args \
             < /dev/null > "$PLANS/$name.log" 2>&1 || note="FAILED (exit $?; see $PLANS/$name.log)"
+        [ -n "$note" ] || [ -f "$dir/summary.json" ] || note="FAILED (no summary.json; see $PLANS/$name.log)"
         [ -n "$note" ] || note="$(($(date +%s) - t1)) s"
     fi
     echo "$name" >> "$DONE"
-    k=$(wc -l < "$DONE"); el=$(($(date +%s) - T0))
-    echo "  [$k/$NTASKS] $name: $note; elapsed ${el}s, ETA $((el * (NTASKS - k) / k))s"
+    [ "$note" = "done already" ] || echo "$name" >> "$DONE.ran"
+    k=$(wc -l < "$DONE"); ran=$(cat "$DONE.ran" 2>/dev/null | wc -l); el=$(($(date +%s) - T0))
+    eta="?"; [ "$ran" -eq 0 ] || eta="$((el * (NTASKS - k) / ran))s"
+    echo "  [$k/$NTASKS] $name: $note; elapsed ${el}s, ETA $eta"
 }
 worker() {  # task file
     while IFS='|' read -r sc sys seed envs args; do one "$sc" "$sys" "$seed" "$envs" "$args"; done < "$1"
