@@ -142,6 +142,8 @@ struct jp_rt {
 	bool sparsity;           /* ad-hoc sparsity rule (JobPacker) */
 	bool *fallback;          /* per job: a planned rack failed, Fair from now on (jp_rt_fall_back) */
 	int offplan;             /* jobs not following the plan (ad hoc, fallen back); -1 = not counted yet */
+	int *on_rack;            /* njobs × racks: the job's running tasks per rack (sparsity census) */
+	int (*on_key)[5];        /* per job: its task counters when on_rack was counted; [4] < 0 = never */
 	bool *rack_dead;
 	int *cursor;             /* per rack: entries before it are finished */
 	int **next;              /* per rack, per entry: the next entry whose job was not seen finished */

@@ -1159,6 +1159,10 @@ void jp_rt_free(struct jp_rt *rt)
 		tidx_free(rt, i);
 	free(rt->tidx);
 	rt->tidx = NULL;
+	free(rt->on_rack);
+	free(rt->on_key);
+	rt->on_rack = NULL;
+	rt->on_key = NULL;
 	for (int i = 0; rt->next && i < rt->plan.racks; i++)
 		free(rt->next[i]);
 	free(rt->next);
@@ -1437,7 +1441,40 @@ static bool fair_before(const struct job *a, const struct job *b)
 
 /* The shuffle-heavy jobs with tasks running on `rack`: how many (0, 1, 2 =
  * two or more) and the first one's id. */
-static int sh_on_rack(const struct jp_rt *rt, const struct cluster *c, int rack, int *one)
+/* Job j's running tasks on each rack, counted again only when one of its
+ * tasks changed state since (every start, finish or requeue moves one of
+ * these counters); NULL when out of memory. */
+static const int *running_on_racks(struct jp_rt *rt, const struct cluster *c, const struct job *j)
+{
+	int R = c->racks, n = c->w->njobs;
+	if (!rt->on_rack) {
+		rt->on_rack = malloc((size_t)n * R * sizeof *rt->on_rack);
+		rt->on_key = malloc(n * sizeof *rt->on_key);
+		if (!rt->on_rack || !rt->on_key) {
+			free(rt->on_rack);
+			free(rt->on_key);
+			rt->on_rack = NULL;
+			rt->on_key = NULL;
+			return NULL;
+		}
+		for (int i = 0; i < n; i++)
+			rt->on_key[i][4] = -1;
+	}
+	int key[5] = {j->maps_done, j->maps_running, j->reduces_done, j->reduces_running, j->requeues};
+	int *on = rt->on_rack + (size_t)j->id * R;
+	if (!memcmp(key, rt->on_key[j->id], sizeof key))
+		return on;
+	memset(on, 0, R * sizeof *on);
+	for (int k = 0; k < j->nmaps + j->nreduces; k++) {
+		const struct task *t = &c->w->tasks[j->first_task + k];
+		if (t->state == TASK_RUNNING && t->server >= 0)
+			on[cluster_rack_of(c, t->server)]++;
+	}
+	memcpy(rt->on_key[j->id], key, sizeof key);
+	return on;
+}
+
+static int sh_on_rack(struct jp_rt *rt, const struct cluster *c, int rack, int *one)
 {
 	int n = 0;
 	*one = -1;
@@ -1445,13 +1482,15 @@ static int sh_on_rack(const struct jp_rt *rt, const struct cluster *c, int rack,
 		const struct job *j = cluster_active(c, i);
 		if (!sched_running(j) || !jp_job_sh(rt, c, j))
 			continue;
-		for (int k = 0; k < j->nmaps + j->nreduces; k++) {
+		const int *on = running_on_racks(rt, c, j);
+		bool here = false;
+		for (int k = 0; !on && k < j->nmaps + j->nreduces && !here; k++) {   /* no memory: scan */
 			const struct task *t = &c->w->tasks[j->first_task + k];
-			if (t->state == TASK_RUNNING && t->server >= 0 && cluster_rack_of(c, t->server) == rack) {
-				if (!n++)
-					*one = j->id;
-				break;
-			}
+			here = t->state == TASK_RUNNING && t->server >= 0 && cluster_rack_of(c, t->server) == rack;
+		}
+		if ((on && on[rack] > 0) || here) {
+			if (!n++)
+				*one = j->id;
 		}
 	}
 	return n;
