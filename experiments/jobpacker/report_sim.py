@@ -262,6 +262,9 @@ def main(argv):
     row("4.11", "online mean JCT ÷ F-Hybrid: JobPacker / Corral / F-EPS",
         " / ".join(f2(mean(norm_to("online", s, lambda r: mean(jcts(r["jobs"]))))) for s in ("JobPacker", "Corral", "F-EPS")),
         "not stated")
+    shmed = lambda r: pct(jcts(r["jobs"], lambda j: float(j["shuffle_bytes"]) >= E_BYTES), 50)
+    row("4.11", "(extra) online median JCT of the shuffle-heavy jobs (shuffle ≥ E) ÷ F-Hybrid: JobPacker / Corral / F-EPS",
+        " / ".join(f2(mean(norm_to("online", s, shmed))) for s in ("JobPacker", "Corral", "F-EPS")), "not stated")
     row("4.12", "online OCS share: JobPacker / F-Hybrid / Corral",
         " / ".join("%.1f%%" % (100 * on[s][7]) if s in on else "—" for s in ("JobPacker", "F-Hybrid", "Corral")),
         "JobPacker \"much higher\" (no numbers)")
