@@ -486,6 +486,52 @@ Test(jobpacker, batch_list_is_subbatches_sorted_by_width)
 	stop();
 }
 
+/* One rack of 4 single-container servers, one sub-batch: job 0 (6 maps,
+ * 1 reduce, width 7/4) is listed before job 1 (6 maps, width 6/4).  Job 0's
+ * maps take the 4 containers at 0 and two of them at 1; its reduce is
+ * planned from 2 (after its last map), job 1's maps from 1, on the
+ * containers job 0's second wave leaves.  Returns the task the rack's only
+ * free container gets once job 0's reduce may start. */
+static struct task *first_after_slowstart(void)
+{
+	setenv("JOBPACKER_B", "1", 1);
+	struct jspec js[2] = {{6, 1, 1, 1, 0, 0, 0, true}, {6, 0, 1, 0, 0, 0, 0, true}};
+	start("jobpacker", 1, 4, 1, 2, js, 0.7, 1000);
+	struct jp_plan *p = &rt_of()->plan;
+	cr_assert(p->batch && p->order[0] == 0 && p->order[1] == 1);
+	arrive_all();
+	struct job *a = &w->jobs[0];
+	cr_assert_eq(offer_all(), 4);
+	for (int i = 0; i < 4; i++)
+		cluster_finish_task(&c, job_map(w->tasks, a, i));   /* 4/6 < slowstart */
+	cr_assert_eq(offer_all(), 4, "job 0's last two maps, then two of job 1's");
+	cr_assert_eq(a->maps_running, 2);
+	cluster_finish_task(&c, job_map(w->tasks, a, 4));   /* 5/6: job 0's reduce may start */
+	struct task *t = s.ops->offer(&s, job_map(w->tasks, a, 4)->server);
+	cr_assert_not_null(t);
+	return t;
+}
+
+Test(jobpacker, sequences_follow_the_job_priority)
+{
+	/* A rack's sequence is in the planning list's order (L969, L984, L1015):
+	 * job 0's reduce comes before job 1's maps, although they were planned
+	 * to start earlier on the rack. */
+	struct task *t = first_after_slowstart();
+	struct jp_plan *p = &rt_of()->plan;
+	for (int e = 1; e < p->nseq[0]; e++)
+		cr_assert_leq(p->seq[0][e - 1].rank, p->seq[0][e].rank);
+	cr_assert_eq(t->job, 0, "job 0's reduce waits behind job 1's maps");
+	cr_assert_eq(t->kind, TASK_REDUCE);
+	stop();
+	/* By planned start, job 1's map entry (t = 1) came first, and it stands
+	 * for all of job 1's maps on the rack. */
+	setenv("JOBPACKER_SEQ", "time", 1);
+	t = first_after_slowstart();
+	cr_assert_eq(t->job, 1);
+	stop();
+}
+
 /* ------------------------------------------------------------- online */
 
 Test(jobpacker, per_rack_sequences_are_followed)
