@@ -57,6 +57,9 @@ struct jp_agg {
 	int *map_in;             /* per map: the rack its output is counted on, -1 = not counted */
 	int *red_in;             /* per reduce: the rack it is counted on, -1 = not counted */
 	int nmap_in;             /* maps counted */
+	int *todo, ntodo;        /* the maps not counted, in no particular order (sums do not care) */
+	int *gat;                /* racks × 2: the job's reduces planned on the rack, and launched */
+	int gat_key[2];          /* reduces done + running and requeues when `gat` was counted; -1 = never */
 	int requeues;            /* j->requeues when `pend` was last rebuilt */
 	bool exact;              /* pend = the sum over the counted pairs (else rebuild) */
 };
@@ -84,6 +87,8 @@ static void agg_free(struct jp_agg *a)
 	free(a->rel);
 	free(a->map_in);
 	free(a->red_in);
+	free(a->todo);
+	free(a->gat);
 	free(a);
 }
 
@@ -103,7 +108,11 @@ static struct jp_agg *agg_of(struct sched *s, const struct job *j)
 	a->rel = calloc((size_t)R * R, sizeof *a->rel);
 	a->map_in = malloc((j->nmaps ? j->nmaps : 1) * sizeof *a->map_in);
 	a->red_in = malloc((j->nreduces ? j->nreduces : 1) * sizeof *a->red_in);
-	if (!a->req || !a->attempt || !a->flush || !a->pend || !a->rel || !a->map_in || !a->red_in) {
+	a->todo = malloc((j->nmaps ? j->nmaps : 1) * sizeof *a->todo);
+	a->gat = malloc(2 * (size_t)R * sizeof *a->gat);
+	a->gat_key[0] = a->gat_key[1] = -1;
+	if (!a->req || !a->attempt || !a->flush || !a->pend || !a->rel || !a->map_in || !a->red_in || !a->todo ||
+	    !a->gat) {
 		agg_free(a);
 		return NULL;
 	}
@@ -145,11 +154,13 @@ static void agg_rebuild(struct sched *s, struct jp_agg *a, const struct job *j)
 	struct task *tasks = c->w->tasks;
 	int R = c->racks;
 	memset(a->pend, 0, (size_t)R * R * sizeof *a->pend);
-	a->nmap_in = 0;
+	a->nmap_in = a->ntodo = 0;
 	for (int m = 0; m < j->nmaps; m++) {
 		const struct task *map = job_map(tasks, j, m);
 		a->map_in[m] = map->state == TASK_DONE ? cluster_rack_of(c, map->server) : -1;
 		a->nmap_in += a->map_in[m] >= 0;
+		if (a->map_in[m] < 0)
+			a->todo[a->ntodo++] = m;
 	}
 	for (int ri = 0; ri < j->nreduces; ri++) {
 		struct task *r = job_reduce(tasks, j, ri);
@@ -203,15 +214,21 @@ static void agg_update(struct sched *s, struct jp_agg *a, const struct job *j)
 		for (int ri = 0; ri < j->nreduces; ri++)
 			if (a->red_in[ri] >= 0)
 				run[nin++] = ri;
-		for (int m = 0; m < j->nmaps; m++) {
+		/* The maps finished since: maps_done − nmap_in of the uncounted
+		 * ones (none was requeued). */
+		for (int x = 0; x < a->ntodo && a->nmap_in < j->maps_done;) {
+			int m = a->todo[x];
 			const struct task *map = job_map(tasks, j, m);
-			if (a->map_in[m] >= 0 || map->state != TASK_DONE)
+			if (map->state != TASK_DONE) {
+				x++;
 				continue;
+			}
+			a->todo[x] = a->todo[--a->ntodo];
 			int sr = a->map_in[m] = cluster_rack_of(c, map->server);
 			a->nmap_in++;
-			for (int x = 0; x < nin; x++)
-				if (!a->req[(size_t)run[x] * j->nmaps + m])
-					a->pend[sr * R + a->red_in[run[x]]] += partition(map, j->nreduces, run[x]);
+			for (int y = 0; y < nin; y++)
+				if (!a->req[(size_t)run[y] * j->nmaps + m])
+					a->pend[sr * R + a->red_in[run[y]]] += partition(map, j->nreduces, run[y]);
 		}
 		free(run);
 	}
@@ -274,19 +291,24 @@ static bool grant(struct sched *s, struct jp_agg *a, const struct job *j, const 
  * the EPS in one burst at the flush: in the default 20-job batch (seed 4)
  * 61% of the shuffle-heavy job's cross-rack bytes, although each of its
  * rack pairs carried 19 MB > E in all (with the gate: 4–6%). */
-static bool gathered(struct sched *s, const struct job *j, int d)
+static bool gathered(struct sched *s, struct jp_agg *a, const struct job *j, int d)
 {
 	const struct jobpacker *jp = s->priv;
 	const struct cluster *c = s->c;
-	int planned = 0, launched = 0;
-	for (int ri = 0; ri < j->nreduces; ri++) {
-		const struct task *r = job_reduce(c->w->tasks, j, ri);
-		if (jp->rt.plan.task_rack[r->id] != d)
-			continue;
-		planned++;
-		launched += r->state != TASK_PENDING;
+	int R = c->racks, key[2] = {j->reduces_done + j->reduces_running, j->requeues};
+	if (memcmp(key, a->gat_key, sizeof key)) {   /* a reduce started, ended or was requeued: count again */
+		memset(a->gat, 0, 2 * (size_t)R * sizeof *a->gat);
+		for (int ri = 0; ri < j->nreduces; ri++) {
+			const struct task *r = job_reduce(c->w->tasks, j, ri);
+			int q = jp->rt.plan.task_rack[r->id];
+			if (q < 0 || q >= R)
+				continue;
+			a->gat[2 * q]++;
+			a->gat[2 * q + 1] += r->state != TASK_PENDING;
+		}
+		memcpy(a->gat_key, key, sizeof key);
 	}
-	int wave = jp->rt.model.containers;
+	int planned = a->gat[2 * d], launched = a->gat[2 * d + 1], wave = jp->rt.model.containers;
 	return launched >= (planned < wave ? planned : wave);
 }
 
@@ -304,7 +326,7 @@ static bool jobpacker_shuffle_ready(struct sched *s, struct task *reduce)
 	if (a->flush[reduce->index])
 		return grant(s, a, j, reduce);
 	int R = c->racks, d = cluster_rack_of(c, reduce->server);
-	if (!gathered(s, j, d))
+	if (!gathered(s, a, j, d))
 		return false;
 	bool release = j->maps_done == j->nmaps;
 	for (int sr = 0; sr < R && !release; sr++)
