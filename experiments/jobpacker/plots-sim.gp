@@ -73,13 +73,15 @@ set datafile separator ","
 set logscale y
 set yrange [*:*]
 set ylabel "JCT (s)"
-set key inside top left
+set terminal pngcairo size 640,520 font ",10"
+set key outside below
 refs(m) = sprintf("F-Hybrid median (%.1f s)", m)
 set output "fig4.20a_shuffle_error.png"
 set title "Shuffle-size prediction error (Fig. 4.20a)"
 set xlabel "error rate (%)"
 set xrange [-5:55]
 plot "sens_shuffleerr.csv" every ::1 using 1:2:3:4 with yerrorlines lw 2 pt 7 lc rgb "#4477aa" title "JobPacker median (5th-95th)", \
+     "" every ::1 using 1:8 with linespoints lw 2 pt 5 lc rgb "#ccbb44" title "JobPacker median, shuffle-heavy jobs", \
      FH_MED with lines dt 2 lc rgb "#ee6677" title "F-Hybrid median", CO_MED with lines dt 3 lc rgb "#228833" title "Corral median", \
      FE_MED with lines dt 4 lc rgb "#aa3377" title "F-EPS median"
 
@@ -87,6 +89,7 @@ set output "fig4.20b_arrival_error.png"
 set title "Arrival-time error of +-200 s on a fraction of jobs (Fig. 4.20b)"
 set xlabel "jobs with inaccurate arrival (%)"
 plot "sens_arrerr.csv" every ::1 using 1:2:3:4 with yerrorlines lw 2 pt 7 lc rgb "#4477aa" title "JobPacker median (5th-95th)", \
+     "" every ::1 using 1:8 with linespoints lw 2 pt 5 lc rgb "#ccbb44" title "JobPacker median, shuffle-heavy jobs", \
      FH_MED with lines dt 2 lc rgb "#ee6677" title "F-Hybrid median", CO_MED with lines dt 3 lc rgb "#228833" title "Corral median", \
      FE_MED with lines dt 4 lc rgb "#aa3377" title "F-EPS median"
 
@@ -95,6 +98,7 @@ set title "Slowstart threshold (Fig. 4.21)"
 set xlabel "slowstart (%)"
 set xrange [15:85]
 plot "sens_slowstart.csv" every ::1 using 1:2:3:4 with yerrorlines lw 2 pt 7 lc rgb "#4477aa" title "JobPacker median (5th-95th)", \
+     "" every ::1 using 1:8 with linespoints lw 2 pt 5 lc rgb "#ccbb44" title "JobPacker median, shuffle-heavy jobs", \
      FH_MED with lines dt 2 lc rgb "#ee6677" title "F-Hybrid median"
 
 set output "fig4.22_rho.png"
@@ -102,6 +106,7 @@ set title "Over-provisioning ratio, mixed workload (Fig. 4.22)"
 set xlabel "over-provisioning ratio"
 set xrange [-0.1:2.1]
 plot "sens_rho.csv" every ::1 using 1:2:3:4 with yerrorlines lw 2 pt 7 lc rgb "#4477aa" title "JobPacker median (5th-95th)", \
+     "" every ::1 using 1:8 with linespoints lw 2 pt 5 lc rgb "#ccbb44" title "JobPacker median, shuffle-heavy jobs", \
      FH_MIXMED with lines dt 2 lc rgb "#ee6677" title "F-Hybrid median (mixed)"
 
 set output "fig4.23_interval.png"
@@ -109,6 +114,7 @@ set title "OCS reconfiguration interval (Fig. 4.23)"
 set xlabel "reconfiguration interval (s)"
 set xrange [0:3.2]
 plot "sens_interval.csv" every ::1 using 1:2:3:4 with yerrorlines lw 2 pt 7 lc rgb "#4477aa" title "JobPacker median (5th-95th)", \
+     "" every ::1 using 1:8 with linespoints lw 2 pt 5 lc rgb "#ccbb44" title "JobPacker median, shuffle-heavy jobs", \
      FH_MED with lines dt 2 lc rgb "#ee6677" title "F-Hybrid median (1 s)"
 
 unset logscale y

@@ -114,6 +114,7 @@ def main(argv):
     rec = lambda r: pct(jcts(r["jobs"], lambda j: j["recurring"] == "1"), 50)
     adh = lambda r: pct(jcts(r["jobs"], lambda j: j["recurring"] == "0"), 50)
     nseeds = lambda sc, sysn: len(runs.get((sc, sysn), {}))
+    shmed = lambda r: pct(jcts(r["jobs"], lambda j: float(j["shuffle_bytes"]) >= E_BYTES), 50)
 
     any_run = next(iter(next(iter(runs.values())).values()))["s"] if runs else {}
     par = any_run.get("parameters", {})
@@ -186,8 +187,10 @@ def main(argv):
         if m and s == "JobPacker":
             sens.setdefault(m.group(1), {})[float(m.group(2))] = (sc, rs)
     for p, (sc, v) in base_of.items():
-        if p in sens and ("JobPacker" in [x for x in SYSTEMS if (sc, x) in runs]):
-            sens[p].setdefault(v, (sc, runs[(sc, "JobPacker")]))
+        if p in sens and (sc, "JobPacker") in runs:
+            # The default point from the main scenario, on the sweep's seeds only.
+            sds = {sd for _, rs in sens[p].values() for sd in rs}
+            sens[p].setdefault(v, (sc, {sd: r for sd, r in runs[(sc, "JobPacker")].items() if sd in sds}))
     fh_online = per_seed("online", "F-Hybrid", med)
     co_online = per_seed("online", "Corral", med)
     fh_mixed = per_seed("mixed", "F-Hybrid", med)
@@ -205,7 +208,8 @@ def main(argv):
                 nm = [med(r) / base[sd] for sd, r in rs.items() if sd in base]
                 nc = [med(r) / co_online[sd] for sd, r in rs.items() if sd in co_online] if p != "rho" else []
                 rows.append((v, mean([med(r) for r in rs.values()]), mean([p5(r) for r in rs.values()]),
-                             mean([p95(r) for r in rs.values()]), mean(nm), mean(nc), len(rs)))
+                             mean([p95(r) for r in rs.values()]), mean(nm), mean(nc), len(rs),
+                             mean([shmed(r) for r in rs.values()]), mean([mean(jcts(r["jobs"])) for r in rs.values()])))
         srows[p] = rows
         with open(os.path.join(out, "sens_%s.csv" % p), "w") as f:
             if p == "B":
@@ -213,10 +217,10 @@ def main(argv):
                 for v, m, n, (lo, hi), k in rows:
                     f.write("%g,%.1f,%.4f,%.4f,%.4f,%d\n" % (v, m, n, lo, hi, k))
             else:
-                f.write("%s,median_s,p5_s,p95_s,median_norm_fhybrid,median_norm_corral,reps\n" % p)
-                for v, m, a, b, n, nc, k in rows:
-                    f.write("%g,%.3f,%.3f,%.3f,%.4f,%.4f,%d\n" % (v * 100 if p in ("shuffleerr", "arrerr", "slowstart") else v,
-                                                                   m, a, b, n, nc, k))
+                f.write("%s,median_s,p5_s,p95_s,median_norm_fhybrid,median_norm_corral,reps,median_sh_s,mean_s\n" % p)
+                for v, m, a, b, n, nc, k, sm, mj in rows:
+                    f.write("%g,%.3f,%.3f,%.3f,%.4f,%.4f,%d,%.3f,%.3f\n" % (v * 100 if p in ("shuffleerr", "arrerr", "slowstart") else v,
+                                                                   m, a, b, n, nc, k, sm, mj))
     # Baselines' online percentiles, for the reference lines of Figs. 4.20-4.23.
     with open(os.path.join(out, "sens_baselines.csv"), "w") as f:
         f.write("system,median_s,p5_s,p95_s\n")
@@ -262,7 +266,6 @@ def main(argv):
     row("4.11", "online mean JCT ÷ F-Hybrid: JobPacker / Corral / F-EPS",
         " / ".join(f2(mean(norm_to("online", s, lambda r: mean(jcts(r["jobs"]))))) for s in ("JobPacker", "Corral", "F-EPS")),
         "not stated")
-    shmed = lambda r: pct(jcts(r["jobs"], lambda j: float(j["shuffle_bytes"]) >= E_BYTES), 50)
     row("4.11", "(extra) online median JCT of the shuffle-heavy jobs (shuffle ≥ E) ÷ F-Hybrid: JobPacker / Corral / F-EPS",
         " / ".join(f2(mean(norm_to("online", s, shmed))) for s in ("JobPacker", "Corral", "F-EPS")), "not stated")
     row("4.12", "online OCS share: JobPacker / F-Hybrid / Corral",
@@ -335,7 +338,8 @@ def main(argv):
               "rho": ("Over-provisioning ratio ρ (Fig. 4.22), mixed", "ρ"),
               "interval": ("OCS reconfiguration interval (Fig. 4.23), online", "interval (s)")}
     L += ["## Sensitivity (Figs. 4.20–4.24), JobPacker only", "",
-          "Median, 5th and 95th percentile JCT per run, averaged over seeds; ÷ F-Hybrid and ÷ Corral divide "
+          "Median, 5th and 95th percentile JCT per run, averaged over seeds (the default point, from the main "
+          "scenario, on the sweep's seeds only); ÷ F-Hybrid and ÷ Corral divide "
           "the median by the baselines' online median (mixed for ρ), which use no predictions and are not "
           "rerun (as in the paper). Baselines' online median / 5th / 95th (s): " +
           "; ".join("%s %.1f / %.1f / %.0f" % (s, on[s][1], on[s][4], on[s][5]) for s in SYSTEMS if s in on) + ".", ""]
@@ -343,10 +347,10 @@ def main(argv):
         if p not in srows:
             continue
         t, col = titles[p]
-        L += ["### " + t, "", "| %s | median (s) | 5th / 95th (s) | median ÷ F-Hybrid | ÷ Corral | runs |" % col,
-              "|---|---|---|---|---|---|"]
-        for v, m, a, b, n, nc, k in srows[p]:
-            L.append("| %g | %.1f | %.1f / %.0f | %s | %s | %d |" % (v, m, a, b, f2(n, "%.3f"), f2(nc, "%.3f"), k))
+        L += ["### " + t, "", "| %s | median (s) | 5th / 95th (s) | median ÷ F-Hybrid | ÷ Corral | median of SH jobs (s) | mean (s) | runs |" % col,
+              "|---|---|---|---|---|---|---|---|"]
+        for v, m, a, b, n, nc, k, sm, mj in srows[p]:
+            L.append("| %g | %.1f | %.1f / %.0f | %s | %s | %.1f | %.1f | %d |" % (v, m, a, b, f2(n, "%.3f"), f2(nc, "%.3f"), sm, mj, k))
         L.append("")
     if "B" in srows:
         L += ["### Number of sub-batches B (Fig. 4.24), batch", "",
