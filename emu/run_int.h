@@ -72,7 +72,7 @@ struct run {
 	 * and its finished maps in completion order; per reduce a cursor in
 	 * that list and whether its final fetch was sent */
 	uint8_t **requested;
-	struct done_list { int *map, n, cap; } *done_maps;
+	struct done_list { int *map, n, cap; bool *on_rack; } *done_maps;  /* on_rack: holds a finished map */
 	int *cursor;
 	bool *final_sent;
 	uint64_t *scratch_bytes;         /* per server: pump_reduce's scratch */

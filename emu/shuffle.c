@@ -44,6 +44,9 @@ void shuffle_map_done(struct run *r, struct task *map)
 		d->cap = cap;
 	}
 	d->map[d->n++] = map->index;
+	if (!d->on_rack && !(d->on_rack = calloc(r->c.racks, sizeof *d->on_rack)))
+		return;
+	d->on_rack[cluster_rack_of(&r->c, map->server)] = true;
 }
 
 void shuffle_reset_reduce(struct run *r, struct task *reduce)
@@ -56,24 +59,31 @@ void shuffle_reset_reduce(struct run *r, struct task *reduce)
 	r->cursor[reduce->id] = 0;
 }
 
-/* Fetch order: holders rack by rack, starting with the rack after the
- * reducer's own and ending with its own.  Every reducer of rack r asks rack
- * r+1 first, so the racks' first requests form a permutation that one OCS
- * configuration can serve; completion order would have every reducer wait
- * on several dark circuits at once (Hadoop's fetcher randomises hosts for the
- * same reason).  The key rotates the global server ids. */
-struct fetch_order { int first, nservers; };
+/* Fetch order: holders rack by rack, and within a rack from a server that
+ * depends on the reduce's index.  The k-th rack running the job's reduces
+ * starts with the (k+1)-th rack holding its map outputs, so the racks' first
+ * requests form a permutation that one OCS configuration can serve
+ * (completion order, or one rack that every reducer asks first, would have
+ * reducers wait on dark circuits), and the reducers of a rack start on
+ * different senders.  Hadoop's fetcher randomises hosts for the same
+ * reasons. */
+struct fetch_order { int first_rack, first_server, racks, per_rack; };
+
+static int fetch_key(const struct fetch_order *o, int server)
+{
+	int rack = server / o->per_rack, idx = server % o->per_rack;
+	return (rack - o->first_rack + o->racks) % o->racks * o->per_rack +
+	       (idx - o->first_server + o->per_rack) % o->per_rack;
+}
 
 static int by_fetch_order(const void *a, const void *b, void *arg)
 {
-	const struct fetch_order *o = arg;
-	int ka = (*(const int *)a - o->first + o->nservers) % o->nservers;
-	int kb = (*(const int *)b - o->first + o->nservers) % o->nservers;
+	int ka = fetch_key(arg, *(const int *)a), kb = fetch_key(arg, *(const int *)b);
 	return (ka > kb) - (ka < kb);
 }
 
 /* Send one running reduce the transfers that are ready for it. */
-static void pump_reduce(struct run *r, struct job *j, struct task *red)
+static void pump_reduce(struct run *r, struct job *j, struct task *red, int first_rack)
 {
 	struct done_list *d = &r->done_maps[j->id];
 	bool final = j->maps_done == j->nmaps;
@@ -98,8 +108,8 @@ static void pump_reduce(struct run *r, struct job *j, struct task *red)
 		}
 		by_holder[map->server] += partition(map, j->nreduces, red->index);
 	}
-	int own = cluster_rack_of(&r->c, red->server);
-	struct fetch_order order = {.first = (own + 1) % r->c.racks * r->c.per_rack, .nservers = r->c.nservers};
+	struct fetch_order order = {.first_rack = first_rack, .first_server = red->index % r->c.per_rack, .racks = r->c.racks,
+				    .per_rack = r->c.per_rack};
 	qsort_r(holders, nh, sizeof *holders, by_fetch_order, &order);
 	struct xfer *xs = r->scratch_xfers;
 	int nx = 0;
@@ -134,9 +144,26 @@ static void pump_reduce(struct run *r, struct job *j, struct task *red)
 
 void shuffle_pump(struct run *r, struct job *j)
 {
+	/* The racks holding map outputs, and each rack's rank among those
+	 * running the job's reduces (see fetch_order). */
+	int racks = r->c.racks, nsrc = 0, nred = 0, src[racks], rank[racks];
+	const bool *on_rack = r->done_maps[j->id].on_rack;
+	for (int k = 0; k < racks; k++) {
+		rank[k] = -1;
+		if (on_rack && on_rack[k])
+			src[nsrc++] = k;
+	}
 	for (int i = 0; i < j->nreduces; i++) {
 		struct task *red = job_reduce(r->w->tasks, j, i);
 		if (red->state == TASK_RUNNING)
-			pump_reduce(r, j, red);
+			rank[cluster_rack_of(&r->c, red->server)] = 0;
+	}
+	for (int k = 0; k < racks; k++)
+		if (rank[k] == 0)
+			rank[k] = ++nred;
+	for (int i = 0; i < j->nreduces; i++) {
+		struct task *red = job_reduce(r->w->tasks, j, i);
+		if (red->state == TASK_RUNNING)
+			pump_reduce(r, j, red, nsrc ? src[rank[cluster_rack_of(&r->c, red->server)] % nsrc] : 0);
 	}
 }
