@@ -122,28 +122,6 @@ static void offer(struct run *r, int server)
 	}
 }
 
-/* A heartbeat's offers: one container per server per pass, passes until
- * no server takes a task.  Filling one server before asking the next would
- * pack a job's tasks (its reduces, say) onto the first servers of a rack and
- * behind one NIC; YARN's schedulers assign about one container per node
- * heartbeat, which spreads them. */
-static void offer_round_robin(struct run *r)
-{
-	for (bool started = true; started;) {
-		started = false;
-		for (int i = 0; i < r->c.nservers; i++) {
-			struct server *s = &r->c.servers[i];
-			if (!s->alive || s->free <= 0)
-				continue;
-			struct task *t = r->s.ops->offer(&r->s, i);
-			if (t && t->state == TASK_PENDING) {
-				start_task(r, t, i);
-				started = true;
-			}
-		}
-	}
-}
-
 void run_task_done(struct run *r, int server, int task, bool ok, uint64_t bytes, const char *error)
 {
 	if (task < 0 || task >= r->w->ntasks)
@@ -272,7 +250,8 @@ static void loop(struct run *r)
 			next_hb = r->c.now + r->p.heartbeat_s;
 			if (r->s.ops->tick)
 				r->s.ops->tick(&r->s);
-			offer_round_robin(r);
+			for (int s = 0; s < r->c.nservers; s++)
+				offer(r, s);
 			for (int j = 0; j < r->w->njobs; j++)
 				if (r->c.arrived[j] && !cluster_job_finished(&r->w->jobs[j]))
 					shuffle_pump(r, &r->w->jobs[j]);
