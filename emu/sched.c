@@ -45,8 +45,24 @@ int sched_running(const struct job *j)
 	return j->maps_running + j->reduces_running;
 }
 
+bool sched_ramp_up_ok(const struct cluster *c, const struct job *j)
+{
+	if (j->reduces_running >= 0.5 * (sched_running(j) + 1))
+		return false;
+	int early = 0;
+	for (int i = 0; i < c->running_jobs; i++) {
+		const struct job *o = cluster_active(c, i);
+		if (cluster_pending_maps(c, o))
+			early += o->reduces_running;
+	}
+	return early < 0.5 * c->nservers * c->servers[0].containers;   /* the nominal cluster */
+}
+
 struct task *sched_job_task(struct sched *s, struct job *j, int server)
 {
+	struct task *r = cluster_next_reduce(s->c, j);
+	if (r && cluster_pending_maps(s->c, j) && sched_ramp_up_ok(s->c, j))
+		return r;
 	struct task *t = cluster_best_map(s->c, j, server, NULL);
-	return t ? t : cluster_next_reduce(s->c, j);
+	return t ? t : r;
 }

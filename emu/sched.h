@@ -64,8 +64,17 @@ void sched_place_input(struct sched *s, struct job *j, struct task *map, int rep
 bool sched_shuffle_ready(struct sched *s, struct task *reduce);
 bool sched_circuit_eligible(struct sched *s, const struct task *reduce, int src_server, uint64_t bytes);
 
-/* Helpers shared by policies: the next task of job j for `server` (best
- * map, else a reduce if allowed), and the job order of Fair sharing. */
+/* Helpers shared by policies: the next task of job j for `server` (a
+ * reduce within the ramp-up limit, else its best map, else a reduce), and
+ * the job order of Fair sharing. */
 struct task *sched_job_task(struct sched *s, struct job *j, int server);
+/* YARN's reduce ramp-up: may job j, past slowstart with maps still pending,
+ * take a reduce now?  As the MapReduce AM
+ * (yarn.app.mapreduce.am.job.reduce.rampup.limit, default 0.5), a job's
+ * early reduces hold at most half of its containers; and, against reduces
+ * filling the cluster while their maps cannot run, the early reduces of all
+ * jobs at most half of the cluster's.  Every policy that offers a job's
+ * reduces while its maps are pending asks this (sched_job_task, delay, nas). */
+bool sched_ramp_up_ok(const struct cluster *c, const struct job *j);
 int sched_running(const struct job *j);
 #endif

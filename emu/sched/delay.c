@@ -77,6 +77,11 @@ static struct task *delay_offer(struct sched *s, int server)
 	int n = delay_fair_order(s, order);
 	for (int k = 0; k < n && !pick; k++) {
 		struct job *j = order[k];
+		struct task *r = cluster_next_reduce(s->c, j);
+		if (r && cluster_pending_maps(s->c, j) && sched_ramp_up_ok(s->c, j)) {
+			pick = r;
+			continue;
+		}
 		enum locality loc;
 		struct task *m = cluster_best_map(s->c, j, server, &loc);
 		if (!m) {

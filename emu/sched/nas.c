@@ -11,11 +11,9 @@
  * of the text: the emulator has no users).  A job whose own threshold is
  * reached is asked for a reduce first — even while maps are still pending
  * (the threshold is when "the reduce tasks of the job can be scheduled",
- * L407, L634), within YARN's ramp-up limit (NAS_RAMPUP: early reduces at
- * most half of the job's containers and half of the cluster's) — then for
- * a map: Algorithm 1's reduce and map requests.  (The runtime's other
- * policies, sched_job_task, offer reduces only once all maps are launched;
- * NAS_EARLY_REDUCES=0 does the same here.)
+ * L407, L634), within YARN's ramp-up limit (sched_ramp_up_ok, as every
+ * policy) — then for a map: Algorithm 1's reduce and map requests.
+ * NAS_EARLY_REDUCES=0 offers reduces only once all maps are launched.
  *
  *  - MTS (§3.2.3, Algorithm 2): a map that is data-local on the server and
  *    shuffle-qualified — its predicted output (Eq. 3.1) fits in the server's
@@ -215,28 +213,11 @@ static int count_containers(const struct cluster *c)
 	return n;
 }
 
-/* Reduces running of jobs with maps still to launch. */
-static int early_running(const struct cluster *c)
-{
-	int n = 0;
-	for (int i = 0; i < c->running_jobs; i++) {
-		const struct job *j = cluster_active(c, i);
-		if (cluster_pending_maps(c, j))
-			n += j->reduces_running;
-	}
-	return n;
-}
-
 /* May job j, past its threshold with maps pending, take a reduce now?
- * Within NAS_RAMPUP of its containers and of the cluster's (*early: the
- * cluster's count, computed on first use, -1 before). */
-static bool early_ok(const struct nas *n, const struct cluster *c, const struct job *j, int *early)
+ * (YARN's ramp-up, as for every policy: sched_ramp_up_ok.) */
+static bool early_ok(const struct nas *n, const struct cluster *c, const struct job *j)
 {
-	if (!n->conf.early_reduces || j->reduces_running >= NAS_RAMPUP * (sched_running(j) + 1))
-		return false;
-	if (*early < 0)
-		*early = early_running(c);
-	return *early < NAS_RAMPUP * n->containers;
+	return n->conf.early_reduces && sched_ramp_up_ok(c, j);
 }
 
 /* Algorithm 4 for one job: its reduce r, or NULL (delayed). */
@@ -295,14 +276,14 @@ static struct task *nas_offer(struct sched *s, int server)
 	nas_track_prune(&n->k, c, server);
 	double avail = traffic_threshold(n, c, server) - nas_node_output(&n->k, c, server);
 	bool congested = n->f.cr_rts && nas_rack_congested(c, rack, n->conf.congestion);
-	int cnt = delay_fair_order(s, n->order), early = -1;
+	int cnt = delay_fair_order(s, n->order);
 	struct job *later = NULL;
 	struct task *pick = NULL;
 	for (int i = 0; i < cnt && !pick; i++) {
 		struct job *j = n->order[i];
 		bool maps = cluster_pending_maps(c, j) > 0;
 		struct task *r = reduces_allowed(n, c, j) ? cluster_next_reduce(c, j) : NULL;
-		if (r && maps && !early_ok(n, c, j, &early))
+		if (r && maps && !early_ok(n, c, j))
 			r = NULL;
 		if (r) {   /* a reduce request (Algorithm 1, lines 3-7) */
 			if (congested)

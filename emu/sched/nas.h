@@ -37,16 +37,6 @@
 /* The unscaled elephant threshold (README: 1.125 GB x data scale), the one
  * scaled reference a scheduler is given: data scale = elephant / this. */
 #define NAS_ELEPHANT_FULL 1.125e9
-/* Reduces of a job whose maps are not all launched ("early" reduces: the
- * threshold is reached while maps are pending, L407, L634).  The text does
- * not say how containers are split between a job's maps and reduces then;
- * as YARN's MapReduce AM (yarn.app.mapreduce.am.job.reduce.rampup.limit,
- * default 0.5) a job's early reduces hold at most this share of its
- * containers, and, against reduces filling the cluster while their maps
- * cannot run, early reduces of all jobs at most this share of the
- * containers.  Env NAS_EARLY_REDUCES=0 turns them off (reduces only once
- * all the job's maps are launched, as the runtime's other policies). */
-#define NAS_RAMPUP 0.5
 
 struct nas_conf {
 	double congestion;
@@ -54,7 +44,7 @@ struct nas_conf {
 	double light_bytes, heavy_bytes;   /* scaled */
 	double traffic_threshold;          /* bytes per node; < 0 = Eq. 3.3 (env NAS_TRAFFIC_THRESHOLD) */
 	double max_wait_s;                 /* D^m = D^r as a time (L715): node + rack wait of Delay */
-	bool early_reduces;                /* NAS_RAMPUP's early reduces (env NAS_EARLY_REDUCES) */
+	bool early_reduces;                /* reduces before all maps launch, sched_ramp_up_ok (env NAS_EARLY_REDUCES) */
 };
 void nas_conf_init(struct nas_conf *k, const struct sched *s);
 
