@@ -21,6 +21,9 @@
 #   --quick             1 repetition, fewer jobs, sensitivity end points only
 #   --trace FILE        a SWIM trace instead of the synthetic SWIM-like workload
 #   -h, --help          this text
+# Environment: SEEDS, SYSTEMS, ONLY=REGEX (only the runs whose <scenario>-<system>-s<seed>
+# matches), RES (results root), EMU (the emu binary), WALL=SECONDS (stop a run after that
+# much wall time: it ends partial and the report skips it).
 #
 # Scenarios (each with N seeded repetitions):
 #   batch     all jobs at t = 0: makespan, OCS/EPS split  (sim 4.9/4.10, emu 4.13/4.14)
@@ -29,7 +32,8 @@
 #   sens-*    JobPacker only.  Paper scale: shuffle-size error 0-50% (4.20a), arrival error
 #             on 10-50% of jobs, +-200 s (4.20b), slowstart 20-80% (4.21), over-provisioning
 #             rho 0-2 on mixed (4.22), reconfiguration interval 0.1-3 s (4.23), sub-batches
-#             B 1-20 on batch (4.24).  Emulation: interval and delta.
+#             B 1-20 on batch (4.24), and batch/online with the planner's EPS:OCS rate ratio
+#             set to the topology's (bwratio-*).  Emulation: interval and delta.
 # Results: results/jobpacker/<scheduler>/<scenario>-<system>-s<seed>/ (emu) or
 # results/jobpacker-sim/... (sim paper scale; results/jobpacker-sim-geni/ for --scale geni).
 # Then CSVs, gnuplot plots and a report: experiments/jobpacker/out/REPORT.md (emu),
@@ -145,6 +149,17 @@ for seed in $SEEDS; do
     for i in $IV; do add "sens-interval$i" JobPacker "$seed" "JOBPACKER_INTERVAL=$i" "$on --ocs-interval $i"; done
     for b in $BS; do add "sens-B$b" JobPacker "$seed" "JOBPACKER_B=$b" "--arrivals batch"; done
 done
+# JobPacker's planner takes the EPS rate as the OCS rate / JOBPACKER_BW_RATIO (10, GENI's
+# 1 Gb/s : 0.1 Gb/s); paper-20x30's uplinks are 30 Gb/s against 100 Gb/s ports (3.333).
+if [ "$SCALE" = paper ] && [ $SENS -eq 1 ]; then
+    rep=0
+    for seed in $SEEDS; do
+        rep=$((rep + 1))
+        [ $rep -le "$REPS" ] || break
+        add bwratio-batch JobPacker "$seed" "JOBPACKER_BW_RATIO=3.333" "--arrivals batch"
+        add bwratio-online JobPacker "$seed" "JOBPACKER_BW_RATIO=3.333" "--arrivals uniform:$WINDOW"
+    done
+fi
 # The rho sweep last: mixed JobPacker runs are the slowest (~10x an online run).
 if [ "$SCALE" = paper ] && [ $SENS -eq 1 ]; then
     rep=0
@@ -153,6 +168,11 @@ if [ "$SCALE" = paper ] && [ $SENS -eq 1 ]; then
         [ $rep -le "$SREPS" ] || break
         for r in $RHO; do add "sens-rho$r" JobPacker "$seed" "JOBPACKER_RHO=$r" "--arrivals uniform:$WINDOW --recurring 0.5"; done
     done
+fi
+# ONLY=REGEX (environment): only the runs whose name (<scenario>-<system>-s<seed>) matches.
+if [ -n "${ONLY:-}" ]; then
+    awk -F'|' -v re="$ONLY" '($1 "-" $2 "-s" $3) ~ re' "$TASKS" > "$TASKS.only"
+    mv "$TASKS.only" "$TASKS"
 fi
 NTASKS=$(wc -l < "$TASKS")
 T0=$(date +%s)
@@ -167,12 +187,14 @@ one() {  # scenario system seed envs args
         note="done already"
     else
         rm -rf "$PLANS/$name.plan" "$dir"   # a partial run (interrupted) starts over
+        # Which binary ran it (the tree may be rebuilt while a long study runs).
+        echo "emu sha1 $(sha1sum < "$EMU" | cut -c1-12), tree at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), started $(date -u +%FT%TZ)" > "$PLANS/$name.bin"
         wl=""
         [ -n "$TRACE" ] && wl="--workload $TRACE"
         note=""
         # Later options win: a scenario's --slowstart overrides the system's.
         # shellcheck disable=SC2086
-        env JOBPACKER_PLAN_LOG="$PLANS/$name.plan" $envs "$EMU" run --backend "$BACKEND" --prefix jp \
+        env JOBPACKER_PLAN_LOG="$PLANS/$name.plan" $envs ${WALL:+timeout -s INT "$WALL"} "$EMU" run --backend "$BACKEND" --prefix jp \
             --experiment "$EXP" --run "$name" --results "$RES" --quiet \
             --topology "$(topo_of "$sys")" --scheduler "$(sched_of "$sys")" --seed "$seed" \
             --jobs "$JOBS" --slowstart "$(slowstart_of "$sys")" --recurring 1 $SCALEARGS $wl $args \
