@@ -44,6 +44,10 @@ struct sched_params {
 	double node_wait_s;         /* delay scheduling: wait for a node-local slot */
 	double rack_wait_s;         /*   then for a rack-local one */
 	unsigned long seed;
+	/* The fabric, for policies that model it (JobPacker's Eq. 4.1): a
+	 * rack's EPS uplink and OCS port rates (bytes/s; OCS 0 if none), and
+	 * the OCS controller's interval and delta. */
+	double uplink_Bps, ocs_Bps, ocs_interval_s, ocs_delta_s;
 };
 
 struct sched {

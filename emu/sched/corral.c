@@ -30,6 +30,7 @@ static int corral_init(struct sched *s)
 	if (!rt)
 		return -1;
 	jp_conf_default(&rt->conf);
+	jp_conf_fabric(&rt->conf, &s->p);
 	jp_conf_env(&rt->conf);
 	rt->strict = false;
 	rt->sparsity = false;

@@ -367,6 +367,7 @@ static int jobpacker_init(struct sched *s)
 	if (!jp)
 		return -1;
 	jp_conf_default(&jp->rt.conf);
+	jp_conf_fabric(&jp->rt.conf, &s->p);
 	jp_conf_env(&jp->rt.conf);
 	jp->rt.strict = true;
 	jp->rt.sparsity = true;

@@ -24,11 +24,11 @@ struct jp_conf {
 	int subbatches;          /* B, sub-batches of a batch (5, L1055) */
 	double rho;              /* over-provisioning ratio; < 0 = auto: 0 if every job is
 				    recurring, 1.0 otherwise (L1055, O22) */
-	double interval_s;       /* OCS reconfiguration interval (1 s) */
-	double delta_s;          /* OCS reconfiguration delay δ (10 ms) */
+	double interval_s;       /* OCS reconfiguration interval (the run's, --ocs-interval) */
+	double delta_s;          /* OCS reconfiguration delay δ (the run's, --delta) */
 	double util;             /* target OCS utilisation: E = bw_o·δ·u/(1−u), u = 0.9 ⇒ 9δ (§4.1.2) */
-	double bw_ocs;           /* OCS port rate, bytes/s; 0 = derived from E: E/(9δ) */
-	double bw_ratio;         /* bw_o / bw_e (10: GENI 1 Gb/s OCS vs 0.1 Gb/s EPS uplink) */
+	double bw_ocs;           /* OCS port rate, bytes/s (the topology's); 0 = derived from E: E/(9δ) */
+	double bw_ratio;         /* bw_o / bw_e (the topology's OCS port / EPS uplink; GENI 10) */
 	enum jp_lrf lrf;
 	enum jp_scenario scenario;
 	double adhoc_sh_input;   /* ad-hoc job is shuffle-heavy if input > this × data_scale (1 GB, L1010, O27) */
@@ -40,8 +40,9 @@ struct jp_conf {
 				    by the planning list, i.e. the jobs' priority (default; jobpacker_plan.c) */
 };
 void jp_conf_default(struct jp_conf *k);
-/* JOBPACKER_B, JOBPACKER_RHO, JOBPACKER_INTERVAL, JOBPACKER_DELTA,
- * JOBPACKER_BW_OCS (bytes/s), JOBPACKER_BW_RATIO, JOBPACKER_LRF=periodic|fig46|literal,
+/* The run's fabric: interval, δ, the OCS and EPS uplink rates. */
+void jp_conf_fabric(struct jp_conf *k, const struct sched_params *p);
+/* Overrides for experiments: JOBPACKER_B, JOBPACKER_RHO, JOBPACKER_BW_OCS (bytes/s), JOBPACKER_BW_RATIO, JOBPACKER_LRF=periodic|fig46|literal,
  * JOBPACKER_SCENARIO=auto|batch|online, JOBPACKER_POSTPONE=0|1,
  * JOBPACKER_EARLY_REDUCE_CAP, JOBPACKER_SEQ=list|time.  JOBPACKER_PLAN_LOG=FILE (or -) writes the
  * plan (jp_plan_dump). */

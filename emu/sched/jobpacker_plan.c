@@ -60,6 +60,19 @@ static bool env_num(const char *name, double *v)
 	return true;
 }
 
+void jp_conf_fabric(struct jp_conf *k, const struct sched_params *p)
+{
+	if (p->ocs_interval_s > 0)
+		k->interval_s = p->ocs_interval_s;
+	if (p->ocs_delta_s >= 0)
+		k->delta_s = p->ocs_delta_s;
+	if (p->ocs_Bps > 0) {
+		k->bw_ocs = p->ocs_Bps;
+		if (p->uplink_Bps > 0)
+			k->bw_ratio = p->ocs_Bps / p->uplink_Bps;
+	}
+}
+
 void jp_conf_env(struct jp_conf *k)
 {
 	double v;
@@ -68,10 +81,6 @@ void jp_conf_env(struct jp_conf *k)
 		k->subbatches = (int)v;
 	if (env_num("JOBPACKER_RHO", &v))
 		k->rho = v;
-	if (env_num("JOBPACKER_INTERVAL", &v) && v > 0)
-		k->interval_s = v;
-	if (env_num("JOBPACKER_DELTA", &v) && v >= 0)
-		k->delta_s = v;
 	if (env_num("JOBPACKER_BW_OCS", &v) && v >= 0)
 		k->bw_ocs = v;
 	if (env_num("JOBPACKER_BW_RATIO", &v) && v > 0)

@@ -32,8 +32,7 @@
 #   sens-*    JobPacker only.  Paper scale: shuffle-size error 0-50% (4.20a), arrival error
 #             on 10-50% of jobs, +-200 s (4.20b), slowstart 20-80% (4.21), over-provisioning
 #             rho 0-2 on mixed (4.22), reconfiguration interval 0.1-3 s (4.23), sub-batches
-#             B 1-20 on batch (4.24), and batch/online with the planner's EPS:OCS rate ratio
-#             set to the topology's (bwratio-*).  Emulation: interval and delta.
+#             B 1-20 on batch (4.24).  Emulation: interval and delta.
 # Results: results/jobpacker/<scheduler>/<scenario>-<system>-s<seed>/ (emu) or
 # results/jobpacker-sim/... (sim paper scale; results/jobpacker-sim-geni/ for --scale geni).
 # Then CSVs, gnuplot plots and a report: experiments/jobpacker/out/REPORT.md (emu),
@@ -133,8 +132,8 @@ for seed in $SEEDS; do
     [ $rep -le "$SREPS" ] || break
     [ $SENS -eq 1 ] || continue
     if [ "$SCALE" = geni ]; then
-        for iv in 0.5 2; do add "sens-interval$iv" JobPacker "$seed" "JOBPACKER_INTERVAL=$iv" "--arrivals batch --ocs-interval $iv"; done
-        for d in 0.005 0.02; do add "sens-delta$d" JobPacker "$seed" "JOBPACKER_DELTA=$d" "--arrivals batch --delta $d"; done
+        for iv in 0.5 2; do add "sens-interval$iv" JobPacker "$seed" "" "--arrivals batch --ocs-interval $iv"; done
+        for d in 0.005 0.02; do add "sens-delta$d" JobPacker "$seed" "" "--arrivals batch --delta $d"; done
         continue
     fi
     # Paper scale.  The default point of each sweep is the main scenario's JobPacker run
@@ -146,20 +145,9 @@ for seed in $SEEDS; do
     for e in $E; do add "sens-shuffleerr$e" JobPacker "$seed" "" "$on --shuffle-error $e"; done
     for f in $F; do add "sens-arrerr$f" JobPacker "$seed" "" "$on --arrival-error $f:200"; done
     for s in $SS; do add "sens-slowstart$s" JobPacker "$seed" "" "$on --slowstart $s"; done
-    for i in $IV; do add "sens-interval$i" JobPacker "$seed" "JOBPACKER_INTERVAL=$i" "$on --ocs-interval $i"; done
+    for i in $IV; do add "sens-interval$i" JobPacker "$seed" "" "$on --ocs-interval $i"; done
     for b in $BS; do add "sens-B$b" JobPacker "$seed" "JOBPACKER_B=$b" "--arrivals batch"; done
 done
-# JobPacker's planner takes the EPS rate as the OCS rate / JOBPACKER_BW_RATIO (10, GENI's
-# 1 Gb/s : 0.1 Gb/s); paper-20x30's uplinks are 30 Gb/s against 100 Gb/s ports (3.333).
-if [ "$SCALE" = paper ] && [ $SENS -eq 1 ]; then
-    rep=0
-    for seed in $SEEDS; do
-        rep=$((rep + 1))
-        [ $rep -le "$REPS" ] || break
-        add bwratio-batch JobPacker "$seed" "JOBPACKER_BW_RATIO=3.333" "--arrivals batch"
-        add bwratio-online JobPacker "$seed" "JOBPACKER_BW_RATIO=3.333" "--arrivals uniform:$WINDOW"
-    done
-fi
 # The rho sweep last: mixed JobPacker runs are the slowest (~10x an online run).
 if [ "$SCALE" = paper ] && [ $SENS -eq 1 ]; then
     rep=0
