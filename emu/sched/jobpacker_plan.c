@@ -62,9 +62,10 @@ static bool env_num(const char *name, double *v)
 
 void jp_conf_fabric(struct jp_conf *k, const struct sched_params *p)
 {
+	/* 0 = not known (a unit test's cluster): keep the defaults. */
 	if (p->ocs_interval_s > 0)
 		k->interval_s = p->ocs_interval_s;
-	if (p->ocs_delta_s >= 0)
+	if (p->ocs_delta_s > 0)
 		k->delta_s = p->ocs_delta_s;
 	if (p->ocs_Bps > 0) {
 		k->bw_ocs = p->ocs_Bps;
