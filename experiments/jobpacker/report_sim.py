@@ -125,11 +125,13 @@ def main(argv):
           "**Setup** (§4.3.1–4.3.2): flow-level simulator, `topologies/paper-20x30.conf` — 20 racks × 30 servers, "
           "20 containers and 10 Gb/s per server, 30 Gb/s EPS uplinks (10:1), one 100 Gb/s OCS port per rack; "
           "F-EPS on `paper-20x30-eps.conf` (100 Gb/s EPS uplinks, no OCS). "
-          "%s synthetic SWIM-like jobs per run (all recurring, or 50%% ad hoc in *mixed*), data and time "
-          "scale 1, elephant threshold 1.125 GB, OCS interval 1 s, δ 10 ms, hold mode, slowstart 0.7 for "
-          "JobPacker and 0.05 for the baselines, B = 5, ρ = 0 (1.0 in *mixed*), online arrivals uniform over "
-          "90 min, bandwidth quantum %s s. Seeds %s (one per repetition; the paper averages 20 runs)."
-          % (par.get("jobs", any_run.get("jobs", "?")), par.get("sim_quantum_s", "0.01"),
+          "%s synthetic SWIM-like jobs per run (all recurring, or 50%% ad hoc in *mixed*), data scale 1, "
+          "time scale %s (task durations and arrival times; run.sh's TS: calibrated so that F-EPS ÷ F-Hybrid "
+          "is near the paper's, see run.sh), elephant threshold 1.125 GB, OCS interval 1 s, δ 10 ms, hold mode, "
+          "slowstart 0.7 for JobPacker and 0.05 for the baselines, B = 5, ρ = 0 (1.0 in *mixed*), online "
+          "arrivals uniform over 90 min × the time scale, bandwidth quantum %s s. Seeds %s (one per repetition; "
+          "the paper averages 20 runs)."
+          % (par.get("jobs", any_run.get("jobs", "?")), par.get("time_scale", "?"), par.get("sim_quantum_s", "0.01"),
              ", ".join(map(str, seeds_all))),
           ""]
 
