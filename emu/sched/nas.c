@@ -78,7 +78,6 @@ struct nas {
 	bool dirty;           /* a job arrived or a task finished since the refresh */
 	double s_min, s_max;  /* Eq. 3.5's range over the jobs in the cluster */
 	double per_map;       /* Eq. 3.3's sum S_i / sum K_i */
-	int containers;       /* of the servers alive, at the last tick */
 };
 
 enum { LIGHT, MEDIUM, HEAVY };
@@ -205,14 +204,6 @@ static bool cr_holds_maps(struct sched *s, struct nas *n, const struct job *j, b
 	return true;
 }
 
-static int count_containers(const struct cluster *c)
-{
-	int n = 0;
-	for (int i = 0; i < c->nservers; i++)
-		n += c->servers[i].alive ? c->servers[i].containers : 0;
-	return n;
-}
-
 /* May job j, past its threshold with maps pending, take a reduce now?
  * (YARN's ramp-up, as for every policy: sched_ramp_up_ok.) */
 static bool early_ok(const struct nas *n, const struct cluster *c, const struct job *j)
@@ -325,7 +316,6 @@ static void nas_tick(struct sched *s)
 	struct nas *n = s->priv;
 	nas_track_check(&n->k, s->c);
 	refresh(n, s->c);
-	n->containers = count_containers(s->c);   /* "TrafficThreshold is updated periodically" */
 }
 
 static void nas_destroy(struct sched *s)
@@ -356,7 +346,6 @@ static int nas_init(struct sched *s, struct nas_flags f)
 		nas_destroy(s);
 		return -1;
 	}
-	n->containers = count_containers(s->c);
 	for (int i = 0; i < nj; i++)
 		n->js[i].map_since = n->js[i].red_since = n->js[i].cr_since = -1;
 	return 0;

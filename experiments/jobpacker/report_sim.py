@@ -363,30 +363,6 @@ def main(argv):
             L.append("| %g | %.0f | %s (%s–%s) | %d |" % (v, m, f2(n, "%.3f"), f2(lo), f2(hi), k))
         L.append("")
 
-    # ---- the planner's EPS:OCS ratio set to the topology's
-    brs = [(sc, v) for sc, v in (("batch", "bwratio-batch"), ("online", "bwratio-online")) if (v, "JobPacker") in runs]
-    if brs:
-        L += ["### JobPacker with the planner's EPS rate set to the topology's", "",
-              "JobPacker's planner evaluates Eq. 4.1 with bw_e = bw_o / `JOBPACKER_BW_RATIO`, 10 by default "
-              "(GENI's 1 Gb/s OCS against 0.1 Gb/s EPS). On paper-20x30 the ratio is 100 / 30 = 3.33: "
-              "with the default the planner thinks the EPS 3× slower than it is. Same seeds, "
-              "`JOBPACKER_BW_RATIO=3.333`:", "",
-              "| scenario | seeds | metric | default (10) | 3.333 | F-Hybrid | OCS share default / 3.333 |",
-              "|---|---|---|---|---|---|---|"]
-        for sc, v in brs:
-            alt = runs[(v, "JobPacker")]
-            sds = sorted(sd for sd in alt if sd in runs.get((sc, "JobPacker"), {}))
-            dflt = {sd: runs[(sc, "JobPacker")][sd] for sd in sds}
-            alt = {sd: alt[sd] for sd in sds}
-            fh = {sd: r for sd, r in runs.get((sc, "F-Hybrid"), {}).items() if sd in sds}
-            fns = [("makespan (s)", mk)] if sc == "batch" else [("median JCT (s)", med), ("median JCT of SH jobs (s)", shmed), ("mean JCT (s)", lambda r: mean(jcts(r["jobs"])))]
-            for lab, fn in fns:
-                L.append("| %s | %s | %s | %.1f | %.1f | %s | %.1f%% / %.1f%% |" % (
-                    sc, ",".join(map(str, sds)), lab, mean([fn(r) for r in dflt.values()]), mean([fn(r) for r in alt.values()]),
-                    f2(mean([fn(r) for r in fh.values()]), "%.1f"), 100 * mean([share(r) for r in dflt.values()]),
-                    100 * mean([share(r) for r in alt.values()])))
-        L.append("")
-
     # ---- diagnostics from per-job results and plans
     classes = [("1–10 maps", 1, 10), ("11–100", 11, 100), ("101–1000", 101, 1000), (">1000", 1001, 10 ** 9)]
     L += ["## Diagnostics", "",
