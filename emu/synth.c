@@ -310,6 +310,10 @@ static void sample_sizes(struct rng *r, struct job_spec *s)
 
 /* -------------------------------------------------------------- generator */
 
+/* Draws per chosen job before giving up: 9% of the trace's jobs shuffle
+ * more than 1.125 GB, 0.1% more than 10 TB. */
+#define SYNTH_MAX_DRAWS 1000000L
+
 void synth_params_default(struct synth_params *s)
 {
 	*s = (struct synth_params){
@@ -356,7 +360,20 @@ int workload_synthetic(struct workload *w, const struct synth_params *s, const s
 	for (int i = 0; i < s->njobs; i++) {
 		job_spec_init(&specs[i]);
 		snprintf(specs[i].name, sizeof(specs[i].name), "job%d", i);
-		sample_sizes(&sizes, &specs[i]);
+		/* Draw until a job is chosen (p->min_shuffle; one draw without it,
+		 * so the jobs of a seed do not change), then fit it (p->max_maps). */
+		long draws = 0;
+		do
+			sample_sizes(&sizes, &specs[i]);
+		while (!job_spec_chosen(&specs[i], p) && ++draws < SYNTH_MAX_DRAWS);
+		if (draws == SYNTH_MAX_DRAWS) {
+			if (err)
+				snprintf(err, 512, "synthetic workload: no job with a shuffle of at least %llu bytes "
+					 "in %ld draws", (unsigned long long)p->min_shuffle, (long)SYNTH_MAX_DRAWS);
+			job_specs_free(specs, s->njobs);
+			return -1;
+		}
+		job_spec_fit(&specs[i], p);
 		specs[i].recurring = rng_u01(&rec) < s->recurring_fraction;
 	}
 	char source[256];

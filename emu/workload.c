@@ -124,7 +124,33 @@ int workload_params_check(const struct workload_params *p, char err[512])
 		return fail(err, "data_scale and time_scale must be positive");
 	if (!positive(p->task_cpu) || !nonneg(p->task_mem_gb))
 		return fail(err, "task_cpu must be positive and task_mem_gb non-negative");
+	if (p->max_maps < 0)
+		return fail(err, "max_maps must be non-negative");
 	return 0;
+}
+
+bool job_spec_chosen(const struct job_spec *s, const struct workload_params *p)
+{
+	return s->shuffle >= p->min_shuffle;
+}
+
+/* x · num / den without overflow (bytes up to petabytes times a cap of
+ * terabytes), in integers so a seed gives the same jobs everywhere. */
+static uint64_t mul_div(uint64_t x, uint64_t num, uint64_t den)
+{
+	return (uint64_t)((unsigned __int128)x * num / den);
+}
+
+void job_spec_fit(struct job_spec *s, const struct workload_params *p)
+{
+	uint64_t cap = (uint64_t)p->max_maps * p->block_size;
+	if (p->max_maps <= 0 || s->nmaps >= 0 || s->map_inputs || s->input <= cap)
+		return;
+	s->shuffle = mul_div(s->shuffle, cap, s->input);
+	s->output = mul_div(s->output, cap, s->input);
+	if (s->has_pred_shuffle)
+		s->pred_shuffle = mul_div(s->pred_shuffle, cap, s->input);
+	s->input = cap;
 }
 
 /* ------------------------------------------------------------ derivation */
@@ -530,7 +556,8 @@ static int swim_unique(const struct specs *a, const char *path, char *err)
 	return rc;
 }
 
-static int swim_parse(FILE *in, const char *path, int max_jobs, struct specs *a, char *err)
+static int swim_parse(FILE *in, const char *path, const struct workload_params *p, int max_jobs, struct specs *a,
+		      char *err)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -558,11 +585,18 @@ static int swim_parse(FILE *in, const char *path, int max_jobs, struct specs *a,
 				  "(SWIM jobs are in submit order)", path, lineno, s->submit, a->v[a->n - 2].submit);
 			break;
 		}
+		if (!job_spec_chosen(s, p)) {
+			a->n--;   /* not chosen: the next job of the trace counts instead */
+			continue;
+		}
+		job_spec_fit(s, p);
 	}
 	if (!rc && ferror(in))
 		rc = fail(err, "%s: %s", path, strerror(errno));
 	if (!rc && a->n == 0)
-		rc = fail(err, "%s: no jobs", path);
+		rc = p->min_shuffle ? fail(err, "%s: no job with a shuffle of at least %llu bytes", path,
+					   (unsigned long long)p->min_shuffle)
+				    : fail(err, "%s: no jobs", path);
 	if (!rc)
 		rc = swim_unique(a, path, err);
 	free(line);
@@ -577,7 +611,7 @@ int workload_read_swim(struct workload *w, const char *path, const struct worklo
 	if (!in)
 		return fail(err, "%s: %s", path, strerror(errno));
 	struct specs a = {0};
-	int rc = swim_parse(in, path, max_jobs, &a, err);
+	int rc = swim_parse(in, path, p, max_jobs, &a, err);
 	fclose(in);
 	if (!rc) {
 		double t0 = a.v[0].submit;      /* arrivals relative to the first job read */
@@ -1250,6 +1284,9 @@ static int read_native(struct workload *w, const char *path, const struct worklo
 		       char *err)
 {
 	memset(w, 0, sizeof(*w));
+	if (p->min_shuffle || p->max_maps)
+		return fail(err, "%s: a native workload lists its jobs as they are: min_shuffle and max_maps "
+			    "choose and fit the jobs of a SWIM trace or of the generator", path);
 	struct native nf = {.path = path, .params = p, .err = err};
 	char *text = read_all(path, &nf.len, err);
 	if (!text)

@@ -29,6 +29,14 @@ struct workload_params {
 	double time_floor_s;        /* minimum task duration after scaling, default 0.2 */
 	double task_cpu;            /* default 1 */
 	double task_mem_gb;         /* default 1 */
+	/* Choosing and fitting the jobs of a SWIM trace or of the generator
+	 * (job_spec_chosen, job_spec_fit; a native file lists its jobs as they
+	 * are and refuses these): */
+	uint64_t min_shuffle;       /* only jobs with at least this shuffle (unscaled bytes): the
+				       SWIM reader skips the others, the generator draws again; 0 = all */
+	int max_maps;               /* a job of more maps is scaled down to this many, as SWIM
+				       scales a trace to a smaller cluster: input, shuffle and output
+				       × max_maps·block / input; 0 = no limit */
 };
 void workload_params_default(struct workload_params *p);
 

@@ -41,6 +41,12 @@ struct job_spec {
 void job_spec_init(struct job_spec *s);
 void job_specs_free(struct job_spec *specs, int n);
 
+/* Whether a drawn or read job is chosen (its shuffle is at least
+ * p->min_shuffle), and the job scaled down to p->max_maps maps when it has
+ * more (bytes only: counts given explicitly are left alone). */
+bool job_spec_chosen(const struct job_spec *s, const struct workload_params *p);
+void job_spec_fit(struct job_spec *s, const struct workload_params *p);
+
 /* Check the knobs (positive rates, block size, ...).  0 or -1 with err. */
 int workload_params_check(const struct workload_params *p, char err[512]);
 

@@ -46,6 +46,11 @@ static void usage(FILE *f)
 		"  --arrivals MODE       batch | uniform:WINDOW_S | poisson:MEAN_GAP_S | trace (default batch)\n"
 		"  --scheduler NAME      one of the list below (default fair)\n"
 		"  --recurring F         synthetic: fraction of recurring jobs, the rest ad hoc (default 1)\n"
+		"  --min-shuffle BYTES   synthetic or SWIM: only jobs with at least this shuffle (unscaled;\n"
+		"                        the generator draws again, a trace's other jobs are skipped)\n"
+		"  --max-maps N          synthetic or SWIM: a job of more maps is scaled down to N maps, as\n"
+		"                        SWIM fits a trace to a smaller cluster (all its bytes x the same\n"
+		"                        factor; e.g. the cluster's containers: no job exceeds one wave)\n"
 		"  --seed N              workload and placement seed (default 4)\n"
 		"  --data-scale X        multiply every byte count (default 0.01, as GENI did)\n"
 		"  --time-scale X        multiply task durations and arrival times (default 0.1)\n"
@@ -126,7 +131,8 @@ int cmd_run(int argc, char **argv)
 		{"heartbeat", required_argument, 0, 'H'}, {"monitor", required_argument, 0, 'M'},
 		{"sim-quantum", required_argument, 0, 'Q'}, {"shuffle-error", required_argument, 0, 'E'},
 		{"arrival-error", required_argument, 0, 'A'}, {"stall-timeout", required_argument, 0, 'U'},
-		{"stall-retries", required_argument, 0, 'V'},
+		{"stall-retries", required_argument, 0, 'V'}, {"min-shuffle", required_argument, 0, 'Z'},
+		{"max-maps", required_argument, 0, 'X'},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	struct run_params rp;
 	struct workload_params wp;
@@ -181,6 +187,13 @@ int cmd_run(int argc, char **argv)
 		case 'T': if (num("--time-scale", optarg, 1e-6, 1e3, &wp.time_scale)) return 2; break;
 		case 'R': if (num("--rate-scale", optarg, 1e-9, 1e3, &rate_scale)) return 2; break;
 		case 'l': if (num("--slowstart", optarg, 0, 1, &rp.slowstart)) return 2; break;
+		case 'Z':
+			if (units_parse_size(optarg, &wp.min_shuffle)) {
+				fprintf(stderr, "emu run: --min-shuffle '%s': expected a size such as 100MB\n", optarg);
+				return 2;
+			}
+			break;
+		case 'X': if (num("--max-maps", optarg, 1, 1e7, &x)) return 2; wp.max_maps = (int)x; break;
 		case 'e': {
 			uint64_t b;
 			if (units_parse_size(optarg, &b)) {

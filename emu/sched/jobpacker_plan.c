@@ -1592,6 +1592,64 @@ static struct task *adhoc_pick(struct sched *s, struct jp_rt *rt, int server, in
 	return NULL;
 }
 
+/* Whether any alive server of the racks marked in `racks` has a free container. */
+static bool racks_have_room(const struct cluster *c, const uint8_t *racks)
+{
+	for (int r = 0; r < c->racks; r++)
+		for (int k = 0; racks[r] && k < c->per_rack; k++) {
+			const struct server *sv = &c->servers[r * c->per_rack + k];
+			if (sv->alive && sv->free > 0)
+				return true;
+		}
+	return false;
+}
+
+/* A container that its rack's sequence and the ad-hoc jobs leave idle runs
+ * a task of a non-shuffle-heavy planned job that waits for its planned
+ * racks, all of them busy: the plan put such a job on "any containers that
+ * are available" (L989), and its racks only time it (its shuffle takes the
+ * EPS wherever it runs), but the plan's times drift at run time.  Without
+ * this a one-task job planned on a rack still busy with a job that ran
+ * long waited there ~1 s beside idle racks (GENI online, seed 4).  Jobs in
+ * planned order (planned start); a map only with a replica on this rack, as
+ * planned_map's rule; shuffle-heavy jobs stay on their racks, which is what
+ * aggregates their shuffle. */
+static struct task *idle_pick(struct sched *s, struct jp_rt *rt, int server, int *early)
+{
+	struct cluster *c = s->c;
+	const struct jp_plan *p = &rt->plan;
+	int R = c->racks;
+	double after = -INFINITY;
+	int after_id = -1;
+	for (;;) {   /* candidates by (planned start, id), the next after the last tried */
+		struct job *j = NULL;
+		for (int i = 0; i < c->running_jobs; i++) {
+			struct job *x = cluster_active(c, i);
+			double st = p->start[x->id];
+			if (!follows_plan(rt, x) || p->sh[x->id] || st < after || (st == after && x->id <= after_id))
+				continue;
+			if (!j || st < p->start[j->id] || (st == p->start[j->id] && x->id < j->id))
+				j = x;
+		}
+		if (!j)
+			return NULL;
+		if (cluster_pending_maps(c, j) && !racks_have_room(c, p->map_rack + (size_t)j->id * R)) {
+			enum locality loc;
+			struct task *t = cluster_best_map(c, j, server, &loc);
+			if (t && loc != LOCAL_NONE)
+				return t;
+		}
+		if (cluster_pending_reduces(c, j) && !racks_have_room(c, p->red_rack + (size_t)j->id * R)) {
+			if (*early < 0)
+				*early = early_reduces(c, cluster_rack_of(c, server));
+			if (reduce_ok(rt, j, *early))
+				return cluster_next_reduce(c, j);
+		}
+		after = p->start[j->id];
+		after_id = j->id;
+	}
+}
+
 /* Rack i's sequence as a list of the entries whose job was not seen
  * finished (a finished job never runs again), so that the walk below does
  * not step over the hundreds of finished entries a paper-scale batch leaves
@@ -1646,8 +1704,10 @@ struct task *jp_follow_offer(struct sched *s, struct jp_rt *rt, int server)
 			return t;
 	}
 	/* Nothing of the plan runnable here: ad-hoc jobs get the container
-	 * (also the over-provisioned slack, §4.2.3.2). */
-	return adhoc_pick(s, rt, server, &early);
+	 * (also the over-provisioned slack, §4.2.3.2), else a non-shuffle-heavy
+	 * planned job waiting elsewhere. */
+	struct task *t = adhoc_pick(s, rt, server, &early);
+	return t || !rt->strict ? t : idle_pick(s, rt, server, &early);
 }
 
 static int alive_server_of(struct sched *s, int rack)

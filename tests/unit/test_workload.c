@@ -808,3 +808,96 @@ Test(workload, prediction_errors_bounded_and_seeded)
 	cr_assert(moved > 0.2 * w.njobs && moved < 0.4 * w.njobs, "%d of %d jobs' arrivals moved", moved, w.njobs);
 	workload_free(&w);
 }
+
+/* ------------------------------------------------ choosing and fitting jobs */
+
+Test(workload, swim_choose_and_fit)
+{
+	char path[64], err[512];
+	struct workload w;
+	struct workload_params p;
+	workload_params_default(&p);
+	/* 1000 blocks of input with 5 GB shuffle; a job with no shuffle; a
+	 * small job with 200 MB of shuffle. */
+	write_tmp(path, "big\t0\t0\t134217728000\t5000000000\t1000000\n"
+			"none\t1\t1\t1000\t0\t10\n"
+			"small\t2\t1\t268435456\t200000000\t0\n");
+	p.min_shuffle = 100000000;
+	p.max_maps = 100;
+	cr_assert_eq(workload_read_swim(&w, path, &p, 0, err), 0, "%s", err);
+	cr_assert_eq(w.njobs, 2, "the job without a shuffle is not chosen");
+	cr_assert_str_eq(w.jobs[0].name, "big");
+	cr_assert_str_eq(w.jobs[1].name, "small");
+	/* big: 1000 maps scaled down to 100, every byte count × 1/10. */
+	cr_assert_eq(w.jobs[0].nmaps, 100);
+	cr_assert_eq(w.jobs[0].input_bytes, 100ULL * 134217728);
+	cr_assert_eq(w.jobs[0].shuffle_bytes, 500000000);
+	cr_assert_eq(w.jobs[0].output_bytes, 100000);
+	/* small fits: untouched; arrivals relative to the first job read. */
+	cr_assert_eq(w.jobs[1].nmaps, 2);
+	cr_assert_eq(w.jobs[1].shuffle_bytes, 200000000);
+	cr_assert_float_eq(w.jobs[1].submit_s, 2, 1e-12);
+	check_tasks(&w);
+	workload_free(&w);
+	/* max_jobs counts chosen jobs. */
+	cr_assert_eq(workload_read_swim(&w, path, &p, 1, err), 0, "%s", err);
+	cr_assert_eq(w.njobs, 1);
+	workload_free(&w);
+	/* Nothing chosen: an error that says why. */
+	p.min_shuffle = 6000000000;
+	cr_assert_eq(workload_read_swim(&w, path, &p, 0, err), -1);
+	cr_assert_not_null(strstr(err, "no job with a shuffle of at least 6000000000 bytes"), "%s", err);
+	unlink(path);
+	/* A native file lists its jobs as they are. */
+	p.min_shuffle = 0;
+	write_tmp(path, "{\"jobs\": [{\"input\": 1}]}\n");
+	cr_assert_eq(workload_read(&w, path, &p, 0, err), -1);
+	cr_assert_not_null(strstr(err, "a native workload lists its jobs as they are"), "%s", err);
+	unlink(path);
+}
+
+Test(workload, synth_choose_and_fit)
+{
+	char err[512];
+	struct workload all, some;
+	struct workload_params p;
+	struct synth_params s;
+	workload_params_default(&p);
+	synth_params_default(&s);
+	s.njobs = 200;
+	s.seed = 7;
+	cr_assert_eq(workload_synthetic(&all, &s, &p, err), 0, "%s", err);
+	int big = 0;
+	for (int j = 0; j < all.njobs; j++)
+		big += all.jobs[j].nmaps > 100;
+	cr_assert_gt(big, 0, "the seed draws jobs wider than the cap");
+	p.min_shuffle = 100000000;
+	p.max_maps = 100;
+	cr_assert_eq(workload_synthetic(&some, &s, &p, err), 0, "%s", err);
+	cr_assert_eq(some.njobs, 200);
+	int scaled = 0;
+	for (int j = 0; j < some.njobs; j++) {
+		const struct job *x = &some.jobs[j];
+		cr_assert_leq(x->nmaps, 100, "job %d has %d maps", j, x->nmaps);
+		if (x->nmaps == 100 && x->input_bytes == 100 * p.block_size) {
+			scaled++;   /* fitted: shuffle per input kept */
+			continue;
+		}
+		cr_assert_geq(x->shuffle_bytes, p.min_shuffle, "job %d shuffles %llu", j,
+			      (unsigned long long)x->shuffle_bytes);
+	}
+	cr_assert_gt(scaled, 0);
+	check_tasks(&some);
+	/* Reproducible, and without the knobs the draws are the old ones. */
+	struct workload again, plain;
+	cr_assert_eq(workload_synthetic(&again, &s, &p, err), 0, "%s", err);
+	expect_same(&some, &again);
+	p.min_shuffle = 0;
+	p.max_maps = 0;
+	cr_assert_eq(workload_synthetic(&plain, &s, &p, err), 0, "%s", err);
+	expect_same(&all, &plain);
+	workload_free(&all);
+	workload_free(&some);
+	workload_free(&again);
+	workload_free(&plain);
+}
