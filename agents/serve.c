@@ -121,7 +121,12 @@ static void pend_sub(struct sconn *c, uint64_t n)
 	if (!c->circuit || !n)
 		return;
 	pending[c->dst_rack] -= n;
-	demand_changed();
+	/* A circuit's work done is news at once: a controller that reconfigures
+	 * early (ocs_early_due) waits for it; the rest is rate-limited. */
+	if (!pending[c->dst_rack] && reported[c->dst_rack])
+		demand_send();
+	else
+		demand_changed();
 }
 
 static bool may_write(const struct sconn *c)

@@ -8,6 +8,7 @@
 #include "netctl/plan.h"
 #include <arpa/inet.h>
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -346,17 +347,26 @@ static void emu_fetch(struct run *r, struct task *reduce, const struct xfer *xs,
 
 /* ---- the OCS thread ----------------------------------------------------- */
 
+/* How often the controller looks at the demand between intervals when
+ * configurations may give way early (ocs_early_due): δ-sized steps. */
+#define OCS_EARLY_POLL_S 0.010
+
+static double mono_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 static void *ocs_main(void *arg)
 {
 	struct run *r = arg;
 	struct emu_be *e = E(r);
-	struct timespec ts;
 	ocs_realtime();   /* best effort: δ stays precise on a busy machine */
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	double next = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+	double t_lit = mono_now(), next = t_lit + r->p.ocs.interval_s;
 	while (!e->ocs_stop) {
-		next += r->p.ocs.interval_s;
-		struct timespec at = {(time_t)next, (long)((next - (double)(time_t)next) * 1e9)};
+		double wake = r->p.ocs.early ? fmin(next, mono_now() + OCS_EARLY_POLL_S) : next;
+		struct timespec at = {(time_t)wake, (long)((wake - (double)(time_t)wake) * 1e9)};
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR)
 			;
 		if (e->ocs_stop)
@@ -370,8 +380,17 @@ static void *ocs_main(void *arg)
 				ocs_demand_set(&r->ocs, s, d, (int64_t)(sum > INT64_MAX / 4 ? INT64_MAX / 4 : sum));
 			}
 		pthread_mutex_unlock(&e->demand_mu);
-		if (ocs_tick(&r->ocs, NULL, e->ocs_err))
+		double t = mono_now();
+		bool periodic = t >= next - 1e-6;
+		if (!periodic && !ocs_early_due(&r->ocs, t - t_lit))
+			continue;
+		struct ocs_event ev;
+		if (ocs_tick(&r->ocs, &ev, e->ocs_err))
 			break;
+		if (ev.changed)
+			t_lit = mono_now();
+		/* On the interval's grid, or a new period from an early reconfiguration. */
+		next = periodic ? next + r->p.ocs.interval_s : mono_now() + r->p.ocs.interval_s;
 	}
 	return NULL;
 }

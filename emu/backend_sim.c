@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum ev_kind { EV_COMPUTED, EV_OCS_TICK, EV_OCS_LIGHT };
+enum ev_kind { EV_COMPUTED, EV_OCS_TICK, EV_OCS_LIGHT, EV_OCS_CHECK };
 
 struct event {
 	double t;
@@ -47,6 +47,9 @@ struct sim_be {
 	/* OCS */
 	struct circuit_cfg crossbar, lit, next;
 	bool lighting;         /* a reconfiguration is under way */
+	int tick_gen;          /* the periodic tick that counts (an early reconfiguration restarts the period) */
+	double t_lit;          /* when the lit configuration was lit */
+	bool check_queued;     /* an EV_OCS_CHECK is pending (early reconfiguration) */
 	int64_t *demand;
 	unsigned long long events, allocations, flows;
 };
@@ -202,7 +205,7 @@ static void computed(struct run *r, const struct event *e)
 static void ocs_tick_virtual(struct run *r)
 {
 	struct sim_be *b = S(r);
-	ev_push(b, b->now + r->p.ocs.interval_s, EV_OCS_TICK, -1, 0);
+	ev_push(b, b->now + r->p.ocs.interval_s, EV_OCS_TICK, -1, ++b->tick_gen);
 	if (b->lighting)
 		return;   /* the last reconfiguration is still under way, as a blocked controller thread would be */
 	r->ocs.ticks++;
@@ -241,7 +244,32 @@ static void ocs_light(struct run *r)
 	struct sim_be *b = S(r);
 	b->lit = b->crossbar;
 	b->lighting = false;
+	b->t_lit = b->now;
 	simnet_set_lit(b->net, &b->lit);
+}
+
+/* Early reconfiguration (ocs_early_due): after every event, cheaply, from
+ * the counts of circuit-eligible flows per rack pair; a configuration too
+ * young to give way is looked at again when it may. */
+static void ocs_early_check(struct run *r)
+{
+	struct sim_be *b = S(r);
+	if (!r->ocs_on || !r->p.ocs.early || b->lighting)
+		return;
+	int R = r->c.racks;
+	for (int p = 0; p < b->lit.ports; p++)   /* the common case: a lit circuit is busy */
+		for (int s = 0; s < R; s++)
+			if (b->lit.out[p][s] >= 0 && simnet_circuit_flows(b->net, s, b->lit.out[p][s]))
+				return;
+	for (int s = 0; s < R; s++)
+		for (int d = 0; d < R; d++)
+			ocs_demand_set(&r->ocs, s, d, simnet_circuit_flows(b->net, s, d));
+	double hold = b->t_lit + 9 * r->p.ocs.delta_s;
+	if (ocs_early_due(&r->ocs, b->now - b->t_lit))
+		ocs_tick_virtual(r);
+	else if (b->now < hold && !b->check_queued && ocs_early_due(&r->ocs, INFINITY)) {
+		b->check_queued = ev_push(b, hold, EV_OCS_CHECK, -1, 0) == 0;
+	}
 }
 
 /* ---- the loop ----------------------------------------------------------- */
@@ -278,11 +306,15 @@ static void sim_poll(struct run *r, double deadline)
 			struct event e = ev_pop(b);
 			if (e.kind == EV_COMPUTED)
 				computed(r, &e);
-			else if (e.kind == EV_OCS_TICK)
-				ocs_tick_virtual(r);
+			else if (e.kind == EV_OCS_TICK) {
+				if (e.attempt == b->tick_gen)   /* else superseded by an early reconfiguration */
+					ocs_tick_virtual(r);
+			} else if (e.kind == EV_OCS_CHECK)
+				b->check_queued = false;
 			else
 				ocs_light(r);
 		}
+		ocs_early_check(r);
 	}
 	if (deadline > b->now && deadline < INFINITY)
 		b->now = r->c.now = deadline;
@@ -316,7 +348,7 @@ static int sim_setup(struct run *r, char err[512])
 			return -1;
 		}
 		r->ocs_on = true;
-		if (ev_push(b, r->p.ocs.interval_s, EV_OCS_TICK, -1, 0)) {
+		if (ev_push(b, r->p.ocs.interval_s, EV_OCS_TICK, -1, b->tick_gen)) {
 			snprintf(err, 512, "out of memory");
 			return -1;
 		}

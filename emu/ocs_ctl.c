@@ -15,6 +15,29 @@ void ocs_params_default(struct ocs_params *p)
 	p->guard_s = 0.002;
 	p->drain_timeout_s = 0.050;
 	p->scope = OCS_DARK_ALL;
+	p->early = false;
+}
+
+bool ocs_early_due(const struct ocs_ctl *c, double lit_for_s)
+{
+	if (!c->p.early || lit_for_s < 9 * c->p.delta_s)
+		return false;
+	int R = c->racks;
+	bool lit[R * R];
+	memset(lit, 0, sizeof lit);
+	for (int p = 0; p < c->cur->ports; p++)
+		for (int s = 0; s < R; s++) {
+			int d = c->cur->out[p][s];
+			if (d < 0 || d >= R)
+				continue;
+			if (c->demand[s * R + d] > 0)
+				return false;   /* a lit circuit still has work */
+			lit[s * R + d] = true;
+		}
+	for (int x = 0; x < R * R; x++)
+		if (!lit[x] && x / R != x % R && c->demand[x] > 0)
+			return true;
+	return false;
 }
 
 static double wall(void)

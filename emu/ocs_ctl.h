@@ -36,6 +36,8 @@ struct ocs_params {
 	double guard_s;           /* announce this long before going dark (default 2 ms) */
 	double drain_timeout_s;   /* bound on waiting for optical queues (default 50 ms) */
 	enum ocs_dark_scope scope;
+	bool early;               /* also reconfigure as soon as the lit circuits have served
+				     their demand (ocs_early_due); default: every interval only */
 };
 void ocs_params_default(struct ocs_params *p);
 
@@ -90,6 +92,15 @@ int ocs_decide(struct ocs_ctl *c, struct circuit_cfg *next, int64_t *served);
 /* Move the fabric to `next` by the sequence above.  ev may be NULL. */
 int ocs_reconfigure(struct ocs_ctl *c, const struct circuit_cfg *next, struct ocs_event *ev,
 		    char err[FABRIC_ERR_LEN]);
+/* Early reconfiguration (p.early): a configuration lit for `lit_for_s`
+ * gives way before the interval is up when every lit circuit's demand is 0
+ * and some other rack pair has demand, once it has been lit for 9δ — the
+ * dissertation's minimum configuration length for 90% OCS utilisation
+ * (L852: "the average duration of each configuration should be at least
+ * 9δ"), which is also what its elephant threshold E = 9δ·bw_o assumes: a
+ * circuit that carries E and then idles for the rest of a 1 s interval is
+ * used 9% of the time.  Only zero / non-zero of c->demand matters. */
+bool ocs_early_due(const struct ocs_ctl *c, double lit_for_s);
 /* decide + reconfigure + log: what the controller does every interval. */
 int ocs_tick(struct ocs_ctl *c, struct ocs_event *ev, char err[FABRIC_ERR_LEN]);
 /* One line of the CSV log for a reconfiguration that happened (ev->changed),

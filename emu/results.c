@@ -160,6 +160,9 @@ static json_t *params_json(const struct run *r)
 			 (double)r->t->server.rate, "uplink_rate_bps", (double)r->t->uplink.rate, "ocs_rate_bps",
 			 r->t->ocs ? (double)r->t->optical.rate : 0.0);
 	json_object_set_new(o, "backend", json_string(r->be->name));
+	json_object_set_new(o, "ocs_reconfig", json_string(r->p.ocs.early ? "early" : "periodic"));
+	json_object_set_new(o, "min_shuffle_bytes", json_integer((json_int_t)w->min_shuffle));
+	json_object_set_new(o, "max_maps", json_integer(w->max_maps));
 	json_object_set_new(o, "monitor_s", json_real(r->p.monitor_s));
 	if (!r->be->wallclock)
 		json_object_set_new(o, "sim_quantum_s", json_real(r->p.sim_quantum_s));

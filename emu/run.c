@@ -318,7 +318,8 @@ int run_experiment(const struct topo *t, struct workload *w, const struct run_pa
 	struct sched_params sp = {.elephant_bytes = p->elephant_bytes, .node_wait_s = p->node_wait_s,
 				  .rack_wait_s = p->rack_wait_s, .seed = p->seed,
 				  .uplink_Bps = (double)t->uplink.rate / 8, .ocs_Bps = t->ocs ? (double)t->optical.rate / 8 : 0,
-				  .ocs_interval_s = p->ocs.interval_s, .ocs_delta_s = p->ocs.delta_s};
+				  .ocs_interval_s = p->ocs.interval_s, .ocs_delta_s = p->ocs.delta_s,
+				  .ocs_early = p->ocs.early};
 	if (sched_init(&r->s, ops, &r->c, &sp)) {
 		snprintf(err, 512, "scheduler %s failed to initialise", p->scheduler);
 		goto out;

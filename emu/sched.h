@@ -48,6 +48,7 @@ struct sched_params {
 	 * rack's EPS uplink and OCS port rates (bytes/s; OCS 0 if none), and
 	 * the OCS controller's interval and delta. */
 	double uplink_Bps, ocs_Bps, ocs_interval_s, ocs_delta_s;
+	bool ocs_early;             /* configurations give way once served (ocs_early_due) */
 };
 
 struct sched {

@@ -37,6 +37,7 @@ struct simnet {
 	double *cap;                   /* payload bytes/s per link */
 	struct counter *ctr;
 	int16_t *lit_port;             /* racks x racks: port of the lit circuit, -1 */
+	int *ncirc;                    /* racks x racks: active circuit-eligible flows */
 	struct flow *f;
 	int nf, capf, *freel, nfree;
 	int *act, nact;                /* active flow handles */
@@ -77,10 +78,11 @@ struct simnet *simnet_new(const struct topo *t, bool hold)
 	n->cap = calloc(n->nlinks, sizeof *n->cap);
 	n->ctr = calloc(n->nlinks, sizeof *n->ctr);
 	n->lit_port = malloc((size_t)n->racks * n->racks * sizeof *n->lit_port);
+	n->ncirc = calloc((size_t)n->racks * n->racks, sizeof *n->ncirc);
 	n->cnt = calloc(n->nlinks, sizeof *n->cnt);
 	n->start = calloc(n->nlinks + 1, sizeof *n->start);
 	n->capr = calloc(n->nlinks, sizeof *n->capr);
-	if (!n->cap || !n->ctr || !n->lit_port || !n->cnt || !n->start || !n->capr) {
+	if (!n->cap || !n->ctr || !n->lit_port || !n->ncirc || !n->cnt || !n->start || !n->capr) {
 		simnet_free(n);
 		return NULL;
 	}
@@ -102,6 +104,7 @@ void simnet_free(struct simnet *n)
 	free(n->cap);
 	free(n->ctr);
 	free(n->lit_port);
+	free(n->ncirc);
 	free(n->f);
 	free(n->freel);
 	free(n->act);
@@ -222,6 +225,7 @@ int simnet_add(struct simnet *n, double now, int src, int dst, uint64_t bytes, b
 	f->t_done = bytes ? INFINITY : now;
 	f->tag = tag;
 	f->bytes = bytes;
+	n->ncirc[f->srack * n->racks + f->drack] += f->circuit;
 	f->act_pos = n->nact;
 	n->act[n->nact++] = h;
 	f->heap_pos = n->nheap;
@@ -235,6 +239,7 @@ int64_t simnet_remove(struct simnet *n, int h, double now, uint64_t *bytes)
 {
 	struct flow *f = &n->f[h];
 	unaccount(n, f, now);
+	n->ncirc[f->srack * n->racks + f->drack] -= f->circuit;
 	int i = f->heap_pos, last = n->heap[--n->nheap];
 	if (i < n->nheap) {
 		heap_set(n, i, last);
@@ -456,6 +461,11 @@ double simnet_remaining(const struct simnet *n, int h, double now)
 {
 	const struct flow *f = &n->f[h];
 	return fmax(0, f->rem - f->rate * (now - f->t_set));
+}
+
+int simnet_circuit_flows(const struct simnet *n, int src, int dst)
+{
+	return n->ncirc[src * n->racks + dst];
 }
 
 void simnet_demand(const struct simnet *n, double now, int64_t *demand)

@@ -48,6 +48,8 @@ int simnet_active(const struct simnet *n);
 /* Payload rate (bytes/s) and remaining bytes of a flow, for tests. */
 double simnet_rate(const struct simnet *n, int flow);
 double simnet_remaining(const struct simnet *n, int flow, double now);
+/* Active circuit-eligible flows from rack src to rack dst (cheap: counted). */
+int simnet_circuit_flows(const struct simnet *n, int src, int dst);
 /* Remaining circuit-eligible bytes per ordered rack pair: demand[src * racks + dst]. */
 void simnet_demand(const struct simnet *n, double now, int64_t *demand);
 /* Cumulative counters of every ToR-facing link as of `now` (the layout of

@@ -59,6 +59,8 @@ static void usage(FILE *f)
 		"  --elephant BYTES      circuit-eligible above this (default 1.125GB x data scale)\n"
 		"  --ocs-mode hold|fallback   circuit-eligible bytes wait for a circuit, or use the EPS meanwhile\n"
 		"  --ocs-interval S      OCS reconfiguration interval (default 1)\n"
+		"  --ocs-reconfig periodic|early   every interval only (default), or also as soon as the\n"
+		"                        lit circuits' demand is served and other racks wait (after 9 x delta)\n"
 		"  --delta S             OCS reconfiguration delay (default 0.010)\n"
 		"  --experiment NAME     results/<NAME>/... (default \"default\")\n"
 		"  --run NAME            results/.../<NAME> (default: a timestamp)\n"
@@ -132,7 +134,7 @@ int cmd_run(int argc, char **argv)
 		{"sim-quantum", required_argument, 0, 'Q'}, {"shuffle-error", required_argument, 0, 'E'},
 		{"arrival-error", required_argument, 0, 'A'}, {"stall-timeout", required_argument, 0, 'U'},
 		{"stall-retries", required_argument, 0, 'V'}, {"min-shuffle", required_argument, 0, 'Z'},
-		{"max-maps", required_argument, 0, 'X'},
+		{"max-maps", required_argument, 0, 'X'}, {"ocs-reconfig", required_argument, 0, 'G'},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	struct run_params rp;
 	struct workload_params wp;
@@ -194,6 +196,13 @@ int cmd_run(int argc, char **argv)
 			}
 			break;
 		case 'X': if (num("--max-maps", optarg, 1, 1e7, &x)) return 2; wp.max_maps = (int)x; break;
+		case 'G':
+			if (strcmp(optarg, "periodic") && strcmp(optarg, "early")) {
+				fprintf(stderr, "emu run: --ocs-reconfig '%s': expected periodic or early\n", optarg);
+				return 2;
+			}
+			rp.ocs.early = !strcmp(optarg, "early");
+			break;
 		case 'e': {
 			uint64_t b;
 			if (units_parse_size(optarg, &b)) {

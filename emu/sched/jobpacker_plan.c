@@ -71,6 +71,10 @@ void jp_conf_fabric(struct jp_conf *k, const struct sched_params *p)
 		k->bw_ocs = p->ocs_Bps;
 		if (p->uplink_Bps > 0)
 			k->bw_ratio = p->ocs_Bps / p->uplink_Bps;
+		/* Eq. 4.1's OCS term as the fabric behaves: configurations that give
+		 * way once served are Fig 4.6's continuous circuits; configurations
+		 * held for whole intervals are the periodic model. */
+		k->lrf = p->ocs_early ? JP_LRF_FIG46 : JP_LRF_PERIODIC;
 	}
 }
 

@@ -66,6 +66,7 @@ TestSuite(chapter4, .init = setup, .fini = teardown, .timeout = 240);
 
 struct system {
 	const char *name, *scheduler, *topology, *slowstart;
+	const char *reconfig;   /* --ocs-reconfig */
 };
 
 /* Run one system to completion; its summary. */
@@ -77,7 +78,8 @@ static json_t *run_system(const struct system *sys)
 	const char *argv[] = {emu, "run", "--topology", sys->topology, "--workload", wl_path, "--prefix", P,
 			      "--results", RESULTS, "--experiment", "c4", "--run", sys->name, "--scheduler",
 			      sys->scheduler, "--slowstart", sys->slowstart, "--elephant", "1MB", "--ocs-interval",
-			      "0.5", "--timeout", "120", "--quiet", NULL};
+			      "0.5", "--ocs-reconfig", sys->reconfig ? sys->reconfig : "periodic", "--timeout", "120",
+			      "--quiet", NULL};
 	int rc = rx_wait_exit(rx_spawn(argv, log));
 	cr_assert_eq(rc, 0, "%s: emu run exited %d (see %s)", sys->name, rc, log);
 	snprintf(path, sizeof path, RESULTS "/c4/%s/%s/summary.json", sys->scheduler, sys->name);
@@ -95,10 +97,10 @@ static json_t *run_system(const struct system *sys)
 Test(chapter4, jobpacker_puts_most_shuffle_bytes_on_circuits_and_fair_few)
 {
 	const struct system systems[] = {
-		{"JobPacker", "jobpacker", hybrid_path, "0.7"},
-		{"F-Hybrid", "fair", hybrid_path, "0.05"},
-		{"Corral", "corral", hybrid_path, "0.05"},
-		{"F-EPS", "fair", eps_path, "0.05"},
+		{"JobPacker", "jobpacker", hybrid_path, "0.7", NULL},
+		{"F-Hybrid", "fair", hybrid_path, "0.05", NULL},
+		{"Corral", "corral", hybrid_path, "0.05", NULL},
+		{"F-EPS", "fair", eps_path, "0.05", NULL},
 	};
 	json_t *s[4];
 	for (int i = 0; i < 4; i++)
@@ -116,4 +118,38 @@ Test(chapter4, jobpacker_puts_most_shuffle_bytes_on_circuits_and_fair_few)
 	for (int i = 0; i < 4; i++)
 		json_decref(s[i]);
 	cr_assert_eq(fx_ip_netns_count(P), 0, "the fabric must be gone after the runs");
+}
+
+/* Early reconfiguration on real circuits: a configuration gives way before
+ * its 0.5 s interval once its circuits are served (the agents report their
+ * pending bytes at once when a rack pair's reach zero), never sooner than
+ * 9δ after it was lit, and the shuffle still crosses on circuits. */
+Test(chapter4, early_reconfiguration_moves_circuits_once_served)
+{
+	const struct system jp = {"JobPacker-early", "jobpacker", hybrid_path, "0.7", "early"};
+	json_t *s = run_system(&jp);
+	cr_assert_gt(rx_num(s, "ocs_bytes"), 0.8 * rx_num(s, "cross_rack_bytes"), "early: %.0f of %.0f on circuits",
+		     rx_num(s, "ocs_bytes"), rx_num(s, "cross_rack_bytes"));
+	json_decref(s);
+	FILE *f = fopen(RESULTS "/c4/jobpacker/JobPacker-early/ocs.csv", "r");
+	cr_assert_not_null(f);
+	char line[4096];
+	int rows = 0, early = 0;
+	double prev_lit = -1, prev_announce = -1;
+	cr_assert_not_null(fgets(line, sizeof line, f));   /* header */
+	while (fgets(line, sizeof line, f)) {
+		double ts, ta, td, tsw, tl;
+		cr_assert_eq(sscanf(line, "%lf,%lf,%lf,%lf,%lf", &ts, &ta, &td, &tsw, &tl), 5, "%s", line);
+		if (prev_lit >= 0) {
+			cr_assert_geq(ta - prev_lit, 0.09 - 0.002, "gave way %.3f s after light: %s", ta - prev_lit,
+				      line);
+			early += ta - prev_announce < 0.5 - 0.02;
+		}
+		prev_lit = tl;
+		prev_announce = ta;
+		rows++;
+	}
+	fclose(f);
+	cr_assert_gt(rows, 1);
+	cr_assert_gt(early, 0, "no configuration gave way before its interval (%d reconfigurations)", rows);
 }

@@ -663,39 +663,44 @@ Test(jobpacker, shuffle_postponed_until_aggregate_crosses_threshold)
 	stop();
 }
 
-Test(jobpacker, shuffle_released_when_one_source_rack_crosses)
+Test(jobpacker, shuffle_released_when_every_source_rack_crosses)
 {
-	/* With whole-interval circuits the OCS does not pay for this job (6 kB
-	 * pieces, 1 s each, against 0.7 s on the EPS): the profile of Fig 4.6,
-	 * continuous circuits, makes it shuffle-heavy, which is what this test
-	 * is about. */
+	/* With whole-interval circuits the OCS does not pay for this job (small
+	 * pieces, 1 s each): the profile of Fig 4.6, continuous circuits, makes
+	 * it shuffle-heavy, which is what this test is about. */
 	setenv("JOBPACKER_LRF", "fig46", 1);
-	/* Threshold crossed before the maps are done: 6 maps of 2000 bytes, one
-	 * reduce on rack 1, E = 5000; maps 0-2 on rack 0, 3-5 on rack 2. */
-	struct jspec js = {6, 1, 1, 1, 12000, 0, 0, true};
+	/* 8 maps of 2000 bytes, one reduce on rack 1, E = 5000; maps 0-3 on
+	 * rack 0, 4-7 on rack 2. */
+	struct jspec js = {8, 1, 1, 1, 16000, 0, 0, true};
 	start("jobpacker", 3, 2, 2, 1, &js, 0.0, 5000);
 	arrive_all();
 	struct job *j = &w->jobs[0];
 	struct task *r = job_reduce(w->tasks, j, 0);
 	cluster_start_task(&c, r, 2);
-	int where[6] = {0, 0, 1, 4, 4, 5};
-	for (int i = 0; i < 6; i++)
+	int where[8] = {0, 0, 1, 1, 4, 4, 5, 5};
+	for (int i = 0; i < 8; i++)
 		cluster_start_task(&c, job_map(w->tasks, j, i), where[i]);
-	cluster_finish_task(&c, job_map(w->tasks, j, 0));
-	cluster_finish_task(&c, job_map(w->tasks, j, 3));
-	cluster_finish_task(&c, job_map(w->tasks, j, 1));
-	cr_assert(!sched_shuffle_ready(&s, r), "4000 from rack 0, 2000 from rack 2");
-	cluster_finish_task(&c, job_map(w->tasks, j, 2));
-	cr_assert(sched_shuffle_ready(&s, r), "6000 from rack 0 > E");
+	int first[4] = {0, 1, 2, 4};
+	for (int i = 0; i < 4; i++)
+		cluster_finish_task(&c, job_map(w->tasks, j, first[i]));
+	cr_assert(!sched_shuffle_ready(&s, r), "6000 from rack 0 > E, but rack 2's 2000 would take the EPS");
+	cluster_finish_task(&c, job_map(w->tasks, j, 5));
+	cluster_finish_task(&c, job_map(w->tasks, j, 6));
+	cr_assert(sched_shuffle_ready(&s, r), "6000 from each source rack");
 	cr_assert(sched_circuit_eligible(&s, r, 1, 4000));
-	cr_assert(!sched_circuit_eligible(&s, r, 4, 2000));
-	/* Fetched: the aggregate starts again from zero. */
-	cluster_finish_task(&c, job_map(w->tasks, j, 4));
-	cr_assert(!sched_shuffle_ready(&s, r), "4000 from rack 2 only");
+	cr_assert(sched_circuit_eligible(&s, r, 4, 4000));
+	/* Fetched: the aggregates start again from zero; the last maps flush
+	 * below E, over the EPS. */
+	cluster_finish_task(&c, job_map(w->tasks, j, 3));
+	cr_assert(!sched_shuffle_ready(&s, r), "2000 from rack 0 only");
+	cluster_finish_task(&c, job_map(w->tasks, j, 7));
+	cr_assert(sched_shuffle_ready(&s, r), "all maps done: flush");
+	cr_assert(!sched_circuit_eligible(&s, r, 0, 2000));
 	/* A re-run reduce has fetched nothing: everything is pending again. */
 	cluster_requeue_task(&c, r);
 	cluster_start_task(&c, r, 3);
 	cr_assert(sched_shuffle_ready(&s, r), "the restarted reduce's backlog is over E");
+	cr_assert(sched_circuit_eligible(&s, r, 5, 2000));
 	stop();
 }
 
@@ -726,9 +731,11 @@ Test(jobpacker, aggregate_follows_lost_map_outputs)
 	cluster_finish_task(&c, job_map(w->tasks, j, 3));
 	cr_assert(!sched_shuffle_ready(&s, r), "4000 from rack 0, 4000 from rack 2");
 	cluster_finish_task(&c, job_map(w->tasks, j, 4));
-	cr_assert(sched_shuffle_ready(&s, r), "6000 from rack 2 > E");
-	cr_assert(sched_circuit_eligible(&s, r, 4, 100));
-	cr_assert(!sched_circuit_eligible(&s, r, 0, 100));
+	cr_assert(!sched_shuffle_ready(&s, r), "6000 from rack 2, but rack 0's 4000 is below E");
+	cluster_finish_task(&c, job_map(w->tasks, j, 5));
+	cr_assert(sched_shuffle_ready(&s, r), "all maps done: flush");
+	cr_assert(sched_circuit_eligible(&s, r, 4, 100), "8000 from rack 2 > E");
+	cr_assert(!sched_circuit_eligible(&s, r, 0, 100), "4000 from rack 0, not 6000: the lost output left");
 	stop();
 	unsetenv("JOBPACKER_LRF");
 }

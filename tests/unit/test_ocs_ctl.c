@@ -102,3 +102,22 @@ Test(ocs_ctl, two_ports_give_two_circuits)
 	ocs_demand_set(&ctl, 0, 2, 200);
 	decide("0>1,0>2@1");
 }
+
+/* Early reconfiguration gives way only when every lit circuit is served,
+ * another pair waits, and the configuration has been lit for 9δ. */
+Test(ocs_ctl, early_reconfiguration_rule)
+{
+	char err[FABRIC_ERR_LEN];
+	cr_assert_eq(circuits_parse("0>1", &fab.topo, &fab.circuits, err), 0, "%s", err);
+	ocs_demand_set(&ctl, 2, 1, 1000);   /* waits: rack 1 receives from rack 0 */
+	cr_assert(!ocs_early_due(&ctl, 10), "off unless asked for");
+	ctl.p.early = true;
+	ocs_demand_set(&ctl, 0, 1, 1);
+	cr_assert(!ocs_early_due(&ctl, 10), "the lit circuit still has work");
+	ocs_demand_set(&ctl, 0, 1, 0);
+	cr_assert(ocs_early_due(&ctl, 10));
+	cr_assert(!ocs_early_due(&ctl, 0.089), "lit for less than 9 delta");
+	cr_assert(ocs_early_due(&ctl, 0.090));
+	ocs_demand_set(&ctl, 2, 1, 0);
+	cr_assert(!ocs_early_due(&ctl, 10), "nobody waits: keep the configuration");
+}

@@ -204,3 +204,52 @@ Test(simrun, jobpacker_uses_the_ocs_fair_does_not)
 	cr_assert_lt(share[0], 0.05, "fair put %.2f on circuits", share[0]);
 	cr_assert_gt(share[1], 0.2, "jobpacker put only %.2f on circuits", share[1]);
 }
+
+static void early_ocs(struct run_params *p)
+{
+	p->ocs.early = true;
+}
+
+/* Early reconfiguration: configurations give way between ticks once their
+ * circuits are served, never before 9δ of light, and the period restarts
+ * from there; the OCS then carries the same shuffle in less circuit time. */
+Test(simrun, ocs_early_reconfiguration)
+{
+	struct topo t;
+	load_topo(&t, "topologies/geni-10rack.conf");
+	double makespan[2];
+	for (int k = 0; k < 2; k++) {
+		struct workload w;
+		synth(&w, 20, 4);
+		json_t *s = sim_run(&t, &w, "jobpacker", k ? "early" : "periodic", k ? early_ocs : NULL);
+		makespan[k] = num(s, "makespan_s");
+		cr_assert_str_eq(json_string_value(json_object_get(json_object_get(s, "parameters"), "ocs_reconfig")),
+				 k ? "early" : "periodic");
+		json_decref(s);
+		workload_free(&w);
+	}
+	char path[300];
+	snprintf(path, sizeof path, "%s/default/jobpacker/early/ocs.csv", root);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f);
+	char line[4096];
+	int rows = 0, off_grid = 0;
+	double prev_lit = -1, prev_announce = -1;
+	cr_assert_not_null(fgets(line, sizeof line, f));   /* header */
+	while (fgets(line, sizeof line, f)) {
+		double ts, ta, td, tsw, tl;
+		cr_assert_eq(sscanf(line, "%lf,%lf,%lf,%lf,%lf", &ts, &ta, &td, &tsw, &tl), 5, "%s", line);
+		if (prev_lit >= 0) {
+			cr_assert_geq(ta - prev_lit, 9 * 0.010 - 1e-9, "gave way %.3f s after light: %s", ta - prev_lit,
+				      line);
+			off_grid += ta - prev_announce < 1 - 1e-6;   /* sooner than a whole interval */
+		}
+		prev_lit = tl;
+		prev_announce = ta;
+		rows++;
+	}
+	fclose(f);
+	cr_assert_gt(rows, 2);
+	cr_assert_gt(off_grid, 0, "no configuration gave way early");
+	cr_assert_lt(makespan[1], makespan[0], "early %.1f s, periodic %.1f s", makespan[1], makespan[0]);
+}
