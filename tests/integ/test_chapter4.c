@@ -6,6 +6,7 @@
  * elephant threshold and cross the EPS.  Measured on the fabric's
  * counters (summary's eps_bytes / ocs_bytes), not computed. */
 #include "run_fixture.h"
+#include "../ocs_log_fixture.h"
 #include <criterion/logging.h>
 #include <stdlib.h>
 
@@ -131,25 +132,8 @@ Test(chapter4, early_reconfiguration_moves_circuits_once_served)
 	cr_assert_gt(rx_num(s, "ocs_bytes"), 0.8 * rx_num(s, "cross_rack_bytes"), "early: %.0f of %.0f on circuits",
 		     rx_num(s, "ocs_bytes"), rx_num(s, "cross_rack_bytes"));
 	json_decref(s);
-	FILE *f = fopen(RESULTS "/c4/jobpacker/JobPacker-early/ocs.csv", "r");
-	cr_assert_not_null(f);
-	char line[4096];
-	int rows = 0, early = 0;
-	double prev_lit = -1, prev_announce = -1;
-	cr_assert_not_null(fgets(line, sizeof line, f));   /* header */
-	while (fgets(line, sizeof line, f)) {
-		double ts, ta, td, tsw, tl;
-		cr_assert_eq(sscanf(line, "%lf,%lf,%lf,%lf,%lf", &ts, &ta, &td, &tsw, &tl), 5, "%s", line);
-		if (prev_lit >= 0) {
-			cr_assert_geq(ta - prev_lit, 0.09 - 0.002, "gave way %.3f s after light: %s", ta - prev_lit,
-				      line);
-			early += ta - prev_announce < 0.5 - 0.02;
-		}
-		prev_lit = tl;
-		prev_announce = ta;
-		rows++;
-	}
-	fclose(f);
-	cr_assert_gt(rows, 1);
-	cr_assert_gt(early, 0, "no configuration gave way before its interval (%d reconfigurations)", rows);
+	struct ocs_log_gaps g = ocs_log_gaps(RESULTS "/c4/jobpacker/JobPacker-early/ocs.csv", 0.5 - 0.02);
+	cr_assert_gt(g.rows, 1);
+	cr_assert_geq(g.min_after_lit, 0.09 - 0.002, "gave way %.3f s after light", g.min_after_lit);
+	cr_assert_gt(g.sooner_than, 0, "no configuration gave way before its interval (%d reconfigurations)", g.rows);
 }

@@ -3,6 +3,7 @@
  * code against real packets. */
 #include "emu/run.h"
 #include "emu/sched.h"
+#include "../ocs_log_fixture.h"
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <math.h>
@@ -230,26 +231,9 @@ Test(simrun, ocs_early_reconfiguration)
 	}
 	char path[300];
 	snprintf(path, sizeof path, "%s/default/jobpacker/early/ocs.csv", root);
-	FILE *f = fopen(path, "r");
-	cr_assert_not_null(f);
-	char line[4096];
-	int rows = 0, off_grid = 0;
-	double prev_lit = -1, prev_announce = -1;
-	cr_assert_not_null(fgets(line, sizeof line, f));   /* header */
-	while (fgets(line, sizeof line, f)) {
-		double ts, ta, td, tsw, tl;
-		cr_assert_eq(sscanf(line, "%lf,%lf,%lf,%lf,%lf", &ts, &ta, &td, &tsw, &tl), 5, "%s", line);
-		if (prev_lit >= 0) {
-			cr_assert_geq(ta - prev_lit, 9 * 0.010 - 1e-9, "gave way %.3f s after light: %s", ta - prev_lit,
-				      line);
-			off_grid += ta - prev_announce < 1 - 1e-6;   /* sooner than a whole interval */
-		}
-		prev_lit = tl;
-		prev_announce = ta;
-		rows++;
-	}
-	fclose(f);
-	cr_assert_gt(rows, 2);
-	cr_assert_gt(off_grid, 0, "no configuration gave way early");
+	struct ocs_log_gaps g = ocs_log_gaps(path, 1 - 1e-6);
+	cr_assert_gt(g.rows, 2);
+	cr_assert_geq(g.min_after_lit, 9 * 0.010 - 1e-9, "gave way %.3f s after light", g.min_after_lit);
+	cr_assert_gt(g.sooner_than, 0, "no configuration gave way early");
 	cr_assert_lt(makespan[1], makespan[0], "early %.1f s, periodic %.1f s", makespan[1], makespan[0]);
 }
