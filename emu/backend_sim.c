@@ -264,12 +264,11 @@ static void ocs_early_check(struct run *r)
 	for (int s = 0; s < R; s++)
 		for (int d = 0; d < R; d++)
 			ocs_demand_set(&r->ocs, s, d, simnet_circuit_flows(b->net, s, d));
-	double hold = b->t_lit + 9 * r->p.ocs.delta_s;
+	double hold = b->t_lit + ocs_early_hold_s(&r->ocs);
 	if (ocs_early_due(&r->ocs, b->now - b->t_lit))
 		ocs_tick_virtual(r);
-	else if (b->now < hold && !b->check_queued && ocs_early_due(&r->ocs, INFINITY)) {
+	else if (b->now < hold && !b->check_queued && ocs_early_due(&r->ocs, INFINITY))
 		b->check_queued = ev_push(b, hold, EV_OCS_CHECK, -1, 0) == 0;
-	}
 }
 
 /* ---- the loop ----------------------------------------------------------- */

@@ -18,9 +18,14 @@ void ocs_params_default(struct ocs_params *p)
 	p->early = false;
 }
 
+double ocs_early_hold_s(const struct ocs_ctl *c)
+{
+	return 9 * c->p.delta_s;
+}
+
 bool ocs_early_due(const struct ocs_ctl *c, double lit_for_s)
 {
-	if (!c->p.early || lit_for_s < 9 * c->p.delta_s)
+	if (!c->p.early || lit_for_s < ocs_early_hold_s(c))
 		return false;
 	int R = c->racks;
 	bool lit[R * R];

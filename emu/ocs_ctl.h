@@ -101,6 +101,8 @@ int ocs_reconfigure(struct ocs_ctl *c, const struct circuit_cfg *next, struct oc
  * circuit that carries E and then idles for the rest of a 1 s interval is
  * used 9% of the time.  Only zero / non-zero of c->demand matters. */
 bool ocs_early_due(const struct ocs_ctl *c, double lit_for_s);
+/* How long a configuration stays lit before it may give way early: 9δ. */
+double ocs_early_hold_s(const struct ocs_ctl *c);
 /* decide + reconfigure + log: what the controller does every interval. */
 int ocs_tick(struct ocs_ctl *c, struct ocs_event *ev, char err[FABRIC_ERR_LEN]);
 /* One line of the CSV log for a reconfiguration that happened (ev->changed),

@@ -6,10 +6,10 @@
  *     recurring job does not fetch until the job's reduces planned on its
  *     rack d have containers ("until more reduce tasks from the same job
  *     are assigned to containers", L909) and the job's aggregated shuffle
- *     data from one source rack to rack d — the finished map outputs on
- *     rack s destined to the job's running reduces on rack d that have not
- *     been fetched — is larger than the elephant threshold E, or all of
- *     the job's maps are done (flush, O9).  Then every running reduce of the
+ *     data from every source rack s to rack d that has some — the finished
+ *     map outputs on rack s destined to the job's running reduces on rack d
+ *     that have not been fetched — is larger than the elephant threshold E,
+ *     or all of the job's maps are done (flush, O9).  Then every running reduce of the
  *     job on rack d fetches at once, and the transfers from a rack s whose
  *     aggregate s→d was > E are circuit-eligible: the aggregate is
  *     classified, not the single transfer (O2).  Other jobs (ad-hoc, and
@@ -17,8 +17,8 @@
  *     use the default per-transfer rule.
  *  2. Offline scheduler (§4.2.3, jobpacker_plan.c): the profiler's feasible
  *     (map-width, reduce-width) pairs by the latency response function
- *     (Eq. 4.1 with Fig 4.6's port-parallel shuffle term, circuits lit for
- *     whole reconfiguration intervals by default), the job
+ *     (Eq. 4.1 with Fig 4.6's port-parallel shuffle term; circuits lit for
+ *     whole reconfiguration intervals unless the OCS reconfigures early), the job
  *     manager's list (batch: B = 5 sub-batches by Tetris packing, each by
  *     width then latency, in random order; online: by predicted arrival),
  *     container availability times T_ik, over-provisioning ρ (0 when every

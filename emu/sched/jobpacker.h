@@ -16,8 +16,10 @@ enum jp_lrf {
 	JP_LRF_FIG46,    /* port-parallel: OCS D_s/(bw_o·min(rm,rr)), EPS D_s/(bw_e·rm); reproduces Fig 4.6 */
 	JP_LRF_LITERAL,  /* Eq. 4.1 as printed: D_s/(rm·rr)·(rr−1)/BW */
 	JP_LRF_PERIODIC, /* FIG46 with circuits lit for whole reconfiguration intervals: the OCS term is at
-			    least (max(rm,rr) − 1)·⌈piece/(bw_o·(I−δ))⌉·I, piece = D_s/(rm·rr) (default) */
+			    least (max(rm,rr) − 1)·⌈piece/(bw_o·(I−δ))⌉·I, piece = D_s/(rm·rr) */
 };
+/* The default follows the run's OCS (jp_conf_fabric): PERIODIC when configurations are held for
+ * whole intervals, FIG46 when they give way once served (--ocs-reconfig early). */
 enum jp_scenario { JP_SCEN_AUTO, JP_SCEN_BATCH, JP_SCEN_ONLINE };
 
 struct jp_conf {
