@@ -11,7 +11,9 @@
 #   --backend emu|sim   emulator (root) or flow-level simulator (default emu)
 #   --scale paper|geni  sim only: paper = 600 servers (topologies/paper-20x30.conf; F-EPS on
 #                       paper-20x30-eps.conf), 1000 jobs, data/time scale 1, online arrivals
-#                       uniform over 90 min (the default); geni = the emulator's GENI setup
+#                       uniform over 90 min (the default); geni = the emulator's GENI setup:
+#                       jobs with >= 100 MB of shuffle fitted to the cluster's 100 containers,
+#                       arrivals at GENI's rate, early OCS reconfiguration (FINDINGS.md)
 #   --jobs N            jobs per run (paper 1000; geni 30, --quick 12; paper --quick 100)
 #   --reps N            seeded repetitions (3; --quick 1), seeds from --seeds
 #   --sens-reps N       repetitions of the sensitivity sweeps (default: --reps; at most --reps)
