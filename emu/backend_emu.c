@@ -351,24 +351,15 @@ static void emu_fetch(struct run *r, struct task *reduce, const struct xfer *xs,
  * configurations may give way early (ocs_early_due): δ-sized steps. */
 #define OCS_EARLY_POLL_S 0.010
 
-static double mono_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static void *ocs_main(void *arg)
 {
 	struct run *r = arg;
 	struct emu_be *e = E(r);
 	ocs_realtime();   /* best effort: δ stays precise on a busy machine */
-	double t_lit = mono_now(), next = t_lit + r->p.ocs.interval_s;
+	double t_lit = ocs_mono(), next = t_lit + r->p.ocs.interval_s;
 	while (!e->ocs_stop) {
-		double wake = r->p.ocs.early ? fmin(next, mono_now() + OCS_EARLY_POLL_S) : next;
-		struct timespec at = {(time_t)wake, (long)((wake - (double)(time_t)wake) * 1e9)};
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR)
-			;
+		double wake = r->p.ocs.early ? fmin(next, ocs_mono() + OCS_EARLY_POLL_S) : next;
+		ocs_sleep_until(wake);
 		if (e->ocs_stop)
 			break;
 		pthread_mutex_lock(&e->demand_mu);
@@ -380,7 +371,7 @@ static void *ocs_main(void *arg)
 				ocs_demand_set(&r->ocs, s, d, (int64_t)(sum > INT64_MAX / 4 ? INT64_MAX / 4 : sum));
 			}
 		pthread_mutex_unlock(&e->demand_mu);
-		double t = mono_now();
+		double t = ocs_mono();
 		bool periodic = t >= next - 1e-6;
 		if (!periodic && !ocs_early_due(&r->ocs, t - t_lit))
 			continue;
@@ -388,9 +379,9 @@ static void *ocs_main(void *arg)
 		if (ocs_tick(&r->ocs, &ev, e->ocs_err))
 			break;
 		if (ev.changed)
-			t_lit = mono_now();
+			t_lit = ocs_mono();
 		/* On the interval's grid, or a new period from an early reconfiguration. */
-		next = periodic ? next + r->p.ocs.interval_s : mono_now() + r->p.ocs.interval_s;
+		next = periodic ? next + r->p.ocs.interval_s : ocs_mono() + r->p.ocs.interval_s;
 	}
 	return NULL;
 }

@@ -52,15 +52,15 @@ static double wall(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static double mono(void)
+double ocs_mono(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Sleep until an absolute monotonic time: no drift from wake-up latency. */
-static void sleep_until(double t)
+/* Absolute: no drift from wake-up latency. */
+void ocs_sleep_until(double t)
 {
 	struct timespec ts = {(time_t)t, (long)((t - (double)(time_t)t) * 1e9)};
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
@@ -189,28 +189,28 @@ int ocs_reconfigure(struct ocs_ctl *c, const struct circuit_cfg *next, struct oc
 			if (f->lit.out[p][r] >= 0 && f->lit.out[p][r] != dark->out[p][r])
 				going.out[p][r] = f->lit.out[p][r];
 
-	double m0 = mono();
+	double m0 = ocs_mono();
 	ev->t_announce = wall();
 	if (c->hooks.announce)
 		c->hooks.announce(c->hooks.arg, &going);
-	sleep_until(m0 + c->p.guard_s);
+	ocs_sleep_until(m0 + c->p.guard_s);
 
-	double a0 = mono();
+	double a0 = ocs_mono();
 	ev->t_dark = wall();
 	if (fabric_circuits_unroute(f, dark, err))
 		return -1;
-	double a1 = mono();
+	double a1 = ocs_mono();
 	ev->drain_s = fabric_circuits_drain(f, next, c->p.drain_timeout_s);
-	double a2 = mono();
+	double a2 = ocs_mono();
 	if (fabric_crossbar_switch(f, next, err))
 		return -1;
-	double a3 = mono();
+	double a3 = ocs_mono();
 	ev->t_switch = wall();
-	sleep_until(a3 + c->p.delta_s);
-	double a4 = mono();
+	ocs_sleep_until(a3 + c->p.delta_s);
+	double a4 = ocs_mono();
 	if (fabric_circuits_route(f, next, err))
 		return -1;
-	double a5 = mono();
+	double a5 = ocs_mono();
 	ev->t_lit = wall();
 	ev->dark_s = ev->t_lit - ev->t_dark;
 	ev->apply_ms = ((a1 - a0) + (a3 - a2) + (a5 - a4)) * 1e3;

@@ -109,6 +109,10 @@ int ocs_tick(struct ocs_ctl *c, struct ocs_event *ev, char err[FABRIC_ERR_LEN]);
  * stamps relative to t0 (the simulator's are run time, t0 = 0). */
 void ocs_log_event(struct ocs_ctl *c, const struct ocs_event *ev);
 
+/* The controller's clock: CLOCK_MONOTONIC seconds, and a sleep until such a time. */
+double ocs_mono(void);
+void ocs_sleep_until(double t);
+
 /* Ask for SCHED_FIFO and locked memory, so δ is kept on a loaded machine.
  * Returns 0, or -1 (not permitted) — the controller then runs, less precisely. */
 int ocs_realtime(void);

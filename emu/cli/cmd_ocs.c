@@ -37,13 +37,6 @@ static uint64_t marked_eps_bytes(struct fabric *f)
 static volatile sig_atomic_t stop;
 static void on_signal(int sig) { (void)sig; stop = 1; }
 
-static double mono(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static int parse_seconds(const char *opt, const char *v, double lo, double hi, double *out)
 {
 	char *end;
@@ -145,7 +138,7 @@ int cmd_ocs(int argc, char **argv)
 
 	uint64_t leak0 = marked_eps_bytes(f);
 	printf("%8s %8s %8s %8s %9s  %s\n", "t(s)", "drain", "dark", "apply", "served%", "configuration");
-	double t0 = mono(), dark_sum = 0, dark_max = 0, apply_sum = 0;
+	double t0 = ocs_mono(), dark_sum = 0, dark_max = 0, apply_sum = 0;
 	int next_step = 0;
 	for (int k = 0; !stop; k++) {
 		double tick = t0 + k * p.interval_s;
