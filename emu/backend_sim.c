@@ -257,10 +257,12 @@ static void ocs_early_check(struct run *r)
 	if (!r->ocs_on || !r->p.ocs.early || b->lighting)
 		return;
 	int R = r->c.racks;
-	for (int p = 0; p < b->lit.ports; p++)   /* the common case: a lit circuit is busy */
+	int busy = 0;   /* the common case: every port carries a busy circuit */
+	for (int p = 0; p < b->lit.ports; p++)
 		for (int s = 0; s < R; s++)
-			if (b->lit.out[p][s] >= 0 && simnet_circuit_flows(b->net, s, b->lit.out[p][s]))
-				return;
+			busy += b->lit.out[p][s] >= 0 && simnet_circuit_flows(b->net, s, b->lit.out[p][s]);
+	if (busy == b->lit.ports * R)
+		return;
 	for (int s = 0; s < R; s++)
 		for (int d = 0; d < R; d++)
 			ocs_demand_set(&r->ocs, s, d, simnet_circuit_flows(b->net, s, d));

@@ -36,8 +36,8 @@ struct ocs_params {
 	double guard_s;           /* announce this long before going dark (default 2 ms) */
 	double drain_timeout_s;   /* bound on waiting for optical queues (default 50 ms) */
 	enum ocs_dark_scope scope;
-	bool early;               /* also reconfigure as soon as the lit circuits have served
-				     their demand (ocs_early_due); default: every interval only */
+	bool early;               /* also reconfigure as soon as served circuits' ports could
+				     serve a waiting pair (ocs_early_due); default: every interval only */
 };
 void ocs_params_default(struct ocs_params *p);
 
@@ -93,8 +93,10 @@ int ocs_decide(struct ocs_ctl *c, struct circuit_cfg *next, int64_t *served);
 int ocs_reconfigure(struct ocs_ctl *c, const struct circuit_cfg *next, struct ocs_event *ev,
 		    char err[FABRIC_ERR_LEN]);
 /* Early reconfiguration (p.early): a configuration lit for `lit_for_s`
- * gives way before the interval is up when every lit circuit's demand is 0
- * and some other rack pair has demand, once it has been lit for 9δ — the
+ * gives way before the interval is up when a rack pair that is not lit has
+ * demand and could be lit on ports that are dark or whose circuit's demand
+ * is 0 (busy circuits are re-chosen by the matching, which keeps them if
+ * they still weigh most), once it has been lit for 9δ — the
  * dissertation's minimum configuration length for 90% OCS utilisation
  * (L852: "the average duration of each configuration should be at least
  * 9δ"), which is also what its elephant threshold E = 9δ·bw_o assumes: a

@@ -67,6 +67,7 @@ struct jp_agg {
 struct jobpacker {
 	struct jp_rt rt;
 	struct jp_agg **agg;     /* per job, while it runs */
+	bool *held;              /* per task: a running reduce whose shuffle is being held */
 };
 
 /* A reduce's share of a map's output, as emu/shuffle.c splits it. */
@@ -281,6 +282,36 @@ static bool grant(struct sched *s, struct jp_agg *a, const struct job *j, const 
 	return true;
 }
 
+/* Every container of rack d is taken by a reduce whose shuffle is held: no
+ * more reduces can start there until one of them is released, so gathering
+ * must stop waiting for them.  The asking reduce counts as held (it would
+ * be): nothing else may ask again.  Two jobs that had each launched half their
+ * reduces on a rack, and waited for the other half, held it forever (GENI
+ * batch, seed 4, with a wider E margin: 7 jobs never finished). */
+static bool rack_held(struct sched *s, int d, const struct task *asking)
+{
+	const struct jobpacker *jp = s->priv;
+	const struct cluster *c = s->c;
+	int slots = 0, held = 0;
+	for (int i = d * c->per_rack; i < (d + 1) * c->per_rack; i++)
+		if (c->servers[i].alive) {
+			if (c->servers[i].free > 0)
+				return false;
+			slots += c->servers[i].containers;
+		}
+	for (int i = 0; i < c->running_jobs; i++) {
+		const struct job *j = cluster_active(c, i);
+		if (!postpones(s, j))
+			continue;
+		for (int ri = 0; ri < j->nreduces; ri++) {
+			const struct task *r = job_reduce(c->w->tasks, j, ri);
+			held += r->state == TASK_RUNNING && (jp->held[r->id] || r == asking) &&
+				cluster_rack_of(c, r->server) == d;
+		}
+	}
+	return held >= slots;
+}
+
 /* "More reduce tasks from the same job are assigned to containers" (L909):
  * the job's reduces planned on rack d have all been given a container (or as
  * many as the rack holds at once, when the plan has more than one wave of
@@ -291,7 +322,7 @@ static bool grant(struct sched *s, struct jp_agg *a, const struct job *j, const 
  * the EPS in one burst at the flush: in the default 20-job batch (seed 4)
  * 61% of the shuffle-heavy job's cross-rack bytes, although each of its
  * rack pairs carried 19 MB > E in all (with the gate: 4–6%). */
-static bool gathered(struct sched *s, struct jp_agg *a, const struct job *j, int d)
+static bool gathered(struct sched *s, struct jp_agg *a, const struct job *j, const struct task *reduce, int d)
 {
 	const struct jobpacker *jp = s->priv;
 	const struct cluster *c = s->c;
@@ -309,10 +340,20 @@ static bool gathered(struct sched *s, struct jp_agg *a, const struct job *j, int
 		memcpy(a->gat_key, key, sizeof key);
 	}
 	int planned = a->gat[2 * d], launched = a->gat[2 * d + 1], wave = jp->rt.model.containers;
-	return launched >= (planned < wave ? planned : wave);
+	return launched >= (planned < wave ? planned : wave) || rack_held(s, d, reduce);
 }
 
+static bool shuffle_ready(struct sched *s, struct task *reduce);
+
 static bool jobpacker_shuffle_ready(struct sched *s, struct task *reduce)
+{
+	struct jobpacker *jp = s->priv;
+	bool ready = shuffle_ready(s, reduce);
+	jp->held[reduce->id] = !ready;
+	return ready;
+}
+
+static bool shuffle_ready(struct sched *s, struct task *reduce)
 {
 	const struct cluster *c = s->c;
 	struct job *j = &c->w->jobs[reduce->job];
@@ -326,7 +367,7 @@ static bool jobpacker_shuffle_ready(struct sched *s, struct task *reduce)
 	if (a->flush[reduce->index])
 		return grant(s, a, j, reduce);
 	int R = c->racks, d = cluster_rack_of(c, reduce->server);
-	if (!gathered(s, a, j, d))
+	if (!gathered(s, a, j, reduce, d))
 		return false;
 	/* Released when the job's aggregate from every source rack with
 	 * finished, unfetched output is over E (the aggregate "reaches the
@@ -383,10 +424,12 @@ static int jobpacker_init(struct sched *s)
 	jp->rt.sparsity = true;
 	s->priv = jp;
 	jp->agg = calloc(s->c->w->njobs ? s->c->w->njobs : 1, sizeof *jp->agg);
-	if (!jp->agg || jp_rt_init(&jp->rt, s) ||
+	jp->held = calloc(s->c->w->ntasks ? s->c->w->ntasks : 1, sizeof *jp->held);
+	if (!jp->agg || !jp->held || jp_rt_init(&jp->rt, s) ||
 	    jp_plan_jobpacker(&jp->rt.plan, s->c, &jp->rt.model, &jp->rt.conf, &s->rng)) {
 		jp_rt_free(&jp->rt);
 		free(jp->agg);
+		free(jp->held);
 		free(jp);
 		s->priv = NULL;
 		return -1;
@@ -403,6 +446,7 @@ static void jobpacker_destroy(struct sched *s)
 	for (int i = 0; i < s->c->w->njobs; i++)
 		agg_free(jp->agg[i]);
 	free(jp->agg);
+	free(jp->held);
 	jp_rt_free(&jp->rt);
 	free(jp);
 	s->priv = NULL;

@@ -29,6 +29,9 @@ struct jp_conf {
 	double interval_s;       /* OCS reconfiguration interval (the run's, --ocs-interval) */
 	double delta_s;          /* OCS reconfiguration delay δ (the run's, --delta) */
 	double util;             /* target OCS utilisation: E = bw_o·δ·u/(1−u), u = 0.9 ⇒ 9δ (§4.1.2) */
+	double piece_margin;     /* a pair is planned on the OCS when its pieces D/(rm·rr) exceed
+				    E × this (1.25): a rack that runs fewer maps than planned must not
+				    push its pieces under E, onto the EPS (jobpacker_plan.c) */
 	double bw_ocs;           /* OCS port rate, bytes/s (the topology's); 0 = derived from E: E/(9δ) */
 	double bw_ratio;         /* bw_o / bw_e (the topology's OCS port / EPS uplink; GENI 10) */
 	enum jp_lrf lrf;
@@ -44,7 +47,7 @@ struct jp_conf {
 void jp_conf_default(struct jp_conf *k);
 /* The run's fabric: interval, δ, the OCS and EPS uplink rates. */
 void jp_conf_fabric(struct jp_conf *k, const struct sched_params *p);
-/* Overrides for experiments: JOBPACKER_B, JOBPACKER_RHO, JOBPACKER_BW_OCS (bytes/s), JOBPACKER_BW_RATIO, JOBPACKER_LRF=periodic|fig46|literal,
+/* Overrides for experiments: JOBPACKER_B, JOBPACKER_RHO, JOBPACKER_BW_OCS (bytes/s), JOBPACKER_BW_RATIO, JOBPACKER_PIECE_MARGIN, JOBPACKER_LRF=periodic|fig46|literal,
  * JOBPACKER_SCENARIO=auto|batch|online, JOBPACKER_POSTPONE=0|1,
  * JOBPACKER_EARLY_REDUCE_CAP, JOBPACKER_SEQ=list|time.  JOBPACKER_PLAN_LOG=FILE (or -) writes the
  * plan (jp_plan_dump). */
@@ -54,6 +57,7 @@ void jp_conf_env(struct jp_conf *k);
 struct jp_model {
 	int racks, containers;   /* containers per rack (C) */
 	double E;                /* elephant threshold, bytes */
+	double piece_min;        /* pieces over this use the OCS in Eq. 4.1; 0 = E */
 	double bw_ocs, bw_eps;   /* bytes/s; bw_ocs is the effective rate, ×(1 − δ/interval) */
 	enum jp_lrf lrf;
 	double interval;         /* OCS reconfiguration interval (JP_LRF_PERIODIC; 0 = continuous) */

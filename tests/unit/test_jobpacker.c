@@ -368,6 +368,7 @@ Test(jobpacker, fig46_planner_picks_pair_and_splits_evenly)
 	k.delta_s = 0;   /* no duty-cycle discount: the figure's own rates */
 	k.lrf = JP_LRF_FIG46;   /* and its continuous circuits (see lrf_periodic_circuits) */
 	k.bw_ratio = 1211.0 / 12;
+	k.piece_margin = 1;   /* the figure's own green zone */
 	struct jp_model m;
 	jp_model_make(&m, &c, &k, 1000000);
 	cr_assert_eq(m.containers, 600);
@@ -669,6 +670,7 @@ Test(jobpacker, shuffle_released_when_every_source_rack_crosses)
 	 * pieces, 1 s each): the profile of Fig 4.6, continuous circuits, makes
 	 * it shuffle-heavy, which is what this test is about. */
 	setenv("JOBPACKER_LRF", "fig46", 1);
+	setenv("JOBPACKER_PIECE_MARGIN", "1", 1);   /* pieces just over E, as planned */
 	/* 8 maps of 2000 bytes, one reduce on rack 1, E = 5000; maps 0-3 on
 	 * rack 0, 4-7 on rack 2. */
 	struct jspec js = {8, 1, 1, 1, 16000, 0, 0, true};
@@ -711,6 +713,7 @@ Test(jobpacker, aggregate_follows_lost_map_outputs)
 	 * reduce on rack 1, E = 5000 (continuous circuits, as above): 3 maps
 	 * done on rack 0 make 6000 > E, but one of them is lost first. */
 	setenv("JOBPACKER_LRF", "fig46", 1);
+	setenv("JOBPACKER_PIECE_MARGIN", "1", 1);   /* pieces just over E, as planned */
 	struct jspec js = {6, 1, 1, 1, 12000, 0, 0, true};
 	start("jobpacker", 3, 2, 2, 1, &js, 0.0, 5000);
 	arrive_all();
@@ -822,6 +825,38 @@ Test(jobpacker, shuffle_waits_for_the_racks_reduces)
 	cr_assert(!sched_shuffle_ready(&s, job_reduce(w->tasks, j, 0)));
 	jp_rt_fall_back(rt, 0);
 	cr_assert(sched_shuffle_ready(&s, job_reduce(w->tasks, j, 0)));
+	stop();
+}
+
+Test(jobpacker, gathering_never_holds_a_full_rack)
+{
+	/* Two shuffle-heavy jobs (4 maps of 2000 bytes, E = 500), each with 2
+	 * reduces planned on rack 1 (2 single-container servers).  Each gets one of the rack's containers
+	 * and waits for its rack-mate, who can never start: rack 1 is full of
+	 * held reduces.  Gathering must give up then (it once held 7 jobs of a
+	 * GENI batch for the whole run). */
+	struct jspec js[2] = {{4, 2, 1, 1, 8000, 0, 0, true}, {4, 2, 1, 1, 8000, 0, 0, true}};
+	start("jobpacker", 3, 2, 1, 2, js, 0.0, 500);
+	struct jp_rt *rt = rt_of();
+	cr_assert(rt->plan.sh[0] && rt->plan.sh[1]);
+	arrive_all();
+	int where[4] = {0, 1, 4, 5};
+	struct task *r[2];
+	for (int k = 0; k < 2; k++) {
+		struct job *j = &w->jobs[k];
+		for (int i = 0; i < 2; i++)
+			rt->plan.task_rack[job_reduce(w->tasks, j, i)->id] = 1;
+		for (int i = 0; i < 3; i++) {   /* one map left: no flush */
+			cluster_start_task(&c, job_map(w->tasks, j, i), where[i]);
+			cluster_finish_task(&c, job_map(w->tasks, j, i));
+		}
+		r[k] = job_reduce(w->tasks, j, 0);
+	}
+	cluster_start_task(&c, r[0], 2);
+	cr_assert(!sched_shuffle_ready(&s, r[0]), "rack 1 has a free container for its rack-mate");
+	cluster_start_task(&c, r[1], 3);
+	cr_assert(sched_shuffle_ready(&s, r[1]), "rack 1 is full of held reduces: the last to ask goes");
+	cr_assert(!sched_shuffle_ready(&s, r[0]), "one released reduce is enough: it will end and free its container");
 	stop();
 }
 

@@ -121,3 +121,21 @@ Test(ocs_ctl, early_reconfiguration_rule)
 	ocs_demand_set(&ctl, 2, 1, 0);
 	cr_assert(!ocs_early_due(&ctl, 10), "nobody waits: keep the configuration");
 }
+
+/* A circuit that still has work does not keep the others' ports: once a lit
+ * circuit is served, a waiting pair that could use its ports (and no busy
+ * one's) is due. */
+Test(ocs_ctl, early_reconfiguration_frees_served_ports)
+{
+	char err[FABRIC_ERR_LEN];
+	cr_assert_eq(circuits_parse("0>1,2>3", &fab.topo, &fab.circuits, err), 0, "%s", err);
+	ctl.p.early = true;
+	ocs_demand_set(&ctl, 0, 1, 1000);   /* lit, busy (a slow sender) */
+	ocs_demand_set(&ctl, 2, 3, 0);      /* lit, served */
+	ocs_demand_set(&ctl, 0, 3, 500);    /* waits, but rack 0's port is busy */
+	cr_assert(!ocs_early_due(&ctl, 10), "the waiting pair needs the busy circuit's port");
+	ocs_demand_set(&ctl, 2, 1, 500);
+	cr_assert(!ocs_early_due(&ctl, 10), "rack 1 receives on the busy circuit");
+	ocs_demand_set(&ctl, 3, 2, 500);
+	cr_assert(ocs_early_due(&ctl, 10), "3>2 can use the served circuit's ports");
+}
