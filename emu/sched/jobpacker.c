@@ -5,7 +5,8 @@
  *  1. Shuffle data aggregation (§4.2.2): a reduce of a shuffle-heavy
  *     recurring job does not fetch until the job's reduces planned on its
  *     rack d have containers ("until more reduce tasks from the same job
- *     are assigned to containers", L909) and the job's aggregated shuffle
+ *     are assigned to containers", L909; or every container of rack d holds
+ *     such a waiting reduce) and the job's aggregated shuffle
  *     data from every source rack s to rack d that has some — the finished
  *     map outputs on rack s destined to the job's running reduces on rack d
  *     that have not been fetched — is larger than the elephant threshold E,
@@ -343,17 +344,7 @@ static bool gathered(struct sched *s, struct jp_agg *a, const struct job *j, con
 	return launched >= (planned < wave ? planned : wave) || rack_held(s, d, reduce);
 }
 
-static bool shuffle_ready(struct sched *s, struct task *reduce);
-
-static bool jobpacker_shuffle_ready(struct sched *s, struct task *reduce)
-{
-	struct jobpacker *jp = s->priv;
-	bool ready = shuffle_ready(s, reduce);
-	jp->held[reduce->id] = !ready;
-	return ready;
-}
-
-static bool shuffle_ready(struct sched *s, struct task *reduce)
+static bool release_ready(struct sched *s, struct task *reduce)
 {
 	const struct cluster *c = s->c;
 	struct job *j = &c->w->jobs[reduce->job];
@@ -396,6 +387,14 @@ static bool shuffle_ready(struct sched *s, struct task *reduce)
 		}
 	}
 	return grant(s, a, j, reduce);
+}
+
+static bool jobpacker_shuffle_ready(struct sched *s, struct task *reduce)
+{
+	struct jobpacker *jp = s->priv;
+	bool ready = release_ready(s, reduce);
+	jp->held[reduce->id] = !ready;   /* for rack_held */
+	return ready;
 }
 
 static bool jobpacker_circuit_eligible(struct sched *s, const struct task *reduce, int src_server, uint64_t bytes)

@@ -237,7 +237,8 @@ int jp_profile(const struct jp_model *m, const struct jp_jobdesc *j, struct jp_p
 	 * "are considerably lower than the latencies in the other zones"
 	 * because it neither sacrifices parallelism nor misses the OCS (L940).
 	 * The text gives no formula (O12); we take the zone literally as what
-	 * it is in the figure: the pairs that use the OCS (D_s/(rm·rr) > E) and
+	 * it is in the figure: the pairs that use the OCS (D_s/(rm·rr) > E; here
+	 * with a margin, piece_min: jp_model_make) and
 	 * are faster by Eq. 4.1 than every pair that does not.  On Fig 4.6 this
 	 * is exactly the one-wave OCS region (73 cells: the 2-wave OCS cells,
 	 * 285–295, are slower than the best EPS cell, 280), so where one wave
