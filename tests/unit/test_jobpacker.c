@@ -577,6 +577,31 @@ Test(jobpacker, per_rack_sequences_are_followed)
 	stop();
 }
 
+Test(jobpacker, earlier_planned_non_shuffle_heavy_job_goes_first)
+{
+	/* As above, with a fourth job (arrival 3) planned on rack 1 at t=11,
+	 * after job 2's t=10 on rack 0.  When rack 1 frees up while rack 0 is
+	 * still full, it serves job 2 (not shuffle-heavy: planned on "any
+	 * containers", its rack only times it) before its own job 3, as the
+	 * plan's times order them. */
+	struct jspec js[4] = {{2, 0, 10, 0, 0, 0, 0, true}, {2, 0, 10, 0, 0, 0, 1, true}, {2, 0, 10, 0, 0, 0, 2, true},
+			      {2, 0, 10, 0, 0, 0, 3, true}};
+	start("jobpacker", 2, 2, 1, 4, js, 0.7, 1000);
+	struct jp_plan *p = &rt_of()->plan;
+	cr_assert_eq(p->seq[0][1].job, 2);
+	cr_assert_float_eq(p->start[2], 10, 1e-9);
+	cr_assert_eq(p->seq[1][1].job, 3);
+	cr_assert_float_eq(p->start[3], 11, 1e-9);
+	arrive_all();
+	cr_assert_eq(offer_all(), 4);   /* jobs 0 and 1 */
+	cluster_finish_task(&c, job_map(w->tasks, &w->jobs[1], 0));
+	cluster_finish_task(&c, job_map(w->tasks, &w->jobs[1], 1));
+	cr_assert_eq(offer_all(), 2);
+	cr_assert_eq(w->jobs[2].maps_running, 2, "job 2 was planned to start first");
+	cr_assert_eq(w->jobs[3].maps_running, 0);
+	stop();
+}
+
 Test(jobpacker, input_placed_on_planned_racks)
 {
 	/* A shuffle-heavy job with 12 maps on 4 racks of 4 containers (one wave
