@@ -283,7 +283,10 @@ int results_write(struct run *r)
 			    json_pack("{s:f,s:I}", "threshold", 0.8, "rack_samples", (json_int_t)r->congested_samples));
 	int rc = write_jobs(r) | write_tasks(r) | commit(r, "flows.csv", r->flows_csv);
 	r->flows_csv = NULL;
-	FILE *f = open_tmp(r, "summary.json");
+	/* summary.json says the run's results are there: not when one is missing
+	 * (a full disk once left runs with a summary and no jobs.csv, which the
+	 * experiment scripts took for complete). */
+	FILE *f = rc ? NULL : open_tmp(r, "summary.json");
 	if (f && sum_j)
 		json_dumpf(sum_j, f, JSON_INDENT(2));
 	if (f)

@@ -353,8 +353,10 @@ int run_experiment(const struct topo *t, struct workload *w, const struct run_pa
 	rc = r->partial ? 1 : 0;
 	r->be->stop(r);
 	monitor_sample(r, true);
-	if (results_write(r))
-		run_say(r, "warning: could not write every result file in %s", r->dir);
+	if (results_write(r)) {
+		fprintf(stderr, "emu: could not write every result file in %s (disk full?); no summary.json\n", r->dir);
+		rc = 1;
+	}
 out:
 	if (set_up)
 		r->be->teardown(r);   /* closes ocs.csv.tmp */

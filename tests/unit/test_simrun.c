@@ -9,7 +9,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 static char root[64];
@@ -93,6 +95,34 @@ static char *slurp(const char *path)
 	b[n] = 0;
 	fclose(f);
 	return b;
+}
+
+/* A result file that cannot be written (a full disk; here a file size
+ * limit) fails the run and leaves no summary.json, which is what marks a
+ * run's results complete for the experiment scripts. */
+Test(simrun, unwritable_results_fail_without_a_summary)
+{
+	struct topo t;
+	struct workload w;
+	load_topo(&t, "topologies/geni-10rack.conf");
+	synth(&w, 30, 4);
+	struct run_params p;
+	char err[512], path[300];
+	run_params_default(&p);
+	p.backend = "sim";
+	p.scheduler = "fair";
+	p.results_root = root;
+	p.run_name = "full";
+	p.quiet = true;
+	signal(SIGXFSZ, SIG_IGN);   /* writes past the limit fail with EFBIG instead */
+	struct rlimit lim;
+	cr_assert_eq(getrlimit(RLIMIT_FSIZE, &lim), 0);
+	lim.rlim_cur = 64 * 1024;
+	cr_assert_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	cr_assert_neq(run_experiment(&t, &w, &p, err), 0, "the run must fail");
+	snprintf(path, sizeof path, "%s/default/fair/full/summary.json", root);
+	cr_assert_neq(access(path, F_OK), 0, "no summary.json for incomplete results");
+	workload_free(&w);
 }
 
 Test(simrun, same_seed_same_results_byte_for_byte)
