@@ -1708,6 +1708,7 @@ struct task *jp_follow_offer(struct sched *s, struct jp_rt *rt, int server)
 	int rack = cluster_rack_of(c, server), early = -1;
 	struct jp_plan *p = &rt->plan;
 	int *nx = seq_links(rt, rack), prev = -1;
+	double tried = -INFINITY;   /* idle_pick found nothing planned before this */
 	/* The rack's sequence: the first entry with a runnable task (O23). */
 	for (int e = rt->cursor[rack]; e < p->nseq[rack]; e = nx ? nx[e] : e + 1) {
 		const struct jp_entry *en = &p->seq[rack][e];
@@ -1724,9 +1725,13 @@ struct task *jp_follow_offer(struct sched *s, struct jp_rt *rt, int server)
 			continue;   /* not arrived yet: skip, do not idle */
 		struct task *t = NULL;
 		/* A non-shuffle-heavy job planned to start before this entry
-		 * goes first, wherever it was planned (idle_pick). */
-		if (rt->strict && (t = idle_pick(s, rt, server, &early, p->start[j->id])))
-			return t;
+		 * goes first, wherever it was planned (idle_pick); what failed
+		 * for an earlier start fails again. */
+		if (rt->strict && p->start[j->id] > tried) {
+			if ((t = idle_pick(s, rt, server, &early, p->start[j->id])))
+				return t;
+			tried = p->start[j->id];
+		}
 		if (en->stage & JP_MAP)
 			t = planned_map(s, rt, j, server, rack);
 		if (!t && (en->stage & JP_RED))
