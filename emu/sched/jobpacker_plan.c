@@ -726,6 +726,29 @@ static struct slot heap_take(struct slot *h, int n, double floor, double d, doub
 	return s;
 }
 
+/* Take the container where a reduce of a non-shuffle-heavy job starts
+ * first (start ≥ floor), and among equally early ones the rack with the
+ * fewest of the job's reduces so far (cnt).  Such a job's shuffle crosses
+ * the EPS, where each reduce rack receives through one uplink: ten
+ * reduces packed on the first free rack took 47 MB through one 0.1 Gb/s
+ * link (GENI online, seed 5, job 6: 7.1 s; Fair spread them, 5.4 s).
+ * A scan, not the heap: the order changes with cnt, and jobs have few
+ * reduces next to the racks' containers. */
+static struct slot spread_take(struct slot *h, int n, double floor, double d, const int *cnt, double *start)
+{
+	int b = 0;
+	for (int x = 1; x < n; x++) {
+		double tx = dmax(h[x].t, floor), tb = dmax(h[b].t, floor);
+		if (tx < tb || (tx == tb && (cnt[h[x].rack] < cnt[h[b].rack] ||
+					     (cnt[h[x].rack] == cnt[h[b].rack] && slot_less(&h[x], &h[b])))))
+			b = x;
+	}
+	struct slot s = h[b];
+	*start = dmax(s.t, floor);
+	h[b].t = *start + d;
+	return s;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -781,15 +804,15 @@ static int place_nsh(struct planner *P, int id, int rank)
 		for (int i = 0; i < R; i++)
 			cnt[i] = 0;
 		for (int t = 0; t < j->nreduces; t++)
-			rr += !cnt[heap_take(h2, n, cmp_map, j->t_red, &st).rack]++;
+			rr += !cnt[spread_take(h2, n, cmp_map, j->t_red, cnt, &st).rack]++;
 		double s_red = cmp_map + jp_lrf_shuffle(P->m, j, rm, rr, NULL);
 		for (int i = 0; i < R; i++) {
 			cnt[i] = 0;
 			first[i] = INFINITY;
 		}
 		for (int t = 0; t < nr; t++) {
-			double hold = fmax(h[0].t, cmp_map);
-			struct slot s = heap_take(h, n, s_red, j->t_red, &st);
+			struct slot s = spread_take(h, n, s_red, j->t_red, cnt, &st);
+			double hold = fmax(s.t, cmp_map);
 			touched[s.rack] = true;
 			if (t < j->nreduces) {
 				p->task_rack[jb->first_task + jb->nmaps + t] = s.rack;

@@ -602,6 +602,32 @@ Test(jobpacker, earlier_planned_non_shuffle_heavy_job_goes_first)
 	stop();
 }
 
+Test(jobpacker, non_shuffle_heavy_reduces_spread_over_racks)
+{
+	/* 3 racks × 3 slots, one job with 3 maps and 3 reduces whose shuffle
+	 * is under E: planned on the first available containers, its maps on
+	 * rack 0, and its reduces, all free at the same time, one per rack
+	 * (its shuffle crosses the EPS, where each rack receives through one
+	 * uplink), not the first free rack's three slots. */
+	struct jspec js[1] = {{3, 3, 10, 5, 500, 3000, 0, true}};
+	start("jobpacker", 3, 3, 1, 1, js, 0.7, 1000);
+	struct jp_plan *p = &rt_of()->plan;
+	cr_assert(!p->sh[0]);
+	cr_assert_eq(p->rm[0], 1);
+	cr_assert_eq(p->rr[0], 3);
+	bool seen[3] = {false, false, false};
+	for (int i = 0; i < 3; i++) {
+		int r = p->task_rack[w->jobs[0].first_task + 3 + i];
+		cr_assert(!seen[r], "two reduces planned on rack %d", r);
+		seen[r] = true;
+	}
+	struct jp_jobdesc d;
+	jp_jobdesc_of(&d, w, &w->jobs[0]);
+	cr_assert_float_eq(p->end[0], 10 + jp_lrf_shuffle(&rt_of()->model, &d, 1, 3, NULL) + 5, 1e-9,
+			   "spreading delays no reduce");
+	stop();
+}
+
 Test(jobpacker, input_placed_on_planned_racks)
 {
 	/* A shuffle-heavy job with 12 maps on 4 racks of 4 containers (one wave
