@@ -722,38 +722,44 @@ Test(jobpacker, shuffle_released_when_every_source_rack_crosses)
 	 * it shuffle-heavy, which is what this test is about. */
 	setenv("JOBPACKER_LRF", "fig46", 1);
 	setenv("JOBPACKER_PIECE_MARGIN", "1", 1);   /* pieces just over E, as planned */
-	/* 8 maps of 2000 bytes, one reduce on rack 1, E = 5000; maps 0-3 on
-	 * rack 0, 4-7 on rack 2. */
-	struct jspec js = {8, 1, 1, 1, 16000, 0, 0, true};
-	start("jobpacker", 3, 2, 2, 1, &js, 0.0, 5000);
+	/* 14 maps of 2000 bytes, one reduce on rack 1, E = 5000; maps 0-6 on
+	 * rack 0, 7-13 on rack 2 (the plan's two map racks). */
+	struct jspec js = {14, 1, 1, 1, 28000, 0, 0, true};
+	start("jobpacker", 3, 4, 2, 1, &js, 0.0, 5000);
+	cr_assert_eq(rt_of()->plan.rm[0], 2);
 	arrive_all();
 	struct job *j = &w->jobs[0];
 	struct task *r = job_reduce(w->tasks, j, 0);
-	cluster_start_task(&c, r, 2);
-	int where[8] = {0, 0, 1, 1, 4, 4, 5, 5};
-	for (int i = 0; i < 8; i++)
-		cluster_start_task(&c, job_map(w->tasks, j, i), where[i]);
-	int first[4] = {0, 1, 2, 4};
+	cluster_start_task(&c, r, 4);
+	for (int i = 0; i < 14; i++)
+		cluster_start_task(&c, job_map(w->tasks, j, i), (i < 7 ? 0 : 8) + i % 7 / 2);
+	int first[4] = {0, 1, 2, 7};
 	for (int i = 0; i < 4; i++)
 		cluster_finish_task(&c, job_map(w->tasks, j, first[i]));
 	cr_assert(!sched_shuffle_ready(&s, r), "6000 from rack 0 > E, but rack 2's 2000 would take the EPS");
-	cluster_finish_task(&c, job_map(w->tasks, j, 5));
-	cluster_finish_task(&c, job_map(w->tasks, j, 6));
-	cr_assert(sched_shuffle_ready(&s, r), "6000 from each source rack");
+	cluster_finish_task(&c, job_map(w->tasks, j, 8));
+	cluster_finish_task(&c, job_map(w->tasks, j, 9));
+	cr_assert(sched_shuffle_ready(&s, r), "6000 from each source rack, 8000 each still to come");
 	cr_assert(sched_circuit_eligible(&s, r, 1, 4000));
-	cr_assert(sched_circuit_eligible(&s, r, 4, 4000));
-	/* Fetched: the aggregates start again from zero; the last maps flush
-	 * below E, over the EPS. */
-	cluster_finish_task(&c, job_map(w->tasks, j, 3));
-	cr_assert(!sched_shuffle_ready(&s, r), "2000 from rack 0 only");
-	cluster_finish_task(&c, job_map(w->tasks, j, 7));
+	cr_assert(sched_circuit_eligible(&s, r, 8, 4000));
+	/* Fetched: the aggregates start again from zero.  6000 from each again,
+	 * but only 2000 each still to come: released now, that tail would
+	 * follow below E, over the EPS; it waits for the flush instead. */
+	int second[6] = {3, 4, 5, 10, 11, 12};
+	for (int i = 0; i < 6; i++)
+		cluster_finish_task(&c, job_map(w->tasks, j, second[i]));
+	cr_assert(!sched_shuffle_ready(&s, r), "a tail under E is still to come");
+	cluster_finish_task(&c, job_map(w->tasks, j, 6));
+	cr_assert(!sched_shuffle_ready(&s, r));
+	cluster_finish_task(&c, job_map(w->tasks, j, 13));
 	cr_assert(sched_shuffle_ready(&s, r), "all maps done: flush");
-	cr_assert(!sched_circuit_eligible(&s, r, 0, 2000));
+	cr_assert(sched_circuit_eligible(&s, r, 0, 2000), "8000 from each source rack");
+	cr_assert(sched_circuit_eligible(&s, r, 8, 2000));
 	/* A re-run reduce has fetched nothing: everything is pending again. */
 	cluster_requeue_task(&c, r);
-	cluster_start_task(&c, r, 3);
+	cluster_start_task(&c, r, 5);
 	cr_assert(sched_shuffle_ready(&s, r), "the restarted reduce's backlog is over E");
-	cr_assert(sched_circuit_eligible(&s, r, 5, 2000));
+	cr_assert(sched_circuit_eligible(&s, r, 9, 2000));
 	stop();
 }
 
