@@ -10,9 +10,11 @@
  *     data from every source rack s to rack d that has some — the finished
  *     map outputs on rack s destined to the job's running reduces on rack d
  *     that have not been fetched — is larger than the elephant threshold E,
- *     or all of the job's maps are done (flush, O9).  Then every running reduce of the
- *     job on rack d fetches at once, and the transfers from a rack s whose
- *     aggregate s→d was > E are circuit-eligible: the aggregate is
+ *     or all of the job's maps are done (flush, O9); not before the flush
+ *     when the output still to come would make pieces under E (small_tail).
+ *     Then every running reduce of the job on rack d fetches at once, and
+ *     the transfers from a rack s whose aggregate s→d was > E are
+ *     circuit-eligible: the aggregate is
  *     classified, not the single transfer (O2).  Other jobs (ad-hoc, and
  *     recurring ones whose predicted shuffle is < E: O10) fetch at once and
  *     use the default per-transfer rule.

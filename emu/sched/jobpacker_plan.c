@@ -21,7 +21,9 @@
  *    job's maps and reduces (Corral always, JobPacker when r_map and r_red
  *    overlap) reduces launched at slowstart could otherwise fill the very
  *    racks the job's remaining maps are planned on, and wait forever for
- *    them (Hadoop avoids it by preempting reduces). */
+ *    them (Hadoop avoids it by preempting reduces);
+ *  - a non-shuffle-heavy job's reduces, among equally early containers, go
+ *    to the rack with the fewest of them (spread_take). */
 #include "emu/sched/jobpacker.h"
 #include <math.h>
 #include <stdlib.h>
