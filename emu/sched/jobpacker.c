@@ -448,7 +448,7 @@ static int jobpacker_init(struct sched *s)
 	jp_conf_fabric(&jp->rt.conf, &s->p);
 	jp_conf_env(&jp->rt.conf);
 	jp->rt.strict = true;
-	jp->rt.sparsity = true;
+	jp->rt.sparsity = jp->rt.conf.sparsity;
 	s->priv = jp;
 	jp->agg = calloc(s->c->w->njobs ? s->c->w->njobs : 1, sizeof *jp->agg);
 	jp->held = calloc(s->c->w->ntasks ? s->c->w->ntasks : 1, sizeof *jp->held);

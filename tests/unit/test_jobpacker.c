@@ -995,19 +995,79 @@ Test(jobpacker, rack_takes_its_jobs_other_maps_with_local_data)
 	stop();
 }
 
-Test(jobpacker, adhoc_jobs_get_what_the_plan_leaves)
+/* Finish one running map of job jb; false if none runs. */
+static bool finish_a_map(int jb)
 {
-	/* A recurring job planned on the single rack, and an ad-hoc job. */
-	struct jspec js[2] = {{2, 0, 10, 0, 0, 0, 0, true}, {3, 0, 10, 0, 0, 0, 0, false}};
+	for (int i = 0; i < w->jobs[jb].nmaps; i++) {
+		struct task *t = job_map(w->tasks, &w->jobs[jb], i);
+		if (t->state == TASK_RUNNING) {
+			cluster_finish_task(&c, t);
+			return true;
+		}
+	}
+	return false;
+}
+
+Test(jobpacker, adhoc_jobs_get_the_overprovisioned_share)
+{
+	/* A recurring job planned on the single rack of 2 containers, and an
+	 * ad-hoc job.  ρ = 1: the plan times recurring tasks as holding
+	 * C/(1+ρ) = 1 container; the other is the ad-hoc jobs' while they wait. */
+	struct jspec js[2] = {{3, 0, 10, 0, 0, 0, 0, true}, {2, 0, 10, 0, 0, 0, 0, false}};
 	start("jobpacker", 1, 2, 1, 2, js, 0.7, 1000);
 	cr_assert_float_eq(rt_of()->plan.rho, 1.0, 1e-9, "mixed workload: over-provisioning 1.0");
 	cr_assert(rt_of()->plan.planned[0] && !rt_of()->plan.planned[1]);
 	arrive_all();
 	cr_assert_eq(offer_all(), 2);
-	cr_assert_eq(w->jobs[0].maps_running, 2, "the plan goes first");
-	cluster_finish_task(&c, job_map(w->tasks, &w->jobs[0], 0));
+	cr_assert_eq(w->jobs[0].maps_running, 1, "the plan goes first, up to its share");
+	cr_assert_eq(w->jobs[1].maps_running, 1, "the rest goes to the waiting ad-hoc job");
+	cr_assert(finish_a_map(0));
 	cr_assert_eq(offer_all(), 1);
-	cr_assert_eq(w->jobs[1].maps_running, 1, "the idle container goes to the ad-hoc job");
+	cr_assert_eq(w->jobs[0].maps_running, 1, "below its share the plan goes first");
+	cr_assert(finish_a_map(1));
+	cr_assert_eq(offer_all(), 1);
+	cr_assert_eq(w->jobs[1].maps_running, 1, "the share is full: the ad-hoc job's turn");
+	cr_assert(finish_a_map(1));
+	cr_assert_eq(offer_all(), 1);
+	cr_assert_eq(w->jobs[0].maps_running, 2, "no ad-hoc job waits: the plan takes the container past its share");
+	stop();
+}
+
+Test(jobpacker, planned_reduces_pass_a_full_share)
+{
+	/* 1 rack of 4 containers, ρ = 1: recurring tasks' share is 2.  A
+	 * rack's shuffle waits for all its planned reduces (L909), so they
+	 * start even past the share, before the waiting ad-hoc job. */
+	struct jspec js[2] = {{2, 3, 1, 1, 0, 0, 0, true}, {10, 0, 10, 0, 0, 0, 0, false}};
+	start("jobpacker", 1, 4, 1, 2, js, 0.7, 1000);
+	arrive_all();
+	cr_assert_eq(offer_all(), 4);
+	cr_assert_eq(w->jobs[0].maps_running, 2);
+	cr_assert_eq(w->jobs[1].maps_running, 2);
+	cr_assert(finish_a_map(0) && finish_a_map(0));
+	cr_assert_eq(offer_all(), 2);
+	cr_assert_eq(w->jobs[0].reduces_running, 2, "the recurring job's reduces, up to its share");
+	cr_assert(finish_a_map(1));
+	cr_assert_eq(offer_all(), 1);
+	cr_assert_eq(w->jobs[0].reduces_running, 3, "its last planned reduce passes the full share");
+	stop();
+}
+
+Test(jobpacker, adhoc_sparsity_never_idles_a_container)
+{
+	/* Ad-hoc only, both shuffle-heavy by the input rule, 1 rack of 2
+	 * containers.  A's one map runs; no other job is non-shuffle-heavy,
+	 * so the rule cannot be kept and B takes the second container. */
+	struct jspec js[2] = {{1, 0, 10, 0, 0, 50000000, 0, false}, {3, 0, 10, 0, 0, 50000000, 1, false}};
+	w = build(2, js, 0.01);   /* threshold 10 MB */
+	cr_assert_eq(cluster_init(&c, 1, 2, 1, w, 0.7), 0);
+	struct sched_params sp = {.elephant_bytes = 1000, .seed = 1};
+	cr_assert_eq(sched_init(&s, sched_find("jobpacker"), &c, &sp), 0);
+	cr_assert(jp_job_sh(rt_of(), &c, &w->jobs[0]) && jp_job_sh(rt_of(), &c, &w->jobs[1]));
+	arrive_all();
+	cr_assert_eq(offer_all(), 2, "no container idles beside a waiting job");
+	cr_assert_eq(w->jobs[0].maps_running, 1);
+	cr_assert_eq(w->jobs[1].maps_running, 1);
 	stop();
 }
 
