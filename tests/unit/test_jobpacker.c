@@ -917,6 +917,37 @@ Test(jobpacker, gathering_never_holds_a_full_rack)
 	stop();
 }
 
+Test(jobpacker, flush_does_not_wait_for_the_racks_other_reduces)
+{
+	/* One shuffle-heavy job (4 maps of 2000 bytes, E = 500), 2 reduces
+	 * planned on rack 1, whose other container an ad-hoc task holds: the
+	 * second reduce cannot start.  Before the flush the first waits for it
+	 * (gathering); once every map is done nothing more can join its
+	 * aggregates, 2000 > E from each source rack, so it goes. */
+	struct jspec js[2] = {{4, 2, 1, 1, 8000, 0, 0, true}, {1, 0, 10, 0, 0, 0, 0, false}};
+	start("jobpacker", 3, 2, 1, 2, js, 0.0, 500);
+	struct jp_rt *rt = rt_of();
+	cr_assert(rt->plan.sh[0]);
+	arrive_all();
+	struct job *j = &w->jobs[0];
+	for (int i = 0; i < 2; i++)
+		rt->plan.task_rack[job_reduce(w->tasks, j, i)->id] = 1;
+	cluster_start_task(&c, job_map(w->tasks, &w->jobs[1], 0), 3);
+	int where[4] = {0, 1, 4, 5};
+	for (int i = 0; i < 4; i++)
+		cluster_start_task(&c, job_map(w->tasks, j, i), where[i]);
+	for (int i = 0; i < 3; i++)
+		cluster_finish_task(&c, job_map(w->tasks, j, i));
+	struct task *r = job_reduce(w->tasks, j, 0);
+	cluster_start_task(&c, r, 2);
+	cr_assert(!sched_shuffle_ready(&s, r), "maps still running: it waits for its rack-mate");
+	cluster_finish_task(&c, job_map(w->tasks, j, 3));
+	cr_assert(sched_shuffle_ready(&s, r), "flush, over E from every source rack: no more waiting");
+	cr_assert(sched_circuit_eligible(&s, r, 0, 1000));
+	cr_assert(sched_circuit_eligible(&s, r, 5, 1000));
+	stop();
+}
+
 Test(jobpacker, rack_takes_its_jobs_other_maps_with_local_data)
 {
 	/* One non-shuffle-heavy job of 4 maps on 2 racks of 2 single-container
