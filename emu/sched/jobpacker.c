@@ -6,7 +6,9 @@
  *     recurring job does not fetch until the job's reduces planned on its
  *     rack d have containers ("until more reduce tasks from the same job
  *     are assigned to containers", L909; or every container of rack d holds
- *     such a waiting reduce) and the job's aggregated shuffle
+ *     such a waiting reduce; or, at the flush, other tasks hold rack d and
+ *     what the running reduces fetch is over E from every source rack) and
+ *     the job's aggregated shuffle
  *     data from every source rack s to rack d that has some — the finished
  *     map outputs on rack s destined to the job's running reduces on rack d
  *     that have not been fetched — is larger than the elephant threshold E,
@@ -29,10 +31,13 @@
  *     map racks R_j^map of every recurring job.
  *  3. Online scheduler (§4.2.4): input blocks' first replica on the job's
  *     planned racks; a free container serves the first runnable entry of
- *     its rack's sequence; otherwise ad-hoc jobs in Fair order with the
- *     sparsity rule (an ad-hoc job with input > 1 GB × data_scale is
- *     shuffle-heavy; never two shuffle-heavy jobs on a rack at once);
- *     jobs planned on a failed rack (no server alive) fall back to Fair.
+ *     its rack's sequence, up to the recurring jobs' over-provisioned
+ *     share C/(1+ρ) of the rack while ad-hoc jobs wait (planned reduces
+ *     excepted); otherwise ad-hoc jobs in Fair order with the sparsity
+ *     rule as a preference (an ad-hoc job with input > 1 GB × data_scale
+ *     is shuffle-heavy; a second shuffle-heavy job on a rack only when
+ *     nothing else can use the container); jobs planned on a failed rack
+ *     (no server alive) fall back to Fair.
  *
  * Slowstart is the runtime's (`--slowstart`): JobPacker's experiments use
  * 0.7 (L1055) and the experiment scripts must pass it; the baselines keep
