@@ -372,7 +372,7 @@ void simnet_allocate(struct simnet *n, double now)
 	for (int i = 0; i < n->nact; i++) {
 		struct flow *f = &n->f[n->act[i]];
 		f->rem -= f->rate * (now - f->t_set);
-		if (f->rem < 0)
+		if (f->rem < 0.5)   /* bytes are whole: less than half of one left is rounding, the flow is done */
 			f->rem = 0;
 		f->t_set = now;
 		f->rate = 0;
