@@ -423,7 +423,7 @@ static bool release_ready(struct sched *s, struct task *reduce)
 	 * held 9 of a rack's 10 reduces idle for 4 s until the 10th got a
 	 * container, the OCS dark meanwhile (GENI batch, simulator seed 12: a
 	 * 504 MB job planned 4 × 8); seeds 4-13, batch makespan ÷ F-Hybrid
-	 * 0.638 -> 0.606. */
+	 * 0.627 -> 0.616 (seeds 9, 11, 13 1-2 s shorter, 7 0.6 s longer). */
 	bool flush = j->maps_done == j->nmaps;
 	if (!gathered(s, a, j, reduce, d) && !(flush && rack_full(c, d) && every_source_over_e(s, a, d)))
 		return false;
