@@ -290,12 +290,6 @@ static bool grant(struct sched *s, struct jp_agg *a, const struct job *j, const 
 	return true;
 }
 
-/* Every container of rack d is taken by a reduce whose shuffle is held: no
- * more reduces can start there until one of them is released, so gathering
- * must stop waiting for them.  The asking reduce counts as held (it would
- * be): nothing else may ask again.  Two jobs that had each launched half their
- * reduces on a rack, and waited for the other half, held it forever (GENI
- * batch, seed 4, with a wider E margin: 7 jobs never finished). */
 /* The containers of rack d's alive servers, 0 if one of them is free. */
 static int rack_full(const struct cluster *c, int d)
 {
@@ -309,6 +303,12 @@ static int rack_full(const struct cluster *c, int d)
 	return slots;
 }
 
+/* Every container of rack d is taken by a reduce whose shuffle is held: no
+ * more reduces can start there until one of them is released, so gathering
+ * must stop waiting for them.  The asking reduce counts as held (it would
+ * be): nothing else may ask again.  Two jobs that had each launched half their
+ * reduces on a rack, and waited for the other half, held it forever (GENI
+ * batch, seed 4, with a wider E margin: 7 jobs never finished). */
 static bool rack_held(struct sched *s, int d, const struct task *asking)
 {
 	const struct jobpacker *jp = s->priv;

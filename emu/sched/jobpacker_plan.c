@@ -1812,17 +1812,18 @@ struct task *jp_follow_offer(struct sched *s, struct jp_rt *rt, int server)
 	struct task *t;
 	/* The recurring share of the rack is full: its planned reduces still
 	 * go first (a rack's shuffle waits for all of them, L909), then the
-	 * ad-hoc jobs. */
-	if (recurring_share_full(rt, s->c, cluster_rack_of(s->c, server)) &&
-	    ((t = follow_sequence(s, rt, server, JP_RED, &early)) || (t = adhoc_pick(s, rt, server, &early))))
+	 * ad-hoc jobs, and only then the plan's other tasks. */
+	bool full = recurring_share_full(rt, s->c, cluster_rack_of(s->c, server));
+	if (full && ((t = follow_sequence(s, rt, server, JP_RED, &early)) || (t = adhoc_pick(s, rt, server, &early))))
 		return t;
 	if ((t = follow_sequence(s, rt, server, JP_BOTH, &early)))
 		return t;
 	/* Nothing of the plan runnable here: ad-hoc jobs get the container
-	 * (also the over-provisioned slack, §4.2.3.2), else a non-shuffle-heavy
-	 * planned job waiting elsewhere. */
-	t = adhoc_pick(s, rt, server, &early);
-	return t || !rt->strict ? t : idle_pick(s, rt, server, &early, INFINITY);
+	 * (unless they just had their turn), else a non-shuffle-heavy planned
+	 * job waiting elsewhere. */
+	if (!full && (t = adhoc_pick(s, rt, server, &early)))
+		return t;
+	return rt->strict ? idle_pick(s, rt, server, &early, INFINITY) : NULL;
 }
 
 static int alive_server_of(struct sched *s, int rack)
