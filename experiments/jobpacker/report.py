@@ -16,6 +16,7 @@ if len(sys.argv) != 3:
 res, out = sys.argv[1], sys.argv[2]
 os.makedirs(out, exist_ok=True)
 runs = {}   # (scenario, system) -> list of (summary, jobs rows)
+left_out = []   # (run, why): partial runs, which no number below includes
 for path in sorted(glob.glob(os.path.join(res, "*", "*", "summary.json"))):
     name = os.path.basename(os.path.dirname(path))
     m = re.match(r"(.+)-(JobPacker|F-Hybrid|Corral|F-EPS)-s(\d+)$", name)
@@ -25,6 +26,8 @@ for path in sorted(glob.glob(os.path.join(res, "*", "*", "summary.json"))):
         s = json.load(f)
     if s.get("partial"):
         print("skipping %s: partial (%s)" % (name, s.get("stop_reason")), file=sys.stderr)
+        left_out.append((name, "partial: %s, %s of %s jobs finished" % (s.get("stop_reason") or "stopped",
+                                                                        s.get("jobs_finished"), s.get("jobs"))))
         continue
     with open(os.path.join(os.path.dirname(path), "jobs.csv")) as f:
         jobs = list(csv.DictReader(f))
@@ -72,10 +75,21 @@ def setup_line():
                 "/".join(vals("time_scale")), "/".join(vals("ocs_reconfig")), "/".join(vals("ocs_interval_s")),
                 "/".join(vals("ocs_delta_s")), "/".join(vals("ocs_mode")), "/".join(vals("backend"))), ""]
 lines += setup_line()
+if left_out:
+    lines += ["**Left out** (no number below includes them, nor the other systems' runs of the same "
+              "scenario and seed; rerun `run.sh` to redo them): " +
+              "; ".join("%s (%s)" % r for r in left_out) + ".", ""]
 def seed_of(name): return int(re.search(r"-s(\d+)$", name).group(1))
+# The seeds whose runs of a scenario are complete for every system run in it: a ratio between
+# two systems compares the same workloads.
+complete = {}
+for (sc, sysn), rs in runs.items():
+    have_seeds = {seed_of(n) for n, _, _ in rs}
+    complete[sc] = complete.get(sc, have_seeds) & have_seeds
 def pick(sc, sysn, seed=None):
-    """The runs of a scenario and system: all of them, or one seed's."""
-    return [r for r in runs.get((sc, sysn), []) if seed is None or seed_of(r[0]) == seed]
+    """The runs of a scenario and system, of its complete seeds: all of them, or one seed's."""
+    return [r for r in runs.get((sc, sysn), [])
+            if seed_of(r[0]) in complete.get(sc, ()) and (seed is None or seed_of(r[0]) == seed)]
 
 def batch_view(seed=None):
     """Per system: mean makespan and OCS share of its batch runs."""
