@@ -31,9 +31,10 @@
  *     map racks R_j^map of every recurring job.
  *  3. Online scheduler (§4.2.4): input blocks' first replica on the job's
  *     planned racks; a free container serves the first runnable entry of
- *     its rack's sequence, up to the recurring jobs' over-provisioned
- *     share C/(1+ρ) of the rack while ad-hoc jobs wait (planned reduces
- *     excepted); otherwise ad-hoc jobs in Fair order with the sparsity
+ *     its rack's sequence (while ad-hoc jobs wait and the rack's recurring
+ *     tasks hold their over-provisioned share C/(1+ρ), only the entries
+ *     due by now, and planned reduces); otherwise ad-hoc jobs in Fair
+ *     order with the sparsity
  *     rule as a preference (an ad-hoc job with input > 1 GB × data_scale
  *     is shuffle-heavy; a second shuffle-heavy job on a rack only when
  *     nothing else can use the container); jobs planned on a failed rack

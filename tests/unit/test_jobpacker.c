@@ -1041,13 +1041,16 @@ static bool finish_a_map(int jb)
 
 Test(jobpacker, adhoc_jobs_get_the_overprovisioned_share)
 {
-	/* A recurring job planned on the single rack of 2 containers, and an
-	 * ad-hoc job.  ρ = 1: the plan times recurring tasks as holding
-	 * C/(1+ρ) = 1 container; the other is the ad-hoc jobs' while they wait. */
-	struct jspec js[2] = {{3, 0, 10, 0, 0, 0, 0, true}, {2, 0, 10, 0, 0, 0, 0, false}};
+	/* A recurring job planned at 5 s on the single rack of 2 containers,
+	 * and an ad-hoc job; ρ = 1, so the plan times recurring tasks as
+	 * holding C/(1+ρ) = 1 container.  At 0 s the recurring job runs ahead
+	 * of its plan: it holds its share, the rest goes to the waiting ad-hoc
+	 * job. */
+	struct jspec js[2] = {{3, 0, 10, 0, 0, 0, 5, true}, {2, 0, 10, 0, 0, 0, 0, false}};
 	start("jobpacker", 1, 2, 1, 2, js, 0.7, 1000);
 	cr_assert_float_eq(rt_of()->plan.rho, 1.0, 1e-9, "mixed workload: over-provisioning 1.0");
 	cr_assert(rt_of()->plan.planned[0] && !rt_of()->plan.planned[1]);
+	cr_assert_geq(rt_of()->plan.start[0], 5);
 	arrive_all();
 	cr_assert_eq(offer_all(), 2);
 	cr_assert_eq(w->jobs[0].maps_running, 1, "the plan goes first, up to its share");
@@ -1062,15 +1065,25 @@ Test(jobpacker, adhoc_jobs_get_the_overprovisioned_share)
 	cr_assert_eq(offer_all(), 1);
 	cr_assert_eq(w->jobs[0].maps_running, 2, "no ad-hoc job waits: the plan takes the container past its share");
 	stop();
+
+	/* At 5 s the entry is due: it takes every container, as planned. */
+	start("jobpacker", 1, 2, 1, 2, js, 0.7, 1000);
+	c.now = 5;
+	arrive_all();
+	cr_assert_eq(offer_all(), 2);
+	cr_assert_eq(w->jobs[0].maps_running, 2, "a due entry goes before the ad-hoc jobs");
+	stop();
 }
 
 Test(jobpacker, planned_reduces_pass_a_full_share)
 {
-	/* 1 rack of 4 containers, ρ = 1: recurring tasks' share is 2.  A
-	 * rack's shuffle waits for all its planned reduces (L909), so they
+	/* 1 rack of 4 containers, ρ = 1: recurring tasks' share is 2; the
+	 * recurring job is planned at 5 s and runs at 0 s, ahead of its plan.
+	 * A rack's shuffle waits for all its planned reduces (L909), so they
 	 * start even past the share, before the waiting ad-hoc job. */
-	struct jspec js[2] = {{2, 3, 1, 1, 0, 0, 0, true}, {10, 0, 10, 0, 0, 0, 0, false}};
+	struct jspec js[2] = {{2, 3, 1, 1, 0, 0, 5, true}, {10, 0, 10, 0, 0, 0, 0, false}};
 	start("jobpacker", 1, 4, 1, 2, js, 0.7, 1000);
+	cr_assert_geq(rt_of()->plan.start[0], 5);
 	arrive_all();
 	cr_assert_eq(offer_all(), 4);
 	cr_assert_eq(w->jobs[0].maps_running, 2);
