@@ -133,7 +133,7 @@ SYSTEMS=${SYSTEMS:-"JobPacker F-Hybrid Corral F-EPS"}
 
 # The task list: one line per run, "scenario|system|seed|VAR=val ...|emu args".
 TASKS=$(mktemp); DONE=$(mktemp)
-trap 'rm -f "$TASKS" "$DONE" "$DONE.ran" "$TASKS".*' EXIT
+trap 'rm -f "$TASKS" "$DONE" "$DONE.ran" "$DONE.failed" "$TASKS".*' EXIT
 add() { echo "$1|$2|$3|$4|$5" >> "$TASKS"; }
 
 # The main scenarios of every repetition first, then the sweeps.
@@ -216,6 +216,7 @@ one() {  # scenario system seed envs args
     k=$(wc -l < "$DONE"); ran=$(cat "$DONE.ran" 2>/dev/null | wc -l); el=$(($(date +%s) - T0))
     eta="?"; [ "$ran" -eq 0 ] || eta="$((el * (NTASKS - k) / ran))s"
     echo "  [$k/$NTASKS] $name: $note; elapsed ${el}s, ETA $eta"
+    case $note in FAILED*) echo "$name" >> "$DONE.failed" ;; esac
 }
 worker() {  # task file
     while IFS='|' read -r sc sys seed envs args; do one "$sc" "$sys" "$seed" "$envs" "$args"; done < "$1"
@@ -241,3 +242,8 @@ else
     command -v gnuplot >/dev/null && (cd "$OUT" && gnuplot "$HERE/plots.gp") && echo "plots in $OUT"
 fi
 echo "report: $REPORT"
+if [ -s "$DONE.failed" ]; then
+    # The report names them (left out); the exit status says the study is incomplete.
+    echo "run.sh: $(wc -l < "$DONE.failed") run(s) failed: $(tr '\n' ' ' < "$DONE.failed")" >&2
+    exit 1
+fi
