@@ -15,9 +15,10 @@
 #                       jobs with >= 100 MB of shuffle fitted to the cluster's 100 containers,
 #                       arrivals at GENI's rate, early OCS reconfiguration (FINDINGS.md)
 #   --jobs N            jobs per run (paper 1000; geni 30, --quick 12; paper --quick 100)
-#   --reps N            seeded repetitions (GENI 5, paper 3; --quick 1), seeds from --seeds
+#   --reps N            seeded repetitions (GENI 5, GENI on the simulator 20, paper 3; --quick 1)
 #   --sens-reps N       repetitions of the sensitivity sweeps (GENI 3, paper --reps; at most --reps)
-#   --seeds "S1 S2 .."  workload seeds, one per repetition (default "4 5 6 8 9")
+#   --seeds "S1 S2 .."  workload seeds, one per repetition (default "4 5 6 8 9"; GENI on the
+#                       simulator 4 to 23)
 #   --parallel N        sim: runs at once (default 1)
 #   --no-sens           skip the sensitivity sweeps
 #   --quick             1 repetition, fewer jobs (GENI 12, no sweeps; paper 100, sweep end points)
@@ -48,7 +49,7 @@ ROOT=$(cd "$HERE/../.." && pwd)
 EMU=${EMU:-$ROOT/build/bin/emu}
 RES=${RES:-$ROOT/results}
 QUICK=0; REPS=""; SREPS=""; TRACE=""; JOBS=""; BACKEND=emu; SCALE=""; PAR=1; SENS=1
-SEEDS=${SEEDS:-"4 5 6 8 9"}
+SEEDS=${SEEDS:-}
 die() { echo "run.sh: $*" >&2; exit 2; }
 posint() { case $2 in ''|*[!0-9]*|0*) die "$1 needs a positive integer, not '$2'" ;; esac; }
 while [ $# -gt 0 ]; do
@@ -82,7 +83,6 @@ sim) : "${SCALE:=paper}" ;;
 esac
 case $SCALE in paper|geni) ;; *) die "--scale paper|geni, not '$SCALE'" ;; esac
 [ -x "$EMU" ] || die "$EMU missing: run make first"
-nseeds=$(echo $SEEDS | wc -w)
 
 if [ "$SCALE" = paper ]; then
     EXP=jobpacker-sim; OUT=${OUT_SIM:-$HERE/out-sim}; REPORT=$HERE/REPORT-sim.md
@@ -101,9 +101,12 @@ else
     else EXP=jobpacker; OUT=${OUT:-$HERE/out}; fi
     REPORT=$OUT/REPORT.md; PLANS=$OUT
     TOPO=$ROOT/topologies/geni-10rack.conf; TOPO_EPS=$ROOT/topologies/geni-10rack-eps.conf
-    # Five repetitions of the main scenarios, three of the sweeps: a median of 15 jobs moves
-    # ~10% between runs of the same code, so claims within a few percent of 1 need seeds.
+    # Five repetitions of the main scenarios on the emulator, three of the sweeps: a median of
+    # 15 jobs moves ~10% between runs of the same code, so claims within a few percent of 1
+    # need seeds.  The simulator takes a second a run: the paper's 20.
     if [ $QUICK -eq 1 ]; then : "${REPS:=1}" "${JOBS:=12}"; SENS=0
+    elif [ "$BACKEND" = sim ]; then : "${REPS:=20}" "${SREPS:=3}" "${JOBS:=30}"
+        : "${SEEDS:=4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23}"
     else : "${REPS:=5}" "${SREPS:=3}" "${JOBS:=30}"; fi
     # Online arrivals at GENI's rate: 200 jobs in 20 min, one per 6 s (x the time scale).
     WINDOW=$((JOBS * 6))
@@ -119,7 +122,8 @@ else
     # about as long as their elephant flows (L852), not 1 s of which 91% idles.
     SCALEARGS="--min-shuffle 100MB --max-maps 100 --ocs-reconfig early"
 fi
-: "${SREPS:=$REPS}"
+: "${SEEDS:=4 5 6 8 9}" "${SREPS:=$REPS}"
+nseeds=$(echo $SEEDS | wc -w)
 [ "$SREPS" -le "$REPS" ] || SREPS=$REPS
 [ "$REPS" -le "$nseeds" ] || die "--reps $REPS needs at least $REPS seeds (have: $SEEDS)"
 mkdir -p "$OUT" "$PLANS"
