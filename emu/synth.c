@@ -344,6 +344,19 @@ static int synth_check(const struct synth_params *s, char *err)
 	return why ? -1 : 0;
 }
 
+/* One job's recurring flag: the generator's and workload_set_recurring's draw. */
+static bool recurring_draw(struct rng *rec, const struct synth_params *s)
+{
+	return rng_u01(rec) < s->recurring_fraction;
+}
+
+void workload_set_recurring(struct workload *w, const struct synth_params *s)
+{
+	struct rng rec = rng_stream(s->seed, STREAM_RECURRING);
+	for (int i = 0; i < w->njobs; i++)
+		w->jobs[i].recurring = recurring_draw(&rec, s);
+}
+
 int workload_synthetic(struct workload *w, const struct synth_params *s, const struct workload_params *p,
 		       char err[512])
 {
@@ -374,7 +387,7 @@ int workload_synthetic(struct workload *w, const struct synth_params *s, const s
 			return -1;
 		}
 		job_spec_fit(&specs[i], p);
-		specs[i].recurring = rng_u01(&rec) < s->recurring_fraction;
+		specs[i].recurring = recurring_draw(&rec, s);
 	}
 	char source[256];
 	snprintf(source, sizeof(source), "synthetic:seed=%lu,njobs=%d", s->seed, s->njobs);

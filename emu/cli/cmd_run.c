@@ -43,9 +43,11 @@ static void usage(FILE *f)
 		"  --topology FILE       topology file (default: built-in geni-10rack)\n"
 		"  --workload FILE       SWIM trace (.tsv) or native JSON workload (default: synthetic)\n"
 		"  --jobs N              synthetic jobs, or the first N jobs of a trace (default 20)\n"
-		"  --arrivals MODE       batch | uniform:WINDOW_S | poisson:MEAN_GAP_S | trace (default batch)\n"
+		"  --arrivals MODE       batch | uniform:WINDOW_S | poisson:MEAN_GAP_S | trace (default batch;\n"
+		"                        a workload file's own times)\n"
 		"  --scheduler NAME      one of the list below (default fair)\n"
-		"  --recurring F         synthetic: fraction of recurring jobs, the rest ad hoc (default 1)\n"
+		"  --recurring F         fraction of recurring jobs, the rest ad hoc (synthetic: default 1; a\n"
+		"                        workload file keeps its own flags unless given: a SWIM trace has none)\n"
 		"  --min-shuffle BYTES   synthetic or SWIM: only jobs with at least this shuffle (unscaled;\n"
 		"                        the generator draws again, a trace's other jobs are skipped)\n"
 		"  --max-maps N          synthetic or SWIM: a job of more maps is scaled down to N maps, as\n"
@@ -84,15 +86,15 @@ static void usage(FILE *f)
 static void print_workload(const struct workload *w, const struct topo *t)
 {
 	uint64_t in = 0, sh = 0, out = 0;
-	printf("%-8s %10s %6s %7s %12s %12s %12s %9s\n", "job", "submit(s)", "maps", "reduces", "input", "shuffle",
-	       "output", "map(s)");
+	printf("%-8s %10s %6s %7s %12s %12s %12s %9s %9s\n", "job", "submit(s)", "maps", "reduces", "input", "shuffle",
+	       "output", "map(s)", "recurring");
 	for (int i = 0; i < w->njobs; i++) {
 		const struct job *j = &w->jobs[i];
 		char a[32], b[32], c[32];
-		printf("%-8s %10.2f %6d %7d %12s %12s %12s %9.2f\n", j->name, j->submit_s, j->nmaps, j->nreduces,
+		printf("%-8s %10.2f %6d %7d %12s %12s %12s %9.2f %9s\n", j->name, j->submit_s, j->nmaps, j->nreduces,
 		       units_fmt_size(j->input_bytes, a, sizeof a), units_fmt_size(j->shuffle_bytes, b, sizeof b),
 		       units_fmt_size(j->output_bytes, c, sizeof c),
-		       j->nmaps ? w->tasks[j->first_task].duration_s : 0.0);
+		       j->nmaps ? w->tasks[j->first_task].duration_s : 0.0, j->recurring ? "yes" : "no");
 		in += j->input_bytes;
 		sh += j->shuffle_bytes;
 		out += j->output_bytes;
@@ -152,7 +154,7 @@ int cmd_run(int argc, char **argv)
 	const char *topo_file = NULL, *wl_file = NULL;
 	double rate_scale = 0, x, elephant = -1;
 	int njobs = 20, c;
-	bool trace_times = false, dry = false;
+	bool trace_times = false, dry = false, arrivals_given = false, recurring_given = false;
 	if (getenv("EMU_PREFIX") && *getenv("EMU_PREFIX"))
 		rp.prefix = getenv("EMU_PREFIX");
 	while ((c = getopt_long(argc, argv, "t:w:n:a:s:S:D:T:R:l:e:m:i:d:x:r:o:p:O:kqhF:b:H:M:Q:E:A:", opts, NULL)) != -1) {
@@ -161,6 +163,7 @@ int cmd_run(int argc, char **argv)
 		case 'w': wl_file = optarg; break;
 		case 'n': if (num("--jobs", optarg, 1, 1e6, &x)) return 2; njobs = (int)x; break;
 		case 'a':
+			arrivals_given = true;
 			if (!strcmp(optarg, "batch"))
 				sp.arrivals = ARRIVE_BATCH;
 			else if (!strcmp(optarg, "trace"))
@@ -229,7 +232,7 @@ int cmd_run(int argc, char **argv)
 		case 'k': rp.keep_fabric = true; break;
 		case 'q': rp.quiet = true; break;
 		case 'N': dry = true; break;
-		case 'F': if (num("--recurring", optarg, 0, 1, &sp.recurring_fraction)) return 2; break;
+		case 'F': if (num("--recurring", optarg, 0, 1, &sp.recurring_fraction)) return 2; recurring_given = true; break;
 		case 'b':
 			if (strcmp(optarg, "emu") && strcmp(optarg, "sim")) {
 				fprintf(stderr, "emu run: --backend must be emu or sim, not '%s'\n", optarg);
@@ -286,8 +289,12 @@ int cmd_run(int argc, char **argv)
 			fprintf(stderr, "emu run: %s\n", err);
 			return 2;
 		}
-		if (!trace_times && sp.arrivals != ARRIVE_BATCH)
+		/* The file's own times and recurring flags, unless told otherwise
+		 * (`--arrivals batch` once kept a trace's times). */
+		if (arrivals_given && !trace_times)
 			workload_set_arrivals(&w, &sp);
+		if (recurring_given)
+			workload_set_recurring(&w, &sp);
 	} else {
 		sp.njobs = njobs;
 		if (trace_times)

@@ -732,6 +732,43 @@ Test(workload, arrivals_poisson)
 	workload_free(&w);
 }
 
+Test(workload, recurring_marks_a_trace_as_the_generator_does)
+{
+	/* A trace says nothing of recurring jobs: workload_set_recurring marks
+	 * the fraction asked, with the generator's seeded draw. */
+	char err[512];
+	struct workload w;
+	struct workload_params p;
+	struct synth_params s;
+	workload_params_default(&p);
+	p.block_size = 1ULL << 40;
+	synth_params_default(&s);
+	s.njobs = 400;
+	s.seed = 9;
+	s.recurring_fraction = 0.3;
+	cr_assert_eq(workload_synthetic(&w, &s, &p, err), 0, "%s", err);
+	bool drawn[400];
+	int n = 0;
+	for (int j = 0; j < w.njobs; j++) {
+		drawn[j] = w.jobs[j].recurring;
+		n += drawn[j];
+		w.jobs[j].recurring = false;   /* as a SWIM trace reads */
+	}
+	cr_assert(n > 90 && n < 150, "%d of 400 recurring at 0.3", n);
+	workload_set_recurring(&w, &s);
+	for (int j = 0; j < w.njobs; j++)
+		cr_assert_eq(w.jobs[j].recurring, drawn[j], "job %d", j);
+	s.recurring_fraction = 1;
+	workload_set_recurring(&w, &s);
+	for (int j = 0; j < w.njobs; j++)
+		cr_assert(w.jobs[j].recurring);
+	s.recurring_fraction = 0;
+	workload_set_recurring(&w, &s);
+	for (int j = 0; j < w.njobs; j++)
+		cr_assert(!w.jobs[j].recurring);
+	workload_free(&w);
+}
+
 Test(workload, arrivals_retime_trace)
 {
 	char path[64], err[512];
