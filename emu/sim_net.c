@@ -372,7 +372,10 @@ void simnet_allocate(struct simnet *n, double now)
 	for (int i = 0; i < n->nact; i++) {
 		struct flow *f = &n->f[n->act[i]];
 		f->rem -= f->rate * (now - f->t_set);
-		if (f->rem < 0.5)   /* bytes are whole: less than half of one left is rounding, the flow is done */
+		/* Bytes are whole: less than one left is rounding, the flow is done.  Kept, a held
+		 * flow's sub-byte rest was 0 bytes of OCS demand (it truncates), so its circuit was
+		 * never lit again and the flow never ended. */
+		if (f->rem < 1)
 			f->rem = 0;
 		f->t_set = now;
 		f->rate = 0;

@@ -22,7 +22,8 @@
 #   --parallel N        sim: runs at once (default 1)
 #   --no-sens           skip the sensitivity sweeps
 #   --quick             1 repetition, fewer jobs (GENI 12, no sweeps; paper 100, sweep end points)
-#   --trace FILE        a SWIM trace instead of the synthetic SWIM-like workload
+#   --trace FILE        a SWIM trace instead of the synthetic SWIM-like workload: each seed
+#                       samples --jobs of its jobs (GENI: those with >= 100 MB of shuffle)
 #   -h, --help          this text
 # Environment: TS (sim paper scale: time scale, default 0.25, see below), SEEDS, SYSTEMS, ONLY=REGEX (only the runs whose <scenario>-<system>-s<seed>
 # matches), RES (results root), EMU (the emu binary), WALL=SECONDS (stop a run after that
@@ -96,6 +97,7 @@ if [ "$SCALE" = paper ]; then
     # (compute 4x faster, arrivals 4x closer) brings that baseline-only ratio to
     # the paper's ~0.65 (Fig. 4.9), so the network weighs as much as there.
     SCALEARGS="--data-scale 1 --time-scale ${TS:-0.25} --timeout 10000000"
+    MIN_SHUFFLE=0
 else
     if [ "$BACKEND" = sim ]; then EXP=jobpacker-sim-geni; OUT=${OUT_SIM:-$HERE/out-sim-geni}
     else EXP=jobpacker; OUT=${OUT:-$HERE/out}; fi
@@ -121,6 +123,7 @@ else
     # (--ocs-reconfig early): the dissertation's E = 9 delta x bw_o assumes configurations
     # about as long as their elephant flows (L852), not 1 s of which 91% idles.
     SCALEARGS="--min-shuffle 100MB --max-maps 100 --ocs-reconfig early"
+    MIN_SHUFFLE=100000000
 fi
 : "${SEEDS:=4 5 6 8 9}" "${SREPS:=$REPS}"
 nseeds=$(echo $SEEDS | wc -w)
@@ -191,6 +194,23 @@ NTASKS=$(wc -l < "$TASKS")
 T0=$(date +%s)
 echo "$NTASKS runs ($SCALE scale, $BACKEND, $JOBS jobs, $REPS repetition(s) ($SREPS of the sweeps), seeds: $(echo $SEEDS | cut -d' ' -f1-$REPS)), $PAR at a time"
 
+# --trace: each seed samples JOBS of the trace's jobs (in trace order) that pass the setup's
+# --min-shuffle, as the dissertation chose its jobs from FB-2010 and as the synthetic workload
+# draws them by seed; every system of a seed gets the same sample, and the scenario's
+# --arrivals replace their trace times.
+sample_trace() {   # seed: writes $PLANS/trace-s<seed>.tsv
+    f=$PLANS/trace-s$1.tsv
+    python3 - "$TRACE" "$1" "$JOBS" "$MIN_SHUFFLE" "$f" <<'PY' || die "--trace: cannot sample $TRACE"
+import random, sys
+src, seed, n, least, dst = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
+lines = [l for l in open(src) if l.strip() and float(l.split("\t")[4]) >= least]
+if len(lines) < n:
+    sys.exit("%s: only %d jobs with a shuffle of at least %g bytes, %d wanted" % (src, len(lines), least, n))
+with open(dst, "w") as f:
+    f.writelines(lines[i] for i in sorted(random.Random(seed).sample(range(len(lines)), n)))
+PY
+}
+
 one() {  # scenario system seed envs args
     sc=$1; sys=$2; seed=$3; envs=$4; args=$5
     name="$sc-$sys-s$seed"
@@ -203,7 +223,7 @@ one() {  # scenario system seed envs args
         # Which binary ran it (the tree may be rebuilt while a long study runs).
         echo "emu sha1 $(sha1sum < "$EMU" | cut -c1-12), tree at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), started $(date -u +%FT%TZ)" > "$PLANS/$name.bin"
         wl=""
-        [ -n "$TRACE" ] && wl="--workload $TRACE"
+        [ -n "$TRACE" ] && wl="--workload $PLANS/trace-s$seed.tsv"
         note=""
         # Later options win: a scenario's --slowstart overrides the system's.
         # shellcheck disable=SC2086
@@ -225,6 +245,9 @@ one() {  # scenario system seed envs args
 worker() {  # task file
     while IFS='|' read -r sc sys seed envs args; do one "$sc" "$sys" "$seed" "$envs" "$args"; done < "$1"
 }
+if [ -n "$TRACE" ]; then
+    for seed in $SEEDS; do sample_trace "$seed"; done
+fi
 if [ "$PAR" -le 1 ] || [ "$BACKEND" = emu ]; then
     worker "$TASKS"
 else

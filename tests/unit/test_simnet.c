@@ -150,9 +150,9 @@ Test(simnet, flow_with_a_rounding_remainder_completes_when_held)
 {
 	/* A circuit flow has sent all but a fraction of a byte (floating-point
 	 * rounding) when its circuit goes dark.  Held at rate 0 it must still
-	 * complete now: it once never did, and with no bytes left to demand the
-	 * OCS never lit its circuit again (a GENI online run hung with one
-	 * reduce waiting for it). */
+	 * complete now: it once never did, and with no whole byte left to
+	 * demand the OCS never lit its circuit again (GENI online runs hung
+	 * with reduces waiting for it: 0.1 and 0.9 byte left). */
 	struct topo t;
 	struct simnet *n = net(&t, ocs3, true);
 	struct circuit_cfg lit, none;
@@ -162,10 +162,10 @@ Test(simnet, flow_with_a_rounding_remainder_completes_when_held)
 	simnet_set_lit(n, &lit);
 	int f = -1, circ = simnet_add(n, 0, 0, 2, 1000000, true, 1);
 	simnet_allocate(n, 0);
-	double rate = simnet_rate(n, circ), t_dark = (1000000 - 0.1) / rate;
+	double rate = simnet_rate(n, circ), t_dark = (1000000 - 0.9) / rate;
 	simnet_set_lit(n, &none);
 	simnet_allocate(n, t_dark);
-	cr_assert_float_eq(simnet_next_done(n, &f), t_dark, 1e-9, "0.1 byte left: done when the circuit goes dark");
+	cr_assert_float_eq(simnet_next_done(n, &f), t_dark, 1e-9, "0.9 byte left: done when the circuit goes dark");
 	cr_assert_eq(f, circ);
 	simnet_free(n);
 }
