@@ -1748,10 +1748,10 @@ static bool may_run(const struct cluster *c, const struct job *j, int stage)
  * while ad-hoc jobs wait, a rack whose recurring tasks hold C/(1+ρ) of its
  * containers (the share the plan times them with) serves only its due
  * entries before them (jp_follow_offer).  Seeds 4-23, with adhoc_pick's
- * fallback: ad-hoc median JCT 1.14 -> 0.96 of Fair's, recurring 0.73 ->
- * 0.80.  Capping every recurring entry, due or not, at the share: 0.86 /
- * 0.84, and small recurring jobs queued behind big ones held to half
- * their racks (seed 9: a 12-map job 10.6 s, under Fair 1.9 s). */
+ * fallback: ad-hoc median JCT 1.14 -> 0.92 of Fair's, recurring 0.76 ->
+ * 0.83.  Capping every recurring entry, due or not, at the share made
+ * small recurring jobs queue behind big ones held to half their racks
+ * (seed 9: a 12-map job 10.6 s, under Fair 1.9 s). */
 static bool recurring_share_full(struct jp_rt *rt, const struct cluster *c, int rack)
 {
 	if (rt->plan.rho <= 0 || !offplan_jobs(rt))
