@@ -344,17 +344,11 @@ static int synth_check(const struct synth_params *s, char *err)
 	return why ? -1 : 0;
 }
 
-/* One job's recurring flag: the generator's and workload_set_recurring's draw. */
-static bool recurring_draw(struct rng *rec, const struct synth_params *s)
-{
-	return rng_u01(rec) < s->recurring_fraction;
-}
-
 void workload_set_recurring(struct workload *w, const struct synth_params *s)
 {
 	struct rng rec = rng_stream(s->seed, STREAM_RECURRING);
 	for (int i = 0; i < w->njobs; i++)
-		w->jobs[i].recurring = recurring_draw(&rec, s);
+		w->jobs[i].recurring = rng_u01(&rec) < s->recurring_fraction;
 }
 
 int workload_synthetic(struct workload *w, const struct synth_params *s, const struct workload_params *p,
@@ -369,7 +363,7 @@ int workload_synthetic(struct workload *w, const struct synth_params *s, const s
 			snprintf(err, 512, "synthetic workload: out of memory");
 		return -1;
 	}
-	struct rng sizes = rng_stream(s->seed, STREAM_SIZES), rec = rng_stream(s->seed, STREAM_RECURRING);
+	struct rng sizes = rng_stream(s->seed, STREAM_SIZES);
 	for (int i = 0; i < s->njobs; i++) {
 		job_spec_init(&specs[i]);
 		snprintf(specs[i].name, sizeof(specs[i].name), "job%d", i);
@@ -387,14 +381,15 @@ int workload_synthetic(struct workload *w, const struct synth_params *s, const s
 			return -1;
 		}
 		job_spec_fit(&specs[i], p);
-		specs[i].recurring = recurring_draw(&rec, s);
 	}
 	char source[256];
 	snprintf(source, sizeof(source), "synthetic:seed=%lu,njobs=%d", s->seed, s->njobs);
 	int rc = workload_build(w, specs, s->njobs, p, false, source, err);
 	job_specs_free(specs, s->njobs);
-	if (!rc)
+	if (!rc) {
+		workload_set_recurring(w, s);
 		workload_set_arrivals(w, s);
+	}
 	return rc;
 }
 

@@ -91,36 +91,26 @@ def pick(sc, sysn, seed=None):
     return [r for r in runs.get((sc, sysn), [])
             if seed_of(r[0]) in complete.get(sc, ()) and (seed is None or seed_of(r[0]) == seed)]
 
+def med(xs): return statistics.median(xs) if xs else float("nan")
+
+def per_system(sc, seed, f):
+    """f(runs) for every system with runs of scenario sc (all seeds', or one's)."""
+    return {sysn: f(rs) for sysn in have(sc) for rs in [pick(sc, sysn, seed)] if rs}
+
 def batch_view(seed=None):
     """Per system: mean makespan and OCS share of its batch runs."""
-    v = {}
-    for sysn in have("batch"):
-        rs = pick("batch", sysn, seed)
-        if rs:
-            v[sysn] = (mean([s["makespan_s"] for _, s, _ in rs]), mean([s["ocs_share"] for _, s, _ in rs]))
-    return v
+    return per_system("batch", seed, lambda rs: (mean([s["makespan_s"] for _, s, _ in rs]),
+                                                 mean([s["ocs_share"] for _, s, _ in rs])))
 
 def online_view(seed=None):
     """Per system: the sorted JCTs of its online runs (pooled) and their mean OCS share."""
-    v = {}
-    for sysn in have("online"):
-        rs = pick("online", sysn, seed)
-        if rs:
-            v[sysn] = (sorted(j for _, _, jobs in rs for j in jcts(jobs)), mean([s["ocs_share"] for _, s, _ in rs]))
-    return v
+    return per_system("online", seed, lambda rs: (sorted(j for _, _, jobs in rs for j in jcts(jobs)),
+                                                  mean([s["ocs_share"] for _, s, _ in rs])))
 
 def mixed_view(seed=None):
     """Per system: the median JCT of its recurring and of its ad-hoc jobs in the mixed runs."""
-    v = {}
-    for sysn in have("mixed"):
-        rs = pick("mixed", sysn, seed)
-        if rs:
-            rec = [j for _, _, jobs in rs for j in jcts(jobs, lambda r: r["recurring"] == "1")]
-            adh = [j for _, _, jobs in rs for j in jcts(jobs, lambda r: r["recurring"] == "0")]
-            v[sysn] = tuple(statistics.median(x) if x else float("nan") for x in (rec, adh))
-    return v
-
-def med(xs): return statistics.median(xs) if xs else float("nan")
+    return per_system("mixed", seed, lambda rs: tuple(
+        med([j for _, _, jobs in rs for j in jcts(jobs, lambda r: r["recurring"] == rec)]) for rec in "10"))
 
 def claims(seed=None):
     """Every checked claim of Chapter 4 as (claim, ours, paper, holds), from all the runs or
