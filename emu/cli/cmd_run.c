@@ -154,7 +154,7 @@ int cmd_run(int argc, char **argv)
 	const char *topo_file = NULL, *wl_file = NULL;
 	double rate_scale = 0, x, elephant = -1;
 	int njobs = 20, c;
-	bool trace_times = false, dry = false, arrivals_given = false, recurring_given = false;
+	bool dry = false, arrivals_given = false, recurring_given = false;
 	if (getenv("EMU_PREFIX") && *getenv("EMU_PREFIX"))
 		rp.prefix = getenv("EMU_PREFIX");
 	while ((c = getopt_long(argc, argv, "t:w:n:a:s:S:D:T:R:l:e:m:i:d:x:r:o:p:O:kqhF:b:H:M:Q:E:A:", opts, NULL)) != -1) {
@@ -167,7 +167,7 @@ int cmd_run(int argc, char **argv)
 			if (!strcmp(optarg, "batch"))
 				sp.arrivals = ARRIVE_BATCH;
 			else if (!strcmp(optarg, "trace"))
-				trace_times = true, sp.arrivals = ARRIVE_TRACE;
+				sp.arrivals = ARRIVE_TRACE;
 			else if (!strncmp(optarg, "uniform:", 8)) {
 				sp.arrivals = ARRIVE_UNIFORM;
 				if (num("--arrivals uniform", optarg + 8, 0, 1e7, &sp.window_s)) return 2;
@@ -290,14 +290,15 @@ int cmd_run(int argc, char **argv)
 			return 2;
 		}
 		/* The file's own times and recurring flags, unless told otherwise
-		 * (`--arrivals batch` once kept a trace's times). */
-		if (arrivals_given && !trace_times)
+		 * (`--arrivals batch` once kept a trace's times); the last
+		 * --arrivals wins (trace: the file's times). */
+		if (arrivals_given)
 			workload_set_arrivals(&w, &sp);
 		if (recurring_given)
 			workload_set_recurring(&w, &sp);
 	} else {
 		sp.njobs = njobs;
-		if (trace_times)
+		if (sp.arrivals == ARRIVE_TRACE)   /* a generated workload has no trace times */
 			sp.arrivals = ARRIVE_BATCH;
 		if (workload_synthetic(&w, &sp, &wp, err)) {
 			fprintf(stderr, "emu run: %s\n", err);
