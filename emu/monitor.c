@@ -1,15 +1,7 @@
 /* monitor.c — the network monitor: link counters every sample (1 s by
  * default, links.csv), each rack's cross-rack utilisation for the
  * schedulers (cluster.rack_util_*) and congestion counts, the fidelity
- * check, and the progress line.
- *
- * Fidelity: one machine has a ceiling.  A link whose queue stayed backlogged
- * through a sampling interval (a backlog at both ends) should have sent at
- * its full rate; if it did not, the packets were held up by the CPU, not by
- * the emulated network.  Each sample counts such links ("busy") and those of
- * them below 80% of their rate ("slow"); the CPU's busy share is sampled too.  Many slow links, or a CPU
- * that is saturated most of the time, and the run says its results are the
- * machine's, not the network's. */
+ * check's samples (fidelity.c), and the progress line. */
 #include "emu/run_int.h"
 #include <math.h>
 #include <stdlib.h>
@@ -70,8 +62,10 @@ int monitor_open(struct run *r)
 		return -1;
 	memcpy(r->last, r->base, r->nlinks * sizeof *r->last);
 	r->last_sample = run_now(r);
-	if (r->be->wallclock)
+	if (r->be->wallclock) {
 		cpu_busy(r);
+		r->fid.softnet_base = fidelity_softnet_drops(SOFTNET_STAT);
+	}
 	return 0;
 }
 
@@ -112,9 +106,11 @@ void monitor_sample(struct run *r, bool final)
 	double now = run_now(r), dt = now - r->last_sample;
 	if (dt <= 0 || r->be->stats(r, &cur, &n) || n != r->nlinks)
 		return;
-	r->samples++;
-	if (r->be->wallclock && cpu_busy(r) > 0.95)
-		r->cpu_hot_samples++;
+	r->fid.samples++;
+	if (r->be->wallclock) {
+		fidelity_cpu(&r->fid, cpu_busy(r));
+		r->fid.softnet_dropped = fidelity_softnet_drops(SOFTNET_STAT) - r->fid.softnet_base;
+	}
 	for (int i = 0; i < n; i++) {
 		const struct link_stats *l = &cur[i], *p = &r->last[i];
 		double tx = (double)(l->tx_bytes - p->tx_bytes) * 8 / dt, rx = (double)(l->rx_bytes - p->rx_bytes) * 8 / dt;
@@ -127,11 +123,7 @@ void monitor_sample(struct run *r, bool final)
 			if (!final && fmax(tx, rx) >= CONGESTED * cap)
 				r->congested_samples++;
 		}
-		if (l->backlog > 0 && p->backlog > 0) {
-			r->busy_samples++;
-			if (tx < 0.8 * (double)capacity(r, l))
-				r->slow_samples++;
-		}
+		fidelity_link(&r->fid, p, l, tx, (double)capacity(r, l));
 		if (r->links_csv && (l->tx_bytes != p->tx_bytes || l->rx_bytes != p->rx_bytes))
 			fprintf(r->links_csv, "%.3f,tor%d-%s%d,%s,%d,%d,%d,%llu,%llu,%.3f,%.3f,%llu,%u,%llu\n", now,
 				l->rack, l->cls == LINK_SERVER ? "h" : l->cls == LINK_UPLINK ? "up" : "o",

@@ -237,16 +237,8 @@ int results_write(struct run *r)
 			   kids.ru_stime.tv_usec * 1e-6;
 	double moved_gbit = (double)(shuffle_net + input_net) * 8 / 1e9;
 	double makespan = fin ? last - (first == INFINITY ? 0 : first) : 0;
-	const char *verdict = r->be->wallclock ? "ok" : "simulated";
 	char why[256] = "";
-	if (r->busy_samples >= 10 && r->slow_samples * 10 > r->busy_samples) {
-		verdict = "machine-limited";
-		snprintf(why, sizeof why, "%lu of %lu link-seconds with a standing queue ran below 80%% of the link rate",
-			 r->slow_samples, r->busy_samples);
-	} else if (r->samples >= 5 && r->cpu_hot_samples * 2 > r->samples) {
-		verdict = "machine-limited";
-		snprintf(why, sizeof why, "the CPU was saturated in %lu of %lu seconds", r->cpu_hot_samples, r->samples);
-	}
+	const char *verdict = r->be->wallclock ? fidelity_verdict(&r->fid, why, sizeof why) : "simulated";
 	json_t *sum_j = json_pack(
 		"{s:s,s:s,s:s,s:b,s:s,s:i,s:i,s:f,s:f,s:f,s:f,s:f,s:f,s:I,s:I,s:I,s:f,s:I,s:I,s:o,s:f,s:o,s:o,s:o,s:i,s:o,s:o,s:o}",
 		"experiment", r->p.experiment, "scheduler", r->p.scheduler, "results", r->dir, "partial", r->partial,
@@ -268,10 +260,11 @@ int results_write(struct run *r)
 		"locality", json_pack("{s:i,s:f,s:f}", "maps", maps, "node_local", maps ? (double)node_local / maps : 0.0,
 				      "rack_local", maps ? (double)rack_local / maps : 0.0),
 		"task_reruns", r->reruns,
-		"fidelity", json_pack("{s:s,s:s,s:I,s:I,s:I,s:I}", "verdict", verdict, "detail", why, "samples",
-				      (json_int_t)r->samples, "busy_link_samples", (json_int_t)r->busy_samples,
-				      "slow_link_samples", (json_int_t)r->slow_samples, "cpu_saturated_samples",
-				      (json_int_t)r->cpu_hot_samples),
+		"fidelity", json_pack("{s:s,s:s,s:I,s:I,s:I,s:I,s:I,s:I}", "verdict", verdict, "detail", why, "samples",
+				      (json_int_t)r->fid.samples, "standing_queue_link_samples", (json_int_t)r->fid.standing,
+				      "slow_link_samples", (json_int_t)r->fid.slow, "dropping_link_samples",
+				      (json_int_t)r->fid.dropping, "cpu_saturated_samples", (json_int_t)r->fid.cpu_hot,
+				      "softnet_dropped", (json_int_t)r->fid.softnet_dropped),
 		"ocs", json_pack("{s:b,s:I}", "enabled", r->ocs_on, "reconfigurations",
 				 (json_int_t)(r->ocs_on ? r->ocs.reconfigs : 0)),
 		"parameters", params_json(r));

@@ -5,6 +5,7 @@
 #ifndef EMU_RUN_INT_H
 #define EMU_RUN_INT_H
 #include "emu/cluster.h"
+#include "emu/fidelity.h"
 #include "emu/ocs_ctl.h"
 #include "emu/proto.h"
 #include "emu/run.h"
@@ -95,7 +96,8 @@ struct run {
 	struct link_stats *base, *last;   /* counters at start and at the last sample */
 	int nlinks;
 	double last_sample;
-	unsigned long samples, busy_samples, slow_samples, cpu_hot_samples, congested_samples;
+	struct fidelity fid;
+	unsigned long congested_samples;
 	unsigned long long cpu_prev_busy, cpu_prev_total;
 	double wall_start, last_progress;   /* wall clock (progress lines are for people) */
 	char dir[512];           /* results directory */

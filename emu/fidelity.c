@@ -1,0 +1,74 @@
+/* fidelity.c — does a run measure the emulated network, or this machine?
+ *
+ * Three signs that the machine, not the emulated network, set the pace:
+ *
+ *  - a queue that stood through a sampling interval (backlogged at both
+ *    ends) without dropping, yet its link sent below 80% of its rate: a
+ *    shaper with packets and room should send at its rate, so the CPU did
+ *    not dequeue them in time.  A queue that dropped is left out: its TCP
+ *    senders were backing off (fast retransmit, 200 ms RTOs), which idles a
+ *    shallow-buffered link between two backlogged instants on a real switch
+ *    too.  Halving every rate (twice the CPU headroom) did not make such
+ *    link-seconds rarer, and left the results the same (FINDINGS.md);
+ *  - packets the kernel dropped because a CPU's input backlog overflowed
+ *    (softnet "dropped"): loss the emulated network does not have;
+ *  - CPUs saturated for most of the run. */
+#include "emu/fidelity.h"
+#include <stdio.h>
+
+#define SLOW_SHARE 0.8   /* of the link rate */
+#define CPU_HOT 0.95     /* busy share of all CPUs */
+
+void fidelity_link(struct fidelity *f, const struct link_stats *prev, const struct link_stats *cur, double tx_bps,
+		   double rate_bps)
+{
+	if (!prev->backlog || !cur->backlog)
+		return;
+	if (cur->drops != prev->drops) {
+		f->dropping++;
+		return;
+	}
+	f->standing++;
+	if (tx_bps < SLOW_SHARE * rate_bps)
+		f->slow++;
+}
+
+void fidelity_cpu(struct fidelity *f, double busy_share)
+{
+	if (busy_share > CPU_HOT)
+		f->cpu_hot++;
+}
+
+unsigned long long fidelity_softnet_drops(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	unsigned long long sum = 0;
+	unsigned int processed, dropped;
+	if (!fp)
+		return 0;
+	/* One line per CPU, hex columns: processed, dropped, time_squeeze, ... */
+	while (fscanf(fp, "%x %x%*[^\n]", &processed, &dropped) == 2)
+		sum += dropped;
+	fclose(fp);
+	return sum;
+}
+
+const char *fidelity_verdict(const struct fidelity *f, char *why, size_t len)
+{
+	if (len)
+		why[0] = 0;
+	if (f->softnet_dropped > 0) {
+		snprintf(why, len, "the kernel dropped %llu packets for lack of CPU (softnet backlog)", f->softnet_dropped);
+		return "machine-limited";
+	}
+	if (f->standing >= 10 && f->slow * 10 > f->standing) {
+		snprintf(why, len, "%lu of %lu link-seconds with a standing queue and no drops ran below 80%% of the link rate",
+			 f->slow, f->standing);
+		return "machine-limited";
+	}
+	if (f->samples >= 5 && f->cpu_hot * 2 > f->samples) {
+		snprintf(why, len, "the CPU was saturated in %lu of %lu seconds", f->cpu_hot, f->samples);
+		return "machine-limited";
+	}
+	return "ok";
+}

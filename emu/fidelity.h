@@ -1,0 +1,37 @@
+/* fidelity.h — does a run measure the emulated network, or this machine?
+ *
+ * One machine has a ceiling.  The monitor feeds this every second; the
+ * summary asks it for a verdict. */
+#ifndef EMU_FIDELITY_H
+#define EMU_FIDELITY_H
+
+#include "netctl/fabric.h"
+#include <stddef.h>
+
+struct fidelity {
+	unsigned long samples;      /* monitor samples (about one per second) */
+	unsigned long cpu_hot;      /* of them, with every CPU over 95% busy */
+	unsigned long standing;     /* link-samples whose queue stood through the interval without dropping */
+	unsigned long slow;         /* of those, sending below 80% of the link's rate */
+	unsigned long dropping;     /* link-samples whose queue overflowed (TCP backs off: the network's doing) */
+	unsigned long long softnet_base, softnet_dropped;   /* kernel input-backlog drops: at the start, since */
+};
+
+/* One link over one sampling interval: its counters before and after and
+ * what it sent meanwhile, against its rate (both bits/s). */
+void fidelity_link(struct fidelity *f, const struct link_stats *prev, const struct link_stats *cur, double tx_bps,
+		   double rate_bps);
+
+/* One sample's busy share of all CPUs (0..1). */
+void fidelity_cpu(struct fidelity *f, double busy_share);
+
+/* Packets the kernel dropped because a CPU's input backlog overflowed,
+ * summed over CPUs, from a softnet_stat file (SOFTNET_STAT); 0 when
+ * unreadable. */
+#define SOFTNET_STAT "/proc/net/softnet_stat"
+unsigned long long fidelity_softnet_drops(const char *path);
+
+/* "ok" or "machine-limited", with the reason in why. */
+const char *fidelity_verdict(const struct fidelity *f, char *why, size_t len);
+
+#endif

@@ -1,0 +1,80 @@
+/* The fidelity check (emu/fidelity.h): which link-seconds count as the
+ * machine holding packets back, and the verdict. */
+#include "emu/fidelity.h"
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static struct link_stats at(uint32_t backlog, uint64_t drops)
+{
+	return (struct link_stats){.cls = LINK_UPLINK, .backlog = backlog, .drops = drops};
+}
+
+Test(fidelity, a_standing_queue_below_its_rate_is_slow)
+{
+	struct fidelity f = {0};
+	struct link_stats a = at(30000, 5), b = at(40000, 5);
+	fidelity_link(&f, &a, &b, 60e6, 100e6);
+	fidelity_link(&f, &a, &b, 95e6, 100e6);
+	cr_assert_eq(f.standing, 2);
+	cr_assert_eq(f.slow, 1);
+	cr_assert_eq(f.dropping, 0);
+}
+
+Test(fidelity, a_queue_that_dropped_is_the_network_backing_off)
+{
+	struct fidelity f = {0};
+	struct link_stats a = at(30000, 5), b = at(40000, 9);
+	fidelity_link(&f, &a, &b, 60e6, 100e6);
+	cr_assert_eq(f.standing, 0);
+	cr_assert_eq(f.slow, 0);
+	cr_assert_eq(f.dropping, 1);
+}
+
+Test(fidelity, a_queue_empty_at_either_end_did_not_stand)
+{
+	struct fidelity f = {0};
+	struct link_stats empty = at(0, 0), full = at(40000, 0);
+	fidelity_link(&f, &empty, &full, 10e6, 100e6);
+	fidelity_link(&f, &full, &empty, 10e6, 100e6);
+	cr_assert_eq(f.standing + f.dropping + f.slow, 0);
+}
+
+Test(fidelity, verdicts)
+{
+	char why[256];
+	struct fidelity f = {.samples = 40, .standing = 20, .slow = 2, .cpu_hot = 20, .dropping = 500};
+	cr_assert_str_eq(fidelity_verdict(&f, why, sizeof why), "ok");
+	cr_assert_str_eq(why, "");
+	f.slow = 3;   /* over 10% of the standing link-seconds */
+	cr_assert_str_eq(fidelity_verdict(&f, why, sizeof why), "machine-limited");
+	cr_assert(strstr(why, "3 of 20 link-seconds"), "%s", why);
+	f.slow = 0;
+	f.cpu_hot = 21;   /* saturated more than half the time */
+	cr_assert_str_eq(fidelity_verdict(&f, why, sizeof why), "machine-limited");
+	cr_assert(strstr(why, "21 of 40 seconds"), "%s", why);
+	f.cpu_hot = 0;
+	f.softnet_dropped = 1;   /* any packet the kernel lost for lack of CPU */
+	cr_assert_str_eq(fidelity_verdict(&f, why, sizeof why), "machine-limited");
+	cr_assert(strstr(why, "dropped 1 packets"), "%s", why);
+}
+
+Test(fidelity, softnet_drops_sum_the_second_column_of_every_cpu)
+{
+	char path[] = "/tmp/emu-softnet-XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	FILE *fp = fdopen(fd, "w");
+	/* processed, dropped, time_squeeze, ... in hex, as the kernel writes them */
+	fputs("1295c4bb 0000000a 00000080 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
+	      "00000000 00000000 00000000 00000000\n"
+	      "126c34af 00000005 0000005c 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
+	      "00000000 00000001 00000000 00000001\n",
+	      fp);
+	fclose(fp);
+	cr_assert_eq(fidelity_softnet_drops(path), 15);
+	unlink(path);
+	cr_assert_eq(fidelity_softnet_drops(path), 0);
+}
