@@ -118,7 +118,7 @@ install: all
 clean:
 	rm -rf build build-san build-fuzz
 
--include $(shell find build build-san -name '*.d' 2>/dev/null)
+-include $(shell find $(sort $(BUILD) build build-san) -name '*.d' 2>/dev/null)
 
 # The default job: `emu run` on the built-in default (GENI-like fabric,
 # small synthetic workload, Fair); `make demo` shows the fabric alone.
