@@ -19,7 +19,8 @@ run() {  # scheduler seed slowstart rate-scale time-scale interval delta
 		--ocs-reconfig early --arrivals batch --rate-scale "$4" --time-scale "$5" --ocs-interval "$6" --delta "$7" \
 		</dev/null >"$TMP/log" 2>&1 || { cat "$TMP/log"; exit 1; }
 }
-printf '%-16s %22s %22s %14s %18s\n' "run" "makespan 1 / 0.5 (s)" "median 1 / 0.5 (s)" "ratio" "slow link-s 1 / 0.5"
+printf '%-14s %20s %18s %16s %22s\n' "run" "makespan (s)" "median JCT (s)" "ratio 0.5 / 1" "slow link-s"
+printf '%-14s %20s %18s %16s %22s\n' "" "rate 1 / 0.5 (÷2)" "rate 1 / 0.5 (÷2)" "makespan median" "rate 1 / 0.5"
 for r in ${SCALE_RUNS:-fair:5:0.05 jobpacker:4:0.7}; do
 	IFS=: read -r sched seed ss <<EOF
 $r
@@ -33,8 +34,8 @@ a, b = (json.load(open(p)) for p in sys.argv[1:3])
 def slow(s):
     f = s["fidelity"]
     return "%d/%d" % (f["slow_link_samples"], f["standing_queue_link_samples"])
-print("%-16s %10.1f / %5.1f x2 %10.2f / %5.2f x2 %6.2f / %5.2f %18s" % (
+print("%-14s %13.1f / %4.1f %11.2f / %4.2f %9.2f %6.2f %22s" % (
     sys.argv[3], a["makespan_s"], b["makespan_s"] / 2, a["jct_median_s"], b["jct_median_s"] / 2,
-    b["makespan_s"] / 2 / a["makespan_s"], b["jct_median_s"] / 2 / a["jct_median_s"], slow(a) + " " + slow(b)))
+    b["makespan_s"] / 2 / a["makespan_s"], b["jct_median_s"] / 2 / a["jct_median_s"], slow(a) + " / " + slow(b)))
 PY
 done

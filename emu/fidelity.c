@@ -67,7 +67,7 @@ const char *fidelity_verdict(const struct fidelity *f, char *why, size_t len)
 		return "machine-limited";
 	}
 	if (f->samples >= 5 && f->cpu_hot * 2 > f->samples) {
-		snprintf(why, len, "the CPU was saturated in %lu of %lu seconds", f->cpu_hot, f->samples);
+		snprintf(why, len, "the CPU was saturated in %lu of %lu monitor samples", f->cpu_hot, f->samples);
 		return "machine-limited";
 	}
 	return "ok";

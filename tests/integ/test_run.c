@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -221,4 +222,54 @@ Test(run, hold_mode_sends_elephants_over_circuits)
 	struct stat st;
 	cr_assert_eq(stat(RESULTS "/it/fair/ocs/ocs.csv", &st), 0);
 	cr_assert_eq(stat(RESULTS "/it/fair/ocs/links.csv", &st), 0);
+}
+
+/* The fidelity check end to end: with every CPU kept busy by spinning
+ * processes, the monitor sees the CPUs saturated in most of its samples and
+ * the summary says the run is the machine's.  (The verdict rules themselves
+ * are unit-tested in tests/unit/test_fidelity.c.) */
+Test(run, a_saturated_cpu_makes_the_run_machine_limited)
+{
+	static const char *long_maps =
+		"{\"scaled\": true, \"jobs\": [\n"
+		" {\"name\": \"spin\", \"submit\": 0, \"input\": 2000000, \"shuffle\": 2000000, \"output\": 1000,"
+		"  \"maps\": 4, \"reduces\": 2, \"map_duration\": 3.0, \"reduce_duration\": 2.0}]}\n";
+	unlink(wl_path);
+	strcpy(wl_path, "/tmp/emu-itrun-wl-XXXXXX");
+	rx_write_file(wl_path, long_maps);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	pid_t hogs[64];
+	int nhogs = 0;
+	for (long i = 0; i < ncpu && nhogs < 64; i++) {
+		pid_t pid = fork();
+		cr_assert_geq(pid, 0);
+		if (pid == 0) {
+			/* Bounded: dies with the test, and by itself after 60 s. */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			alarm(60);
+			for (volatile unsigned long spin = 0;; spin++)
+				;
+		}
+		hogs[nhogs++] = pid;
+	}
+	const char *extra[] = {"--scheduler", "fair", "--monitor", "0.5", "--quiet", NULL};
+	char log[] = "/tmp/emu-itrun-log-hot";
+	int rc = rx_wait_exit(start_run("hot", extra, log));
+	for (int i = 0; i < nhogs; i++) {
+		kill(hogs[i], SIGKILL);
+		waitpid(hogs[i], NULL, 0);
+	}
+	if (rc)
+		show_log(log);
+	cr_assert_eq(rc, 0);
+	json_t *s = summary("fair", "hot");
+	json_t *f = json_object_get(s, "fidelity");
+	cr_log_info("fidelity: %s (%s), CPU saturated in %.0f of %.0f samples",
+		    json_string_value(json_object_get(f, "verdict")), json_string_value(json_object_get(f, "detail")),
+		    rx_num(s, "fidelity.cpu_saturated_samples"), rx_num(s, "fidelity.samples"));
+	cr_assert_geq(rx_num(s, "fidelity.samples"), 5);
+	cr_assert_str_eq(json_string_value(json_object_get(f, "verdict")), "machine-limited");
+	cr_assert(strstr(json_string_value(json_object_get(f, "detail")), "CPU was saturated"), "%s",
+		  json_string_value(json_object_get(f, "detail")));
+	json_decref(s);
 }

@@ -54,7 +54,7 @@ Test(fidelity, verdicts)
 	f.slow = 0;
 	f.cpu_hot = 21;   /* saturated more than half the time */
 	cr_assert_str_eq(fidelity_verdict(&f, why, sizeof why), "machine-limited");
-	cr_assert(strstr(why, "21 of 40 seconds"), "%s", why);
+	cr_assert(strstr(why, "21 of 40 monitor samples"), "%s", why);
 	f.cpu_hot = 0;
 	f.softnet_dropped = 1;   /* any packet the kernel lost for lack of CPU */
 	cr_assert_str_eq(fidelity_verdict(&f, why, sizeof why), "machine-limited");
