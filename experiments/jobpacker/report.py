@@ -261,7 +261,14 @@ if verdicts:
     lines[at:at] = head + [""]
 
 # Fidelity of every run
-lines += ["## Fidelity of every run", "", "| run | verdict | detail |", "|---|---|---|"]
+tally = {}
+for key in runs:
+    for name, s, _ in runs[key]:
+        v = s["fidelity"]["verdict"]
+        tally[v] = tally.get(v, 0) + 1
+lines += ["## Fidelity of every run", "",
+          "%d runs: %s." % (sum(tally.values()), ", ".join("%d %s" % (n, v) for v, n in sorted(tally.items()))), "",
+          "| run | verdict | detail |", "|---|---|---|"]
 for key in sorted(runs):
     for name, s, _ in runs[key]:
         fd = s["fidelity"]
