@@ -43,14 +43,20 @@ unsigned long long fidelity_softnet_drops(const char *path)
 {
 	FILE *fp = fopen(path, "r");
 	unsigned long long sum = 0;
-	unsigned int processed, dropped;
+	unsigned int dropped;
 	if (!fp)
 		return 0;
 	/* One line per CPU, hex columns: processed, dropped, time_squeeze, ... */
-	while (fscanf(fp, "%x %x%*[^\n]", &processed, &dropped) == 2)
+	while (fscanf(fp, "%*x %x%*[^\n]", &dropped) == 1)
 		sum += dropped;
 	fclose(fp);
 	return sum;
+}
+
+void fidelity_softnet(struct fidelity *f, unsigned long long total)
+{
+	/* Machine-wide; a CPU going offline takes its count away. */
+	f->softnet_dropped = total > f->softnet_base ? total - f->softnet_base : 0;
 }
 
 const char *fidelity_verdict(const struct fidelity *f, char *why, size_t len)

@@ -31,6 +31,10 @@ void fidelity_cpu(struct fidelity *f, double busy_share);
 #define SOFTNET_STAT "/proc/net/softnet_stat"
 unsigned long long fidelity_softnet_drops(const char *path);
 
+/* The kernel's drop count now (fidelity_softnet_drops), against the
+ * count at the run's start (softnet_base). */
+void fidelity_softnet(struct fidelity *f, unsigned long long total);
+
 /* "ok" or "machine-limited", with the reason in why. */
 const char *fidelity_verdict(const struct fidelity *f, char *why, size_t len);
 

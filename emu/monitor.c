@@ -109,9 +109,7 @@ void monitor_sample(struct run *r, bool final)
 	r->fid.samples++;
 	if (r->be->wallclock) {
 		fidelity_cpu(&r->fid, cpu_busy(r));
-		/* Machine-wide; a CPU going offline takes its count away. */
-		unsigned long long drops = fidelity_softnet_drops(SOFTNET_STAT);
-		r->fid.softnet_dropped = drops > r->fid.softnet_base ? drops - r->fid.softnet_base : 0;
+		fidelity_softnet(&r->fid, fidelity_softnet_drops(SOFTNET_STAT));
 	}
 	for (int i = 0; i < n; i++) {
 		const struct link_stats *l = &cur[i], *p = &r->last[i];

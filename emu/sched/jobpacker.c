@@ -34,11 +34,10 @@
  *     its rack's sequence (while ad-hoc jobs wait and the rack's recurring
  *     tasks hold their over-provisioned share C/(1+ρ), only the entries
  *     due by now, and planned reduces); otherwise ad-hoc jobs in Fair
- *     order with the sparsity
- *     rule as a preference (an ad-hoc job with input > 1 GB × data_scale
- *     is shuffle-heavy; a second shuffle-heavy job on a rack only when
- *     nothing else can use the container); jobs planned on a failed rack
- *     (no server alive) fall back to Fair.
+ *     order with the sparsity rule as a preference (an ad-hoc job with
+ *     input > 1 GB × data_scale is shuffle-heavy; a second shuffle-heavy
+ *     job on a rack only when nothing else can use the container); jobs
+ *     planned on a failed rack (no server alive) fall back to Fair.
  *
  * Slowstart is the runtime's (`--slowstart`): JobPacker's experiments use
  * 0.7 (L1055) and the experiment scripts must pass it; the baselines keep

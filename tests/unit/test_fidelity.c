@@ -77,4 +77,10 @@ Test(fidelity, softnet_drops_sum_the_second_column_of_every_cpu)
 	cr_assert_eq(fidelity_softnet_drops(path), 15);
 	unlink(path);
 	cr_assert_eq(fidelity_softnet_drops(path), 0);
+	/* Counted from the run's start, never below zero. */
+	struct fidelity f = {.softnet_base = 15};
+	fidelity_softnet(&f, 18);
+	cr_assert_eq(f.softnet_dropped, 3);
+	fidelity_softnet(&f, 10);
+	cr_assert_eq(f.softnet_dropped, 0);
 }
