@@ -24,6 +24,8 @@ enum jp_scenario { JP_SCEN_AUTO, JP_SCEN_BATCH, JP_SCEN_ONLINE };
 
 struct jp_conf {
 	int subbatches;          /* B, sub-batches of a batch (5, L1055) */
+	int orders;              /* orders of the sub-batches the batch planner tries (1 = the
+				    text's one random order; jobpacker_plan.c plan_batch) */
 	double rho;              /* over-provisioning ratio; < 0 = auto: 0 if every job is
 				    recurring, 1.0 otherwise (L1055, O22) */
 	double interval_s;       /* OCS reconfiguration interval (the run's, --ocs-interval) */
@@ -48,7 +50,7 @@ struct jp_conf {
 void jp_conf_default(struct jp_conf *k);
 /* The run's fabric: interval, δ, the OCS and EPS uplink rates. */
 void jp_conf_fabric(struct jp_conf *k, const struct sched_params *p);
-/* Overrides for experiments: JOBPACKER_B, JOBPACKER_RHO, JOBPACKER_BW_OCS (bytes/s), JOBPACKER_BW_RATIO, JOBPACKER_PIECE_MARGIN, JOBPACKER_LRF=periodic|fig46|literal,
+/* Overrides for experiments: JOBPACKER_B, JOBPACKER_ORDERS, JOBPACKER_RHO, JOBPACKER_BW_OCS (bytes/s), JOBPACKER_BW_RATIO, JOBPACKER_PIECE_MARGIN, JOBPACKER_LRF=periodic|fig46|literal,
  * JOBPACKER_SCENARIO=auto|batch|online, JOBPACKER_POSTPONE=0|1, JOBPACKER_SPARSITY=0|1,
  * JOBPACKER_EARLY_REDUCE_CAP, JOBPACKER_SEQ=list|time.  JOBPACKER_PLAN_LOG=FILE (or -) writes the
  * plan (jp_plan_dump). */

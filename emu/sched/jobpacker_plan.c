@@ -35,6 +35,7 @@ void jp_conf_default(struct jp_conf *k)
 {
 	*k = (struct jp_conf){
 		.subbatches = 5,
+		.orders = 120,
 		.rho = -1,
 		.interval_s = 1.0,
 		.delta_s = 0.010,
@@ -88,6 +89,8 @@ void jp_conf_env(struct jp_conf *k)
 	const char *s;
 	if (env_num("JOBPACKER_B", &v) && v >= 1)
 		k->subbatches = (int)v;
+	if (env_num("JOBPACKER_ORDERS", &v) && v >= 1)
+		k->orders = (int)v;
 	if (env_num("JOBPACKER_RHO", &v))
 		k->rho = v;
 	if (env_num("JOBPACKER_BW_OCS", &v) && v >= 0)
@@ -924,6 +927,150 @@ static int planner_init(struct planner *P, struct jp_plan *p, const struct clust
 	return 0;
 }
 
+/* Back to an empty cluster before the list is placed (again). */
+static void plan_reset(struct planner *P)
+{
+	struct jp_plan *p = P->p;
+	int n = p->njobs, R = P->R;
+	memset(P->T, 0, (size_t)R * P->C * sizeof *P->T);
+	memset(p->nseq, 0, R * sizeof *p->nseq);
+	memset(p->map_rack, 0, (size_t)n * R);
+	memset(p->red_rack, 0, (size_t)n * R);
+	for (int i = 0; i < p->ntasks; i++)
+		p->task_rack[i] = -1;
+	for (int i = 0; i < n; i++) {
+		p->rm[i] = p->rr[i] = 0;
+		p->start[i] = p->end[i] = 0;
+	}
+}
+
+/* Place the planning list in order; returns the planned makespan, < 0 on
+ * allocation failure. */
+static double place_list(struct planner *P)
+{
+	struct jp_plan *p = P->p;
+	double makespan = 0;
+	plan_reset(P);
+	for (int x = 0; x < p->norder; x++) {
+		int id = p->order[x];
+		if (P->prof[id].sh ? place_sh(P, id, x) : place_nsh(P, id, x))
+			return -1;
+		makespan = fmax(makespan, p->end[id]);
+	}
+	return makespan;
+}
+
+/* The list for one order of the sub-batches: each sorted by width then
+ * latency (L984), concatenated in perm's order. */
+static void list_of_order(struct jp_plan *p, const int *jobs, const int *sub, int n, const int *perm, int B)
+{
+	int o = 0;
+	for (int b = 0; b < B; b++) {
+		int from = o;
+		for (int x = 0; x < n; x++)
+			if (sub[x] == perm[b]) {
+				p->order[o++] = jobs[x];
+				p->sub[jobs[x]] = perm[b];
+			}
+		qsort(p->order + from, o - from, sizeof *p->order, by_width_latency);
+	}
+}
+
+static bool next_permutation(int *a, int n)
+{
+	int i = n - 2;
+	while (i >= 0 && a[i] >= a[i + 1])
+		i--;
+	if (i < 0)
+		return false;
+	int j = n - 1;
+	while (a[j] <= a[i])
+		j--;
+	int t = a[i];
+	a[i] = a[j];
+	a[j] = t;
+	for (int l = i + 1, r = n - 1; l < r; l++, r--) {
+		t = a[l];
+		a[l] = a[r];
+		a[r] = t;
+	}
+	return true;
+}
+
+static void shuffle_ints(int *a, int n, struct rng *rng)
+{
+	for (int b = n - 1; b > 0; b--) {
+		int r = rng_below(rng, b + 1), t = a[b];
+		a[b] = a[r];
+		a[r] = t;
+	}
+}
+
+/* Batch (§4.2.3.2): B sub-batches by Tetris packing, each sorted by width
+ * then latency, "combined in a random order" (L984).  The order decides
+ * which big jobs meet at the start, so with k->orders > 1 the planner
+ * places the list for that many orders (every order when B! is at most
+ * that) and keeps the one whose plan ends first; the random order wins
+ * ties, and k->orders = 1 is the text's single draw. */
+static int plan_batch(struct planner *P, const struct jp_conf *k, struct rng *rng)
+{
+	struct jp_plan *p = P->p;
+	int n = p->norder, B = k->subbatches < n ? k->subbatches : n;
+	double (*dem)[3] = malloc(n * sizeof *dem);
+	int *jobs = malloc(n * sizeof *jobs), *sub = malloc(n * sizeof *sub);
+	int *perm = malloc(B * sizeof *perm), *best = malloc(B * sizeof *best);
+	int rc = -1;
+	if (!dem || !jobs || !sub || !perm || !best)
+		goto out;
+	for (int x = 0; x < n; x++) {
+		const struct jp_jobdesc *d = &P->desc[p->order[x]];
+		jobs[x] = p->order[x];
+		dem[x][0] = d->shuffle;
+		dem[x][1] = d->nmaps;
+		dem[x][2] = d->nreduces;
+	}
+	jp_subbatch(n, (const double (*)[3])dem, B, sub);
+	for (int b = 0; b < B; b++)
+		perm[b] = b;
+	shuffle_ints(perm, B, rng);
+	memcpy(best, perm, B * sizeof *perm);
+	double fact = 1;
+	for (int b = 2; b <= B && fact <= k->orders; b++)
+		fact *= b;
+	bool every = fact <= k->orders;
+	double best_ms = INFINITY;
+	for (int tried = 1;; tried++) {
+		list_of_order(p, jobs, sub, n, perm, B);
+		double ms = place_list(P);
+		if (ms < 0)
+			goto out;
+		if (ms < best_ms - 1e-9) {
+			best_ms = ms;
+			memcpy(best, perm, B * sizeof *perm);
+		}
+		if (every) {   /* then every order, from the sorted one */
+			if (tried == 1)
+				for (int b = 0; b < B; b++)
+					perm[b] = b;
+			else if (!next_permutation(perm, B))
+				break;
+		} else if (tried < k->orders) {
+			shuffle_ints(perm, B, rng);
+		} else {
+			break;
+		}
+	}
+	list_of_order(p, jobs, sub, n, best, B);
+	rc = 0;
+out:
+	free(dem);
+	free(jobs);
+	free(sub);
+	free(perm);
+	free(best);
+	return rc;
+}
+
 int jp_plan_jobpacker(struct jp_plan *p, const struct cluster *c, const struct jp_model *m,
 		      const struct jp_conf *k, struct rng *rng)
 {
@@ -942,57 +1089,14 @@ int jp_plan_jobpacker(struct jp_plan *p, const struct cluster *c, const struct j
 	p->norder = n;
 	sort_P = &P;
 	if (p->batch && n > 0) {
-		/* Batch (§4.2.3.2): B sub-batches by Tetris packing, each sorted by
-		 * width then latency, concatenated in a random order (O17). */
-		int B = k->subbatches < n ? k->subbatches : n;
-		double (*dem)[3] = malloc(n * sizeof *dem);
-		int *sub = malloc(n * sizeof *sub), *perm = malloc((B > 0 ? B : 1) * sizeof *perm);
-		int *tmp = malloc(n * sizeof *tmp);
-		if (!dem || !sub || !perm || !tmp) {
-			free(dem);
-			free(sub);
-			free(perm);
-			free(tmp);
+		if (plan_batch(&P, k, rng))
 			goto fail;
-		}
-		for (int x = 0; x < n; x++) {
-			const struct jp_jobdesc *d = &P.desc[p->order[x]];
-			dem[x][0] = d->shuffle;
-			dem[x][1] = d->nmaps;
-			dem[x][2] = d->nreduces;
-		}
-		jp_subbatch(n, (const double (*)[3])dem, B, sub);
-		for (int b = 0; b < B; b++)
-			perm[b] = b;
-		for (int b = B - 1; b > 0; b--) {
-			int r = rng_below(rng, b + 1), t = perm[b];
-			perm[b] = perm[r];
-			perm[r] = t;
-		}
-		int o = 0;
-		for (int b = 0; b < B; b++) {
-			int from = o;
-			for (int x = 0; x < n; x++)
-				if (sub[x] == perm[b]) {
-					tmp[o++] = p->order[x];
-					p->sub[p->order[x]] = perm[b];
-				}
-			qsort(tmp + from, o - from, sizeof *tmp, by_width_latency);
-		}
-		memcpy(p->order, tmp, n * sizeof *tmp);
-		free(dem);
-		free(sub);
-		free(perm);
-		free(tmp);
 	} else {
 		/* Online: by predicted arrival; simultaneous ones by the sub-batch sort. */
 		qsort(p->order, n, sizeof *p->order, by_arrival);
 	}
-	for (int x = 0; x < n; x++) {
-		int id = p->order[x];
-		if (P.prof[id].sh ? place_sh(&P, id, x) : place_nsh(&P, id, x))
-			goto fail;
-	}
+	if (place_list(&P) < 0)
+		goto fail;
 	seq_sort(p, k->seq_by_time ? by_entry : by_rank);
 	planner_free(&P);
 	return 0;
