@@ -43,6 +43,7 @@ struct jp_conf {
 				    most this fraction of a rack's containers (0.5; deadlock guard, see
 				    jobpacker_plan.c) */
 	bool postpone;           /* shuffle data aggregation on (JobPacker) */
+	bool ports;              /* the plan books OCS ports: shuffles that share one take turns */
 	bool sparsity;           /* ad-hoc sparsity rule on (JobPacker, L1017) */
 	bool seq_by_time;        /* a rack's sequence by planned start (the note's O-default before), else
 				    by the planning list, i.e. the jobs' priority (default; jobpacker_plan.c) */
@@ -51,7 +52,7 @@ void jp_conf_default(struct jp_conf *k);
 /* The run's fabric: interval, δ, the OCS and EPS uplink rates. */
 void jp_conf_fabric(struct jp_conf *k, const struct sched_params *p);
 /* Overrides for experiments: JOBPACKER_B, JOBPACKER_ORDERS, JOBPACKER_RHO, JOBPACKER_BW_OCS (bytes/s), JOBPACKER_BW_RATIO, JOBPACKER_PIECE_MARGIN, JOBPACKER_LRF=periodic|fig46|literal,
- * JOBPACKER_SCENARIO=auto|batch|online, JOBPACKER_POSTPONE=0|1, JOBPACKER_SPARSITY=0|1,
+ * JOBPACKER_SCENARIO=auto|batch|online, JOBPACKER_POSTPONE=0|1, JOBPACKER_PORTS=0|1, JOBPACKER_SPARSITY=0|1,
  * JOBPACKER_EARLY_REDUCE_CAP, JOBPACKER_SEQ=list|time.  JOBPACKER_PLAN_LOG=FILE (or -) writes the
  * plan (jp_plan_dump). */
 void jp_conf_env(struct jp_conf *k);

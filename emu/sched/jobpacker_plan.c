@@ -48,6 +48,7 @@ void jp_conf_default(struct jp_conf *k)
 		.adhoc_sh_input = 1e9,
 		.early_reduce_cap = 0.5,
 		.postpone = true,
+		.ports = true,
 		.sparsity = true,
 	};
 }
@@ -99,6 +100,8 @@ void jp_conf_env(struct jp_conf *k)
 		k->bw_ratio = v;
 	if (env_num("JOBPACKER_PIECE_MARGIN", &v) && v > 0)
 		k->piece_margin = v;
+	if (env_num("JOBPACKER_PORTS", &v))
+		k->ports = v != 0;
 	if (env_num("JOBPACKER_POSTPONE", &v))
 		k->postpone = v != 0;
 	if (env_num("JOBPACKER_SPARSITY", &v))
@@ -537,10 +540,13 @@ struct planner {
 	struct jp_plan *p;
 	int R, C;
 	double rho;
-	double *T, *scratch, *merge;
+	bool ports;                  /* book the OCS ports (k->ports) */
+	double *T, *scratch, *merge; /* T: R × C container times, then R port-out and R port-in times */
 	struct jp_jobdesc *desc;     /* per job */
 	struct jp_profile *prof;     /* per job */
 };
+
+static size_t plan_times(const struct planner *P) { return (size_t)P->R * P->C + 2 * (size_t)P->R; }
 
 /* n containers' worth of tasks of duration d on a rack with sorted times t,
  * none starting before `floor`; each takes the earliest container.  The
@@ -626,7 +632,25 @@ static double place_pair(struct planner *P, const struct jp_jobdesc *j, int rm, 
 	earliest_racks(P, T, nr / rr + (nr % rr != 0), 0, rr, RR);
 	/* Reduce stage starts after the last map plus the shuffle (L992); the
 	 * container is held from the shuffle's start (O20). */
-	double s_red = cmp_map + jp_lrf_shuffle(P->m, j, rm, rr, NULL), comp = s_red;
+	bool ocs;
+	double shuffle = jp_lrf_shuffle(P->m, j, rm, rr, &ocs), s_shu = cmp_map;
+	if (ocs && P->ports) {
+		/* Eq. 4.1 gives the job its racks' OCS ports to itself; two jobs
+		 * whose shuffles share a port take turns on it (the OCS serves a
+		 * port from one rack per configuration).  Seed 4's batch planned
+		 * jobs 19 and 20 on the same four map racks at once, 4.4 s and
+		 * 4.7 s of shuffle, and each took 14-16 s. */
+		double *out = T + P->R * P->C, *in = out + P->R;
+		for (int x = 0; x < rm; x++)
+			s_shu = fmax(s_shu, out[RM[x]]);
+		for (int x = 0; x < rr; x++)
+			s_shu = fmax(s_shu, in[RR[x]]);
+		for (int x = 0; x < rm; x++)
+			out[RM[x]] = s_shu + shuffle;
+		for (int x = 0; x < rr; x++)
+			in[RR[x]] = s_shu + shuffle;
+	}
+	double s_red = s_shu + shuffle, comp = s_red;
 	for (int x = 0; x < rr; x++) {
 		int share = j->nreduces / rr + (x < j->nreduces % rr);
 		double f = rack_assign(P, T + RR[x] * P->C, ceil_rho(P->rho, share), share, s_red, cmp_map, j->t_red,
@@ -640,11 +664,11 @@ static int place_sh(struct planner *P, int id, int rank)
 {
 	const struct jp_jobdesc *j = &P->desc[id];
 	const struct jp_profile *pr = &P->prof[id];
-	int R = P->R, C = P->C;
+	int R = P->R;
 	int RM[R], RR[R], brm = -1, brr = -1;
 	double mfirst[R], rfirst[R], best = INFINITY;
 	for (int k = 0; k < pr->n; k++) {
-		memcpy(P->scratch, P->T, (size_t)R * C * sizeof *P->T);
+		memcpy(P->scratch, P->T, plan_times(P) * sizeof *P->T);
 		double comp = place_pair(P, j, pr->rm[k], pr->rr[k], P->scratch, RM, RR, mfirst, rfirst);
 		/* Earliest completion; ties: fewer racks, then fewer map racks (O19). */
 		if (brm < 0 || comp < best - 1e-9 ||
@@ -907,8 +931,9 @@ static int planner_init(struct planner *P, struct jp_plan *p, const struct clust
 		adhoc |= !w->jobs[i].recurring;
 	P->rho = p->rho = k->rho >= 0 ? k->rho : adhoc ? 1.0 : 0.0;
 	p->batch = k->scenario == JP_SCEN_BATCH || (k->scenario == JP_SCEN_AUTO && all_same_arrival(w));
-	P->T = calloc((size_t)P->R * P->C, sizeof *P->T);
-	P->scratch = malloc((size_t)P->R * P->C * sizeof *P->T);
+	P->ports = k->ports;
+	P->T = calloc(plan_times(P), sizeof *P->T);
+	P->scratch = malloc(plan_times(P) * sizeof *P->T);
 	P->merge = malloc(P->C * sizeof *P->merge);
 	P->desc = calloc(n, sizeof *P->desc);
 	P->prof = calloc(n, sizeof *P->prof);
@@ -932,7 +957,7 @@ static void plan_reset(struct planner *P)
 {
 	struct jp_plan *p = P->p;
 	int n = p->njobs, R = P->R;
-	memset(P->T, 0, (size_t)R * P->C * sizeof *P->T);
+	memset(P->T, 0, plan_times(P) * sizeof *P->T);
 	memset(p->nseq, 0, R * sizeof *p->nseq);
 	memset(p->map_rack, 0, (size_t)n * R);
 	memset(p->red_rack, 0, (size_t)n * R);

@@ -1344,3 +1344,31 @@ Test(corral, lrf_and_provisioning)
 	cluster_free(&c);
 	fx_workload_free(w);
 }
+
+Test(jobpacker, shuffles_sharing_ocs_ports_take_turns_in_the_plan)
+{
+	/* Two identical shuffle-heavy jobs on 4 racks × 10 containers: every
+	 * feasible pair is on the OCS, and the best is all four racks for maps
+	 * and reduces, so both jobs' shuffles need every rack's port.  The plan
+	 * runs the second job's shuffle after the first's; without port booking
+	 * (Eq. 4.1 alone) it planned both at once. */
+	struct jspec js[2] = {{4, 4, 1, 1, 400000, 0, 0, true}, {4, 4, 1, 1, 400000, 0, 0, true}};
+	for (int ports = 0; ports < 2; ports++) {
+		setenv("JOBPACKER_PORTS", ports ? "1" : "0", 1);
+		start("jobpacker", 4, 1, 10, 2, js, 0.7, 1000);
+		const struct jp_plan *p = &rt_of()->plan;
+		struct jp_jobdesc d;
+		jp_jobdesc_of(&d, w, &w->jobs[0]);
+		bool ocs;
+		double shuffle = jp_lrf_shuffle(&rt_of()->model, &d, 4, 4, &ocs);
+		cr_assert(ocs && shuffle > 1);
+		for (int j = 0; j < 2; j++)
+			cr_assert(p->sh[j] && p->rm[j] == 4 && p->rr[j] == 4, "job %d planned %d × %d", j, p->rm[j], p->rr[j]);
+		double first = fmin(p->end[0], p->end[1]), second = fmax(p->end[0], p->end[1]);
+		cr_assert_float_eq(first, 1 + shuffle + 1, 1e-6, "map, shuffle, reduce: %.2f s", first);
+		cr_assert_float_eq(second, first + (ports ? shuffle : 0), 1e-6, "ports %d: second job ends at %.2f s", ports,
+				   second);
+		stop();
+	}
+	unsetenv("JOBPACKER_PORTS");
+}
