@@ -637,9 +637,9 @@ static double place_pair(struct planner *P, const struct jp_jobdesc *j, int rm, 
 	if (ocs && P->ports) {
 		/* Eq. 4.1 gives the job its racks' OCS ports to itself; two jobs
 		 * whose shuffles share a port take turns on it (the OCS serves a
-		 * port from one rack per configuration).  Seed 4's batch planned
-		 * jobs 19 and 20 on the same four map racks at once, 4.4 s and
-		 * 4.7 s of shuffle, and each took 14-16 s. */
+		 * port from one rack per configuration).  Without this, seed 4's
+		 * batch (simulator) planned jobs 19 and 20 at once on the same
+		 * four map racks, 4.4 s and 4.7 s long; they took 16 s and 14 s. */
 		double *out = T + P->R * P->C, *in = out + P->R;
 		for (int x = 0; x < rm; x++)
 			s_shu = fmax(s_shu, out[RM[x]]);
