@@ -86,7 +86,9 @@ case $SCALE in paper|geni) ;; *) die "--scale paper|geni, not '$SCALE'" ;; esac
 [ -x "$EMU" ] || die "$EMU missing: run make first"
 
 if [ "$SCALE" = paper ]; then
-    EXP=jobpacker-sim; OUT=${OUT_SIM:-$HERE/out-sim}; REPORT=$HERE/REPORT-sim.md
+    EXP=jobpacker-sim; OUT=${OUT_SIM:-$HERE/out-sim}
+    # The committed report sits beside run.sh; with OUT_SIM, in that directory.
+    REPORT=${OUT_SIM:+$OUT/REPORT.md}; REPORT=${REPORT:-$HERE/REPORT-sim.md}
     PLANS=$RES/$EXP/plans
     TOPO=$ROOT/topologies/paper-20x30.conf; TOPO_EPS=$ROOT/topologies/paper-20x30-eps.conf
     if [ $QUICK -eq 1 ]; then : "${REPS:=1}" "${JOBS:=100}"; else : "${REPS:=3}" "${JOBS:=1000}"; fi
