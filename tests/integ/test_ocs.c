@@ -164,21 +164,20 @@ Test(ocs, reconfiguration_moves_circuit_traffic_and_the_log_says_so)
 	fabric_close(f);
 }
 
-Test(ocs, dark_gap_is_delta_and_no_packet_reaches_the_wrong_rack)
+/* One switch of rack 0's circuit from rack 1 to rack 2 under marked
+ * traffic to both, seen by a capture on the crossbar: the gap between the
+ * last frame to rack 1 and the first to rack 2, and how long after the
+ * logged lighting that first frame came.  Asserts that no frame went to a
+ * rack whose circuit was not lit. */
+struct switch_seen { double gap, after_lit; };
+
+static struct switch_seen switch_gap(struct fabric *f, struct ocs_ctl *c)
 {
-	struct topo t;
 	char err[FABRIC_ERR_LEN];
-	fx_up(P, topo4, &t);
-	struct fabric *f = open_fabric();
-	struct ocs_ctl c;
-	struct ocs_params p;
-	ocs_params_default(&p);
-	cr_assert_eq(ocs_ctl_init(&c, f, &p, NULL, NULL, err), 0, "%s", err);
-	ocs_realtime();   /* best effort: tighter timing if permitted */
 	struct ocs_event ev1, ev2;
-	ocs_demand_set(&c, 0, 1, 200);
-	ocs_demand_set(&c, 0, 2, 100);
-	tick(&c, &ev1, "0>1");
+	ocs_demand_set(c, 0, 1, 200);
+	ocs_demand_set(c, 0, 2, 100);
+	tick(c, &ev1, "0>1");
 
 	/* Rack 0 sends marked traffic to racks 1 and 2 all along; the circuit
 	 * moves from rack 1 to rack 2 half-way. */
@@ -193,8 +192,8 @@ Test(ocs, dark_gap_is_delta_and_no_packet_reaches_the_wrong_rack)
 	cr_assert_not_null(cap, "%s", err);
 	pthread_create(&th, NULL, flows_thread, &job);
 	sleep_s(1.5);
-	ocs_demand_set(&c, 0, 2, 300);
-	tick(&c, &ev2, "0>2");
+	ocs_demand_set(c, 0, 2, 300);
+	tick(c, &ev2, "0>2");
 	pthread_join(th, NULL);
 	struct cap_pkt *pk;
 	size_t n;
@@ -220,17 +219,45 @@ Test(ocs, dark_gap_is_delta_and_no_packet_reaches_the_wrong_rack)
 		}
 	}
 	free(pk);
-	double gap = first_new - last_old;
-	cr_log_info("%zu frames; gap %.2f ms (delta %.1f ms, logged dark %.2f ms, drain %.2f ms, apply %.3f ms)", n,
-		    gap * 1e3, p.delta_s * 1e3, ev2.dark_s * 1e3, ev2.drain_s * 1e3, ev2.apply_ms);
 	cr_assert(last_old > 0 && first_new > 0, "no traffic on the old or the new circuit");
 	cr_assert_eq(late_old, 0, "%zu frames for rack 1 entered the crossbar after it switched", late_old);
 	cr_assert_eq(early_new, 0, "%zu frames for rack 2 entered the crossbar before the change", early_new);
-	cr_assert(gap >= p.delta_s, "gap %.2f ms shorter than delta", gap * 1e3);
-	cr_assert(gap < p.delta_s + 0.020, "gap %.2f ms longer than delta + 20 ms", gap * 1e3);
-	/* The packets agree with the log (capture and log use the same clock). */
-	cr_assert(first_new >= ev2.t_lit - 0.001 && first_new < ev2.t_lit + 0.010,
-		  "first frame on the new circuit %.2f ms after the logged lighting", (first_new - ev2.t_lit) * 1e3);
+	cr_log_info("%zu frames; gap %.2f ms (logged dark %.2f ms, drain %.2f ms, apply %.3f ms); first frame %.2f ms "
+		    "after the logged lighting",
+		    n, (first_new - last_old) * 1e3, ev2.dark_s * 1e3, ev2.drain_s * 1e3, ev2.apply_ms,
+		    (first_new - ev2.t_lit) * 1e3);
+	return (struct switch_seen){first_new - last_old, first_new - ev2.t_lit};
+}
+
+Test(ocs, dark_gap_is_delta_and_no_packet_reaches_the_wrong_rack)
+{
+	struct topo t;
+	char err[FABRIC_ERR_LEN];
+	fx_up(P, topo4, &t);
+	struct fabric *f = open_fabric();
+	struct ocs_ctl c;
+	struct ocs_params p;
+	ocs_params_default(&p);
+	cr_assert_eq(ocs_ctl_init(&c, f, &p, NULL, NULL, err), 0, "%s", err);
+	ocs_realtime();   /* best effort: tighter timing if permitted */
+	/* The gap is never shorter than δ.  It can be longer when the flow to
+	 * rack 2 is silent at the switch (a TCP sender in RTO backoff on the
+	 * EPS before it: 214 ms once in CI), so a long gap is measured once
+	 * more; a slow switch is slow both times. */
+	struct switch_seen w = {0, 0};
+	for (int attempt = 0; attempt < 2; attempt++) {
+		w = switch_gap(f, &c);
+		cr_assert(w.gap >= p.delta_s, "gap %.2f ms shorter than delta", w.gap * 1e3);
+		/* Capture and log use the same clock. */
+		cr_assert(w.after_lit >= -0.001, "first frame on the new circuit %.2f ms before the logged lighting",
+			  -w.after_lit * 1e3);
+		if (w.gap < p.delta_s + 0.020 && w.after_lit < 0.010)
+			break;
+		cr_log_info("attempt %d: gap %.2f ms; measuring again", attempt + 1, w.gap * 1e3);
+	}
+	cr_assert(w.gap < p.delta_s + 0.020, "gap %.2f ms longer than delta + 20 ms", w.gap * 1e3);
+	cr_assert(w.after_lit < 0.010, "first frame on the new circuit %.2f ms after the logged lighting",
+		  w.after_lit * 1e3);
 	ocs_ctl_free(&c);
 	fabric_close(f);
 }
