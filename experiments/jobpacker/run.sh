@@ -235,6 +235,9 @@ one() {  # scenario system seed envs args
             --jobs "$JOBS" --slowstart "$(slowstart_of "$sys")" --recurring 1 $SCALEARGS $wl $args \
             < /dev/null > "$PLANS/$name.log" 2>&1 || note="FAILED (exit $?; see $PLANS/$name.log)"
         [ -n "$note" ] || [ -f "$dir/summary.json" ] || note="FAILED (no summary.json; see $PLANS/$name.log)"
+        # The per-flow and per-link logs are for later analysis; no report reads them. A
+        # paper-scale run writes ~100 MB of them (the study ~40 GB), gzip about 8x less.
+        [ -n "$note" ] || gzip -f "$dir/flows.csv" "$dir/links.csv" 2>/dev/null || true
         [ -n "$note" ] || note="$(($(date +%s) - t1)) s"
     fi
     echo "$name" >> "$DONE"
