@@ -1036,7 +1036,8 @@ static void shuffle_ints(int *a, int n, struct rng *rng)
  * which big jobs meet at the start, so with k->orders > 1 the planner
  * places the list for that many orders (every order when B! is at most
  * that) and keeps the one whose plan ends first; the random order wins
- * ties, and k->orders = 1 is the text's single draw. */
+ * ties, and k->orders = 1 is the text's single draw.  Leaves the best
+ * order placed in P->p. */
 static int plan_batch(struct planner *P, const struct jp_conf *k, struct rng *rng)
 {
 	struct jp_plan *p = P->p;
@@ -1064,12 +1065,14 @@ static int plan_batch(struct planner *P, const struct jp_conf *k, struct rng *rn
 		fact *= b;
 	bool every = fact <= k->orders;
 	double best_ms = INFINITY;
+	bool placed_best = false;   /* the plan in p is the best order's */
 	for (int tried = 1;; tried++) {
 		list_of_order(p, jobs, sub, n, perm, B);
 		double ms = place_list(P);
 		if (ms < 0)
 			goto out;
-		if (ms < best_ms - 1e-9) {
+		placed_best = ms < best_ms - 1e-9;
+		if (placed_best) {
 			best_ms = ms;
 			memcpy(best, perm, B * sizeof *perm);
 		}
@@ -1085,7 +1088,11 @@ static int plan_batch(struct planner *P, const struct jp_conf *k, struct rng *rn
 			break;
 		}
 	}
-	list_of_order(p, jobs, sub, n, best, B);
+	if (!placed_best) {
+		list_of_order(p, jobs, sub, n, best, B);
+		if (place_list(P) < 0)
+			goto out;
+	}
 	rc = 0;
 out:
 	free(dem);
@@ -1119,9 +1126,9 @@ int jp_plan_jobpacker(struct jp_plan *p, const struct cluster *c, const struct j
 	} else {
 		/* Online: by predicted arrival; simultaneous ones by the sub-batch sort. */
 		qsort(p->order, n, sizeof *p->order, by_arrival);
+		if (place_list(&P) < 0)
+			goto fail;
 	}
-	if (place_list(&P) < 0)
-		goto fail;
 	seq_sort(p, k->seq_by_time ? by_entry : by_rank);
 	planner_free(&P);
 	return 0;
