@@ -11,27 +11,77 @@ if len(sys.argv) > 1 and sys.argv[1] == "--sim":
     import report_sim
     report_sim.main(sys.argv[2:])
     sys.exit(0)
-if len(sys.argv) != 3:
-    sys.exit("usage: report.py RESULTS OUT  |  report.py --sim RESULTS OUT REPORT.md")
-res, out = sys.argv[1], sys.argv[2]
+def usage():
+    sys.exit("usage: report.py RESULTS OUT [--twin SIM_RESULTS]  |  report.py --sim RESULTS OUT REPORT.md")
+args = sys.argv[1:]
+twin_res = None
+if "--twin" in args:
+    i = args.index("--twin")
+    if i + 1 >= len(args):
+        usage()
+    twin_res = args[i + 1]
+    del args[i:i + 2]
+if len(args) != 2:
+    usage()
+res, out = args
 os.makedirs(out, exist_ok=True)
-runs = {}   # (scenario, system) -> list of (summary, jobs rows)
-left_out = []   # (run, why): partial runs, which no number below includes
-for path in sorted(glob.glob(os.path.join(res, "*", "*", "summary.json"))):
-    name = os.path.basename(os.path.dirname(path))
-    m = re.match(r"(.+)-(JobPacker|F-Hybrid|Corral|F-EPS)-s(\d+)$", name)
-    if not m:
-        continue
-    with open(path) as f:
-        s = json.load(f)
-    if s.get("partial"):
-        print("skipping %s: partial (%s)" % (name, s.get("stop_reason")), file=sys.stderr)
-        left_out.append((name, "partial: %s, %s of %s jobs finished" % (s.get("stop_reason") or "stopped",
-                                                                        s.get("jobs_finished"), s.get("jobs"))))
-        continue
-    with open(os.path.join(os.path.dirname(path), "jobs.csv")) as f:
-        jobs = list(csv.DictReader(f))
-    runs.setdefault((m.group(1), m.group(2)), []).append((name, s, jobs))
+
+def seed_of(name): return int(re.search(r"-s(\d+)$", name).group(1))
+
+class Study:
+    """The runs under one results root: (scenario, system) -> [(name, summary, jobs rows)],
+    the partial runs left out, and per scenario the seeds whose runs are complete for every
+    system run in it (a ratio between two systems compares the same workloads)."""
+    def __init__(self, root, quiet=False):
+        self.runs, self.left_out, self.complete = {}, [], {}
+        for path in sorted(glob.glob(os.path.join(root, "*", "*", "summary.json"))):
+            name = os.path.basename(os.path.dirname(path))
+            m = re.match(r"(.+)-(JobPacker|F-Hybrid|Corral|F-EPS)-s(\d+)$", name)
+            if not m:
+                continue
+            with open(path) as f:
+                s = json.load(f)
+            if s.get("partial"):
+                if not quiet:
+                    print("skipping %s: partial (%s)" % (name, s.get("stop_reason")), file=sys.stderr)
+                self.left_out.append((name, "partial: %s, %s of %s jobs finished" % (
+                    s.get("stop_reason") or "stopped", s.get("jobs_finished"), s.get("jobs"))))
+                continue
+            with open(os.path.join(os.path.dirname(path), "jobs.csv")) as f:
+                jobs = list(csv.DictReader(f))
+            self.runs.setdefault((m.group(1), m.group(2)), []).append((name, s, jobs))
+        for (sc, sysn), rs in self.runs.items():
+            have_seeds = {seed_of(n) for n, _, _ in rs}
+            self.complete[sc] = self.complete.get(sc, have_seeds) & have_seeds
+
+    def pick(self, sc, sysn, seeds=None):
+        """The runs of a scenario and system, of its complete seeds: all of them, or those in
+        `seeds` (an int: one seed)."""
+        if isinstance(seeds, int):
+            seeds = {seeds}
+        return [r for r in self.runs.get((sc, sysn), [])
+                if seed_of(r[0]) in self.complete.get(sc, ()) and (seeds is None or seed_of(r[0]) in seeds)]
+
+    def seeds(self):
+        return sorted({seed_of(n) for rs in self.runs.values() for n, _, _ in rs})
+
+SETUP_KEYS = ("topology", "scheduler", "slowstart", "data_scale", "time_scale", "min_shuffle_bytes", "max_maps",
+              "ocs_reconfig", "ocs_interval_s", "ocs_delta_s", "ocs_mode", "elephant_bytes")
+def setup_of(s, seed=True):
+    """What makes two runs the same run on two backends (with seed=False: the same setup)."""
+    p = s.get("parameters", {})
+    wl = p.get("workload", "")
+    return tuple(p.get(k) for k in SETUP_KEYS) + (s.get("jobs"), wl.split(",")[0].split(":")[0] if not seed else wl)
+
+study = Study(res)
+runs, left_out = study.runs, study.left_out
+twin = Study(twin_res, quiet=True) if twin_res and os.path.isdir(twin_res) else None
+if twin:
+    # The twin's runs must all have the emulator's setup, or its columns would compare others.
+    def setups(st): return {setup_of(s, seed=False) for rs in st.runs.values() for _, s, _ in rs}
+    if not twin.runs or not setups(twin) <= setups(study):
+        print("report.py: %s: not the emulator's setup; no twin columns" % twin_res, file=sys.stderr)
+        twin = None
 
 def compute_bound(name):
     """The makespan no scheduler can beat: every task's compute time (the workload's, the same
@@ -46,7 +96,6 @@ def compute_bound(name):
 
 SYSTEMS = ["JobPacker", "F-Hybrid", "Corral", "F-EPS"]
 def mean(xs): return sum(xs) / len(xs) if xs else float("nan")
-def have(sc): return [s for s in SYSTEMS if (sc, s) in runs]
 def jcts(rows, pred=lambda r: True):
     return [float(r["jct_s"]) for r in rows if r["finished"] == "1" and pred(r)]
 def norm(v, base): return v / base if base and base == base else float("nan")
@@ -79,49 +128,39 @@ if left_out:
     lines += ["**Left out** (no number below includes them, nor the other systems' runs of the same "
               "scenario and seed; rerun `run.sh` to redo them): " +
               "; ".join("%s (%s)" % r for r in left_out) + ".", ""]
-def seed_of(name): return int(re.search(r"-s(\d+)$", name).group(1))
-# The seeds whose runs of a scenario are complete for every system run in it: a ratio between
-# two systems compares the same workloads.
-complete = {}
-for (sc, sysn), rs in runs.items():
-    have_seeds = {seed_of(n) for n, _, _ in rs}
-    complete[sc] = complete.get(sc, have_seeds) & have_seeds
-def pick(sc, sysn, seed=None):
-    """The runs of a scenario and system, of its complete seeds: all of them, or one seed's."""
-    return [r for r in runs.get((sc, sysn), [])
-            if seed_of(r[0]) in complete.get(sc, ()) and (seed is None or seed_of(r[0]) == seed)]
-
 def med(xs): return statistics.median(xs) if xs else float("nan")
 
-def per_system(sc, seed, f):
-    """f(runs) for every system with runs of scenario sc (all seeds', or one's)."""
-    return {sysn: f(rs) for sysn in have(sc) for rs in [pick(sc, sysn, seed)] if rs}
+def per_system(sc, seeds, f, st):
+    """f(runs) for every system with runs of scenario sc in study st (all seeds', or those in
+    `seeds`)."""
+    return {sysn: f(rs) for sysn in SYSTEMS for rs in [st.pick(sc, sysn, seeds)] if rs}
 
-def batch_view(seed=None):
+def batch_view(seeds=None, st=study):
     """Per system: mean makespan and OCS share of its batch runs."""
-    return per_system("batch", seed, lambda rs: (mean([s["makespan_s"] for _, s, _ in rs]),
-                                                 mean([s["ocs_share"] for _, s, _ in rs])))
+    return per_system("batch", seeds, lambda rs: (mean([s["makespan_s"] for _, s, _ in rs]),
+                                                  mean([s["ocs_share"] for _, s, _ in rs])), st)
 
-def online_view(seed=None):
+def online_view(seeds=None, st=study):
     """Per system: the sorted JCTs of its online runs (pooled) and their mean OCS share."""
-    return per_system("online", seed, lambda rs: (sorted(j for _, _, jobs in rs for j in jcts(jobs)),
-                                                  mean([s["ocs_share"] for _, s, _ in rs])))
+    return per_system("online", seeds, lambda rs: (sorted(j for _, _, jobs in rs for j in jcts(jobs)),
+                                                   mean([s["ocs_share"] for _, s, _ in rs])), st)
 
-def mixed_view(seed=None):
+def mixed_view(seeds=None, st=study):
     """Per system: the median JCT of its recurring and of its ad-hoc jobs in the mixed runs."""
-    return per_system("mixed", seed, lambda rs: tuple(
-        med([j for _, _, jobs in rs for j in jcts(jobs, lambda r: r["recurring"] == rec)]) for rec in "10"))
+    return per_system("mixed", seeds, lambda rs: tuple(
+        med([j for _, _, jobs in rs for j in jcts(jobs, lambda r: r["recurring"] == rec)]) for rec in "10"), st)
 
-def claims(seed=None):
-    """Every checked claim of Chapter 4 as (claim, ours, paper, holds), from all the runs or
-    from one seed's; a claim whose systems were not run is left out."""
+def claims(seeds=None, st=study):
+    """Every checked claim of Chapter 4 as (claim, ours, paper, holds), from all the runs of
+    study st or from those of `seeds` (an int: one seed); a claim whose systems were not run
+    is left out."""
     out = []
     def claim(text, ours, paper, holds):
         if ours == ours:   # not NaN: both sides were run
             out.append((text, ours, paper, holds))
     def versus(d, other):   # JobPacker's normalised value over another system's
         return d["JobPacker"] / d.get(other, float("nan"))
-    b = batch_view(seed)
+    b = batch_view(seeds, st)
     base = b.get("F-Hybrid", (float("nan"),))[0]
     bm = {k: norm(v[0], base) for k, v in b.items()}
     bs = {k: v[1] for k, v in b.items()}
@@ -136,7 +175,7 @@ def claims(seed=None):
         claim("batch OCS share: JobPacker > F-Hybrid (ratio, F-Hybrid's share floored at 1%)",
               bs["JobPacker"] / max(bs.get("F-Hybrid", float("nan")), 0.01), "120",
               bs["JobPacker"] > bs.get("F-Hybrid", 1))
-    o = online_view(seed)
+    o = online_view(seeds, st)
     base = med(o.get("F-Hybrid", ([],))[0])
     om = {k: norm(med(v[0]), base) for k, v in o.items()}
     os_ = {k: v[1] for k, v in o.items()}
@@ -148,7 +187,7 @@ def claims(seed=None):
               versus(om, "F-EPS"), "≈1", abs(versus(om, "F-EPS") - 1) <= 0.1)
         claim("online OCS share: JobPacker much higher than F-Hybrid and Corral", os_["JobPacker"], "much higher",
               os_["JobPacker"] > 2 * max(os_.get("F-Hybrid", 1), os_.get("Corral", 1), 0.01))
-    m = mixed_view(seed)
+    m = mixed_view(seeds, st)
     mb = m.get("F-Hybrid", (float("nan"),) * 2)
     mm = {k: (norm(v[0], mb[0]), norm(v[1], mb[1])) for k, v in m.items()}
     if "JobPacker" in mm:
@@ -163,8 +202,8 @@ def claims(seed=None):
 # Batch: makespan (Fig. 4.13) and OCS share (Fig. 4.14)
 b = batch_view()
 base = b.get("F-Hybrid", (None,))[0]
-rows = [[sysn, mk, share, len(pick("batch", sysn)),
-         mean([s["makespan_s"] / compute_bound(n) for n, s, _ in pick("batch", sysn)])]
+rows = [[sysn, mk, share, len(study.pick("batch", sysn)),
+         mean([s["makespan_s"] / compute_bound(n) for n, s, _ in study.pick("batch", sysn)])]
         for sysn, (mk, share) in b.items()]
 with open(os.path.join(out, "batch.csv"), "w") as f:
     f.write("system,makespan_s,makespan_norm,ocs_share,eps_share,reps\n")
@@ -251,14 +290,62 @@ if verdicts:
     def agree(text):
         hs = [ps[text] for ps in per_seed if text in ps]
         return "%d of %d" % (sum(hs), len(hs))
+    def yes(h): return "yes" if h else "**no**"
     head = ["## Direction of the Chapter 4 results (%d of %d hold)" % (held, len(verdicts)), "",
             "*ours* is computed over all the seeds' runs; *seeds* counts the seeds whose runs alone agree "
-            "with the paper.", "",
-            "| paper's claim | ours | paper | holds | seeds |", "|---|---|---|---|---|"]
-    head += ["| %s | %.3f | %s | %s | %s |" % (t, o, p, "yes" if h else "**no**", agree(t))
+            "with the paper."]
+    cols, twin_cells = "", lambda t: ""
+    if twin:
+        # The simulator twin: the same workloads on the flow-level model, over the emulator's
+        # seeds and over all of its own (the section "The emulator beside its simulator twin").
+        same = {t: (o, h) for t, o, _, h in claims(set(seeds), twin)}
+        every = {t: (o, h) for t, o, _, h in claims(None, twin)}
+        def cell(d, t): return "%.3f %s" % (d[t][0], yes(d[t][1])) if t in d else "—"
+        twin_cells = lambda t: " %s | %s |" % (cell(same, t), cell(every, t))
+        cols = " simulator, same seeds | simulator, %d seeds |" % len(twin.seeds())
+        nsim = sum(h for _, h in every.values())
+        head[-1] += ("  The last two columns are the simulator twin's (%d of %d hold over its %d seeds)."
+                     % (nsim, len(every), len(twin.seeds())))
+    head += ["", "| paper's claim | ours | paper | holds | seeds |" + cols,
+             "|---|---|---|---|---|" + "---|" * cols.count("|")]
+    head += ["| %s | %.3f | %s | %s | %s |%s" % (t, o, p, yes(h), agree(t), twin_cells(t))
              for t, o, p, h in verdicts]
     at = lines.index("## Batch (Figs. 4.13, 4.14)")
     lines[at:at] = head + [""]
+
+# The emulator beside its simulator twin: the same workload, scenario and system on both
+# backends, run by run.  Where they agree, the twin's many seeds say what the emulator's few
+# cannot (a ratio within a few percent of 1 moves by more than that from seed to seed).
+def run_measure(sc, s, jobs):
+    return s["makespan_s"] if sc == "batch" else med(jcts(jobs))
+if twin:
+    twin_runs = {name: (s, jobs) for rs in twin.runs.values() for name, s, jobs in rs}
+    # A twin only where both runs recorded the same setup (a run of another --jobs is no twin).
+    twin_runs = {name: r for rs in runs.values() for name, s, _ in rs for r in [twin_runs.get(name)]
+                 if r and setup_of(r[0]) == setup_of(s)}
+    measures = (("batch", "makespan"), ("online", "median JCT"), ("mixed", "median JCT"))
+    trows, every = [], []
+    for sc, what in measures:
+        cells = []
+        for sysn in SYSTEMS:
+            rs = [r for r in study.pick(sc, sysn) if r[0] in twin_runs]
+            q = [run_measure(sc, s, jobs) / run_measure(sc, *twin_runs[name]) for name, s, jobs in rs]
+            every += q
+            cells.append("%.2f (%.2f–%.2f)" % (mean(q), min(q), max(q)) if q else "—")
+        trows.append("| %s | %s | %s |" % (sc, what, " | ".join(cells)))
+    if every:
+        dev = sorted(abs(q - 1) for q in every)
+        lines += ["## The emulator beside its simulator twin", "",
+                  "The same runs (workload, seed, scenario, system) on the flow-level simulator "
+                  "(`--backend sim`, `%s`): the emulator's value over the simulator's, mean over the seeds "
+                  "(lowest–highest).  Over all %d pairs the two differ by %.0f%% in the median, %.0f%% at "
+                  "most.  Five seeds are too few for a ratio within ~10%% of 1: one seed moves it by more.  The "
+                  "simulator takes about a second a run, so the twin adds the seeds the emulator cannot "
+                  "afford (%d: the direction table's last columns); this table shows how closely it follows "
+                  "the emulator run by run." % (twin_res, len(every), 100 * med(dev), 100 * dev[-1],
+                                                        len(twin.seeds())), "",
+                  "| scenario | measure | " + " | ".join(SYSTEMS) + " |", "|---|---|" + "---|" * len(SYSTEMS)]
+        lines += trows + [""]
 
 # Fidelity of every run
 tally = {}

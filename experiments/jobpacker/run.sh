@@ -27,7 +27,9 @@
 #   -h, --help          this text
 # Environment: TS (sim paper scale: time scale, default 0.25, see below), SEEDS, SYSTEMS, ONLY=REGEX (only the runs whose <scenario>-<system>-s<seed>
 # matches), RES (results root), EMU (the emu binary), WALL=SECONDS (stop a run after that
-# much wall time: it ends partial and the report skips it).
+# much wall time: it ends partial and the report skips it), TWIN=0 (an emulator study without
+# its simulator twin: the same runs on --backend sim for the emulator's seeds and 4-23).
+# A finished run is reused (not run again) when it was made with the same arguments.
 #
 # Scenarios (each with N seeded repetitions):
 #   batch     all jobs at t = 0: makespan, OCS/EPS split  (sim 4.9/4.10, emu 4.13/4.14)
@@ -218,23 +220,28 @@ one() {  # scenario system seed envs args
     name="$sc-$sys-s$seed"
     dir="$RES/$EXP/$(sched_of "$sys")/$name"
     t1=$(date +%s)
-    if [ -f "$dir/summary.json" ] && grep -q '"partial": *false' "$dir/summary.json"; then
+    wl=""
+    [ -n "$TRACE" ] && wl="--workload $PLANS/trace-s$seed.tsv"
+    # Later options win: a scenario's --slowstart overrides the system's.
+    runargs="--backend $BACKEND --topology $(topo_of "$sys") --scheduler $(sched_of "$sys") --seed $seed \
+--jobs $JOBS --slowstart $(slowstart_of "$sys") --recurring 1 $SCALEARGS $wl $args"
+    # A finished run is kept only if it was made of the same: `--quick` (12 jobs) then the full
+    # study must not keep the quick runs of their common seed.  The binary may differ.
+    key="$envs $runargs${TRACE:+ trace=$TRACE}"
+    if [ -f "$dir/summary.json" ] && grep -q '"partial": *false' "$dir/summary.json" &&
+       [ "$(cat "$dir/run.key" 2>/dev/null)" = "$key" ]; then
         note="done already"
     else
-        rm -rf "$PLANS/$name.plan" "$dir"   # a partial run (interrupted) starts over
+        rm -rf "$PLANS/$name.plan" "$dir"   # a partial run (interrupted), or another setup's
         # Which binary ran it (the tree may be rebuilt while a long study runs).
         echo "emu sha1 $(sha1sum < "$EMU" | cut -c1-12), tree at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), started $(date -u +%FT%TZ)" > "$PLANS/$name.bin"
-        wl=""
-        [ -n "$TRACE" ] && wl="--workload $PLANS/trace-s$seed.tsv"
         note=""
-        # Later options win: a scenario's --slowstart overrides the system's.
         # shellcheck disable=SC2086
-        env JOBPACKER_PLAN_LOG="$PLANS/$name.plan" $envs ${WALL:+timeout -s INT "$WALL"} "$EMU" run --backend "$BACKEND" --prefix jp \
-            --experiment "$EXP" --run "$name" --results "$RES" --quiet \
-            --topology "$(topo_of "$sys")" --scheduler "$(sched_of "$sys")" --seed "$seed" \
-            --jobs "$JOBS" --slowstart "$(slowstart_of "$sys")" --recurring 1 $SCALEARGS $wl $args \
+        env JOBPACKER_PLAN_LOG="$PLANS/$name.plan" $envs ${WALL:+timeout -s INT "$WALL"} "$EMU" run --prefix jp \
+            --experiment "$EXP" --run "$name" --results "$RES" --quiet $runargs \
             < /dev/null > "$PLANS/$name.log" 2>&1 || note="FAILED (exit $?; see $PLANS/$name.log)"
         [ -n "$note" ] || [ -f "$dir/summary.json" ] || note="FAILED (no summary.json; see $PLANS/$name.log)"
+        [ -n "$note" ] || printf '%s\n' "$key" > "$dir/run.key"
         # The per-flow and per-link logs are for later analysis; no report reads them. A
         # paper-scale run writes ~100 MB of them (the study ~40 GB), gzip about 8x less.
         [ -n "$note" ] || gzip -f "$dir/flows.csv" "$dir/links.csv" 2>/dev/null || true
@@ -266,11 +273,27 @@ else
 fi
 echo "all runs: $(($(date +%s) - T0)) s wall"
 
+# The simulator twin of an emulator study: the same runs on the flow-level simulator, for the
+# emulator's seeds and the simulator's twenty, in a minute or two.  Five seeds are too few for
+# ratios within ~10% of 1; the report sets the twin's directions and its run-by-run agreement
+# with the emulator beside the emulator's own.  TWIN=0 goes without.
+TWIN_RES=""
+if [ "$BACKEND" = emu ] && [ "${TWIN:-1}" != 0 ]; then
+    twin_seeds=$(printf '%s\n' $(echo $SEEDS | cut -d' ' -f1-"$REPS") $(seq 4 23) | awk '!seen[$0]++' | tr '\n' ' ')
+    TWIN_RES=$RES/jobpacker-sim-geni
+    mkdir -p "$TWIN_RES"
+    echo "the simulator twin: $(echo $twin_seeds | wc -w) seeds (log: $TWIN_RES/twin.log)"
+    # shellcheck disable=SC2086
+    OUT_SIM=$TWIN_RES/out SEEDS="" TWIN=0 "$HERE/run.sh" --backend sim --scale geni --no-sens --parallel 2 \
+        --jobs "$JOBS" --reps "$(echo $twin_seeds | wc -w)" --seeds "$twin_seeds" ${TRACE:+--trace "$TRACE"} \
+        > "$TWIN_RES/twin.log" 2>&1 || { echo "run.sh: the simulator twin failed (see $TWIN_RES/twin.log); the report goes without it" >&2; TWIN_RES=""; }
+fi
+
 if [ "$SCALE" = paper ]; then
     python3 "$HERE/report.py" --sim "$RES/$EXP" "$OUT" "$REPORT"
     command -v gnuplot >/dev/null && (cd "$OUT" && gnuplot "$HERE/plots-sim.gp") && echo "plots in $OUT"
 else
-    python3 "$HERE/report.py" "$RES/$EXP" "$OUT"
+    python3 "$HERE/report.py" "$RES/$EXP" "$OUT" ${TWIN_RES:+--twin "$TWIN_RES"}
     command -v gnuplot >/dev/null && (cd "$OUT" && gnuplot "$HERE/plots.gp") && echo "plots in $OUT"
 fi
 echo "report: $REPORT"

@@ -1,0 +1,113 @@
+/* The Chapter 4 study script (experiments/jobpacker/run.sh) and its report,
+ * on the simulator backend: no root, seconds.  What is checked is what a
+ * user relies on between studies: a finished run is reused only when it was
+ * made with the same arguments, and the report's simulator twin pairs only
+ * runs of the same setup. */
+#include <criterion/criterion.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char root[64], repo[512], emu[600];
+
+static void setup(void)
+{
+	snprintf(root, sizeof root, "/tmp/emu-experiments-XXXXXX");
+	cr_assert_not_null(mkdtemp(root));
+	/* build-san/test-unit -> the repository, and the emu built beside the test. */
+	char self[512];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	cr_assert_gt(n, 0);
+	self[n] = '\0';
+	char *dir = dirname(self);
+	snprintf(emu, sizeof emu, "%s/bin/emu", dir);
+	cr_assert_eq(access(emu, X_OK), 0, "%s missing (make SAN=1 build-san/bin/emu)", emu);
+	snprintf(repo, sizeof repo, "%s", dirname(dir));
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(experiments, .init = setup, .fini = teardown);
+
+/* run.sh on the simulator at GENI scale, batch only, JobPacker and Corral,
+ * seed 4; its output goes to root/<log>.  Returns the exit status. */
+static int study(const char *res, const char *jobs, const char *log)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && RES='%s/%s' OUT_SIM='%s/out-%s' EMU='%s' SYSTEMS='JobPacker Corral' ONLY='^batch-' "
+		 "experiments/jobpacker/run.sh --backend sim --scale geni --no-sens --reps 1 --seeds 4 --jobs %s "
+		 "> '%s/%s' 2>&1",
+		 repo, root, res, root, res, emu, jobs, root, log);
+	int rc = system(cmd);
+	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static int summary_jobs(const char *res, const char *run)
+{
+	char path[512], line[256];
+	snprintf(path, sizeof path, "%s/%s/jobpacker-sim-geni/%s/summary.json", root, res, run);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s missing", path);
+	int jobs = -1;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, " \"jobs\": %d", &jobs) == 1)
+			break;
+	fclose(f);
+	return jobs;
+}
+
+static bool file_has(const char *name, const char *text)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", root, name);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s missing", path);
+	static char buf[1 << 20];
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return strstr(buf, text) != NULL;
+}
+
+Test(experiments, run_sh_reuses_a_run_only_when_made_with_the_same_arguments, .timeout = 300)
+{
+	cr_assert_eq(study("res", "12", "a.log"), 0);
+	cr_assert_eq(summary_jobs("res", "jobpacker/batch-JobPacker-s4"), 12);
+	/* Another --jobs: the 12-job runs are made again, not kept. */
+	cr_assert_eq(study("res", "10", "b.log"), 0);
+	cr_assert_not(file_has("b.log", "done already"));
+	cr_assert_eq(summary_jobs("res", "jobpacker/batch-JobPacker-s4"), 10);
+	cr_assert_eq(summary_jobs("res", "corral/batch-Corral-s4"), 10);
+	/* The same arguments: kept. */
+	cr_assert_eq(study("res", "10", "c.log"), 0);
+	cr_assert(file_has("c.log", "batch-JobPacker-s4: done already"));
+	cr_assert(file_has("out-res/REPORT.md", "## Batch (Figs. 4.13, 4.14)"));
+}
+
+Test(experiments, report_pairs_twin_runs_of_the_same_setup_only, .timeout = 300)
+{
+	cr_assert_eq(study("res", "10", "a.log"), 0);
+	cr_assert_eq(study("other", "8", "b.log"), 0);
+	char cmd[2048];
+	/* A study beside itself: every pair agrees exactly. */
+	snprintf(cmd, sizeof cmd, "python3 '%s/experiments/jobpacker/report.py' '%s/res/jobpacker-sim-geni' '%s/self' "
+		 "--twin '%s/res/jobpacker-sim-geni' > /dev/null 2>&1", repo, root, root, root);
+	cr_assert_eq(system(cmd), 0);
+	cr_assert(file_has("self/REPORT.md", "## The emulator beside its simulator twin"));
+	cr_assert(file_has("self/REPORT.md", "Over all 2 pairs the two differ by 0% in the median, 0% at most"));
+	cr_assert(file_has("self/REPORT.md", "| batch | makespan | 1.00 (1.00–1.00) | — | 1.00 (1.00–1.00) | — |"));
+	/* A twin of 8 jobs for a study of 10: no twin. */
+	snprintf(cmd, sizeof cmd, "python3 '%s/experiments/jobpacker/report.py' '%s/res/jobpacker-sim-geni' '%s/mixed' "
+		 "--twin '%s/other/jobpacker-sim-geni' > '%s/mixed.log' 2>&1", repo, root, root, root, root);
+	cr_assert_eq(system(cmd), 0);
+	cr_assert(file_has("mixed.log", "not the emulator's setup"));
+	cr_assert_not(file_has("mixed/REPORT.md", "simulator twin"));
+}
