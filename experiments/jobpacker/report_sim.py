@@ -62,6 +62,14 @@ def load(res):
     return runs
 
 
+def slowstarts(runs):
+    """Each system's slowstart in its main runs (the sweeps vary JobPacker's)."""
+    return ", ".join("%s %s" % (sysn, "/".join(sorted({str(r["s"].get("parameters", {}).get("slowstart"))
+                                                       for (sc, n), v in runs.items() if n == sysn
+                                                       and not sc.startswith("sens-") for r in v.values()})))
+                     for sysn in SYSTEMS if any(n == sysn for _, n in runs))
+
+
 def jcts(jobs, pred=lambda r: True):
     return [float(r["jct_s"]) for r in jobs if r["finished"] == "1" and pred(r)]
 
@@ -128,10 +136,11 @@ def main(argv):
           "%s synthetic SWIM-like jobs per run (all recurring, or 50%% ad hoc in *mixed*), data scale 1, "
           "time scale %s (task durations and arrival times; run.sh's TS: calibrated so that F-EPS ÷ F-Hybrid "
           "is near the paper's, see run.sh), elephant threshold 1.125 GB, OCS interval 1 s, δ 10 ms, hold mode, "
-          "slowstart 0.7 for JobPacker and 0.05 for the baselines, B = 5, ρ = 0 (1.0 in *mixed*), online "
+          "slowstart %s, B = 5, ρ = 0 (1.0 in *mixed*), online "
           "arrivals uniform over 90 min × the time scale, bandwidth quantum %s s. Seeds %s (one per repetition; "
           "the paper averages 20 runs)."
-          % (par.get("jobs", any_run.get("jobs", "?")), par.get("time_scale", "?"), par.get("sim_quantum_s", "0.01"),
+          % (par.get("jobs", any_run.get("jobs", "?")), par.get("time_scale", "?"), slowstarts(runs),
+             par.get("sim_quantum_s", "0.01"),
              ", ".join(map(str, seeds_all))),
           ""]
 
