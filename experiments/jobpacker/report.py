@@ -2,13 +2,13 @@
 """Collect the Chapter 4 runs (results/jobpacker/<scheduler>/<scenario>-<system>-s<seed>/)
 into CSVs for gnuplot and REPORT.md with our numbers beside the dissertation's.
 With --sim: the paper-scale simulation study (report_sim.py)."""
-import csv, glob, json, os, re, statistics, sys
+import csv, glob, os, re, statistics, sys
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report_sim
 if len(sys.argv) > 1 and sys.argv[1] == "--sim":
     # Paper-scale simulation (Figs. 4.9-4.12, 4.17, 4.20-4.24): report_sim.py.
-    sys.dont_write_bytecode = True
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import report_sim
     report_sim.main(sys.argv[2:])
     sys.exit(0)
 def usage():
@@ -34,22 +34,14 @@ class Study:
     system run in it (a ratio between two systems compares the same workloads)."""
     def __init__(self, root, quiet=False):
         self.runs, self.left_out, self.complete = {}, [], {}
-        for path in sorted(glob.glob(os.path.join(root, "*", "*", "summary.json"))):
-            name = os.path.basename(os.path.dirname(path))
-            m = re.match(r"(.+)-(JobPacker|F-Hybrid|Corral|F-EPS)-s(\d+)$", name)
-            if not m:
-                continue
-            with open(path) as f:
-                s = json.load(f)
-            if s.get("partial"):
+        for name, sc, sysn, _, s, jobs in report_sim.summaries(root):
+            if jobs is None:
                 if not quiet:
                     print("skipping %s: partial (%s)" % (name, s.get("stop_reason")), file=sys.stderr)
                 self.left_out.append((name, "partial: %s, %s of %s jobs finished" % (
                     s.get("stop_reason") or "stopped", s.get("jobs_finished"), s.get("jobs"))))
                 continue
-            with open(os.path.join(os.path.dirname(path), "jobs.csv")) as f:
-                jobs = list(csv.DictReader(f))
-            self.runs.setdefault((m.group(1), m.group(2)), []).append((name, s, jobs))
+            self.runs.setdefault((sc, sysn), []).append((name, s, jobs))
         for (sc, sysn), rs in self.runs.items():
             have_seeds = {seed_of(n) for n, _, _ in rs}
             self.complete[sc] = self.complete.get(sc, have_seeds) & have_seeds

@@ -42,8 +42,9 @@ def f2(x, fmt="%.2f"):
     return "—" if x != x else fmt % x
 
 
-def load(res):
-    runs = {}
+def summaries(res):
+    """Every run under res (RES/<scheduler>/<scenario>-<system>-s<seed>/) as (name, scenario,
+    system, seed, summary, jobs rows or None for a partial run), in name order."""
     for path in sorted(glob.glob(os.path.join(res, "*", "*", "summary.json"))):
         d = os.path.dirname(path)
         name = os.path.basename(d)
@@ -52,12 +53,20 @@ def load(res):
             continue
         with open(path) as f:
             s = json.load(f)
-        if s.get("partial"):
+        jobs = None
+        if not s.get("partial"):
+            with open(os.path.join(d, "jobs.csv")) as f:
+                jobs = list(csv.DictReader(f))
+        yield name, m.group(1), m.group(2), int(m.group(3)), s, jobs
+
+
+def load(res):
+    runs = {}
+    for name, sc, sysn, seed, s, jobs in summaries(res):
+        if jobs is None:
             print("skipping %s: partial (%s)" % (name, s.get("stop_reason")), file=sys.stderr)
             continue
-        with open(os.path.join(d, "jobs.csv")) as f:
-            jobs = list(csv.DictReader(f))
-        runs.setdefault((m.group(1), m.group(2)), {})[int(m.group(3))] = {
+        runs.setdefault((sc, sysn), {})[seed] = {
             "name": name, "s": s, "jobs": jobs, "plan": os.path.join(res, "plans", name + ".plan")}
     return runs
 
