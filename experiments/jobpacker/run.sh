@@ -125,7 +125,8 @@ else
     # (F-EPS / F-Hybrid median JCT 0.93-1.03 against the paper's ~0.58), and 200 unscaled
     # jobs (30k-140k maps) cannot run on GENI's 100 containers.  So the jobs are chosen
     # with a shuffle of at least 100 MB (calibrated on the baseline-only F-EPS / F-Hybrid
-    # ratios: makespan 0.70, median 0.54 on the simulator, paper ~0.51 / ~0.58), and jobs
+    # ratios: makespan 0.70, median 0.54 on the simulator with the baselines at slowstart
+    # 0.05, 0.70 / 0.64 at 0.7; paper ~0.51 / ~0.58), and jobs
     # wider than the cluster are scaled down to its 100 containers, as SWIM fits a trace to
     # a smaller cluster (notes/002 6.4).  The OCS gives way once its circuits are served
     # (--ocs-reconfig early): the dissertation's E = 9 delta x bw_o assumes configurations
