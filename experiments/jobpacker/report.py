@@ -115,10 +115,7 @@ def setup_line():
                 "/".join(vals("min_shuffle_bytes")), "/".join(vals("max_maps")), "/".join(vals("data_scale")),
                 "/".join(vals("time_scale")), "/".join(vals("ocs_reconfig")), "/".join(vals("ocs_interval_s")),
                 "/".join(vals("ocs_delta_s")), "/".join(vals("ocs_mode")), "/".join(vals("backend")),
-                ", ".join("%s %s" % (sysn, "/".join(sorted({str(s["parameters"].get("slowstart"))
-                                                             for (sc, n), rs in runs.items() if n == sysn
-                                                             and not sc.startswith("sens-") for _, s, _ in rs})))
-                          for sysn in SYSTEMS if any(n == sysn for _, n in runs))), ""]
+                report_sim.slowstarts((sc, n, s) for (sc, n), rs in runs.items() for _, s, _ in rs)), ""]
 lines += setup_line()
 if left_out:
     lines += ["**Left out** (no number below includes them, nor the other systems' runs of the same "

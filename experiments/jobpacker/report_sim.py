@@ -72,11 +72,13 @@ def load(res):
 
 
 def slowstarts(runs):
-    """Each system's slowstart in its main runs (the sweeps vary JobPacker's)."""
-    return ", ".join("%s %s" % (sysn, "/".join(sorted({str(r["s"].get("parameters", {}).get("slowstart"))
-                                                       for (sc, n), v in runs.items() if n == sysn
-                                                       and not sc.startswith("sens-") for r in v.values()})))
-                     for sysn in SYSTEMS if any(n == sysn for _, n in runs))
+    """Each system's slowstart in its main runs (the sweeps vary JobPacker's), from (scenario,
+    system, summary) triples: "JobPacker 0.7, F-Hybrid 0.7, ..."."""
+    by = {}
+    for sc, sysn, s in runs:
+        if not sc.startswith("sens-"):
+            by.setdefault(sysn, set()).add(str(s.get("parameters", {}).get("slowstart")))
+    return ", ".join("%s %s" % (n, "/".join(sorted(by[n]))) for n in SYSTEMS if n in by)
 
 
 def jcts(jobs, pred=lambda r: True):
@@ -148,7 +150,8 @@ def main(argv):
           "slowstart %s, B = 5, ρ = 0 (1.0 in *mixed*), online "
           "arrivals uniform over 90 min × the time scale, bandwidth quantum %s s. Seeds %s (one per repetition; "
           "the paper averages 20 runs)."
-          % (par.get("jobs", any_run.get("jobs", "?")), par.get("time_scale", "?"), slowstarts(runs),
+          % (par.get("jobs", any_run.get("jobs", "?")), par.get("time_scale", "?"),
+             slowstarts((sc, n, r["s"]) for (sc, n), v in runs.items() for r in v.values()),
              par.get("sim_quantum_s", "0.01"),
              ", ".join(map(str, seeds_all))),
           ""]
