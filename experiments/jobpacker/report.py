@@ -332,11 +332,11 @@ if twin:
                   "The same runs (workload, seed, scenario, system) on the flow-level simulator "
                   "(`--backend sim`, `%s`): the emulator's value over the simulator's, mean over the seeds "
                   "(lowest–highest).  Over all %d pairs the two differ by %.0f%% in the median, %.0f%% at "
-                  "most.  Five seeds are too few for a ratio within ~10%% of 1: one seed moves it by more.  The "
+                  "most.  %d seed(s) are too few for a ratio within ~10%% of 1: one seed moves it by more.  The "
                   "simulator takes about a second a run, so the twin adds the seeds the emulator cannot "
                   "afford (%d: the direction table's last columns); this table shows how closely it follows "
                   "the emulator run by run." % (twin_res, len(every), 100 * med(dev), 100 * dev[-1],
-                                                        len(twin.seeds())), "",
+                                                        len(study.seeds()), len(twin.seeds())), "",
                   "| scenario | measure | " + " | ".join(SYSTEMS) + " |", "|---|---|" + "---|" * len(SYSTEMS)]
         lines += trows + [""]
 
