@@ -1044,9 +1044,9 @@ static int plan_batch(struct planner *P, const struct jp_conf *k, struct rng *rn
 	int n = p->norder, B = k->subbatches < n ? k->subbatches : n;
 	double (*dem)[3] = malloc(n * sizeof *dem);
 	int *jobs = malloc(n * sizeof *jobs), *sub = malloc(n * sizeof *sub);
-	int *perm = malloc(B * sizeof *perm), *best = malloc(B * sizeof *best);
+	int *perm = malloc(B * sizeof *perm), *best = malloc(B * sizeof *best), *draw = malloc(B * sizeof *draw);
 	int rc = -1;
-	if (!dem || !jobs || !sub || !perm || !best)
+	if (!dem || !jobs || !sub || !perm || !best || !draw)
 		goto out;
 	for (int x = 0; x < n; x++) {
 		const struct jp_jobdesc *d = &P->desc[p->order[x]];
@@ -1060,6 +1060,7 @@ static int plan_batch(struct planner *P, const struct jp_conf *k, struct rng *rn
 		perm[b] = b;
 	shuffle_ints(perm, B, rng);
 	memcpy(best, perm, B * sizeof *perm);
+	memcpy(draw, perm, B * sizeof *perm);
 	double fact = 1;
 	for (int b = 2; b <= B && fact <= k->orders; b++)
 		fact *= b;
@@ -1076,11 +1077,13 @@ static int plan_batch(struct planner *P, const struct jp_conf *k, struct rng *rn
 			best_ms = ms;
 			memcpy(best, perm, B * sizeof *perm);
 		}
-		if (every) {   /* then every order, from the sorted one */
+		if (every) {   /* then every other order, from the sorted one */
 			if (tried == 1)
 				for (int b = 0; b < B; b++)
 					perm[b] = b;
 			else if (!next_permutation(perm, B))
+				break;
+			if (!memcmp(perm, draw, B * sizeof *perm) && !next_permutation(perm, B))
 				break;
 		} else if (tried < k->orders) {
 			shuffle_ints(perm, B, rng);
@@ -1100,6 +1103,7 @@ out:
 	free(sub);
 	free(perm);
 	free(best);
+	free(draw);
 	return rc;
 }
 
