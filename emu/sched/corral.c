@@ -32,6 +32,7 @@ static int corral_init(struct sched *s)
 	jp_conf_default(&rt->conf);
 	jp_conf_fabric(&rt->conf, &s->p);
 	jp_conf_env(&rt->conf);
+	rt->conf.eps_jobs = 1;   /* Corral's LRF: the job has its uplinks alone (O29) */
 	rt->strict = false;
 	rt->sparsity = false;
 	s->priv = rt;

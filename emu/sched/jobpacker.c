@@ -477,6 +477,7 @@ static int jobpacker_init(struct sched *s)
 	if (!jp)
 		return -1;
 	jp_conf_default(&jp->rt.conf);
+	jp->rt.conf.eps_jobs = JP_EPS_JOBS;
 	jp_conf_fabric(&jp->rt.conf, &s->p);
 	jp_conf_env(&jp->rt.conf);
 	jp->rt.strict = true;

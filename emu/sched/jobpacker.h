@@ -36,6 +36,9 @@ struct jp_conf {
 				    push its pieces under E, onto the EPS (jobpacker_plan.c) */
 	double bw_ocs;           /* OCS port rate, bytes/s (the topology's); 0 = derived from E: E/(9δ) */
 	double bw_ratio;         /* bw_o / bw_e (the topology's OCS port / EPS uplink; GENI 10) */
+	double eps_jobs;         /* jobs whose shuffles share a busy EPS uplink: Eq. 4.1's EPS term is
+				    D_s/(bw_e/eps_jobs · r_map).  1 = the job has its uplinks alone (Eq. 4.1
+				    as printed, Corral); JobPacker plans with JP_EPS_JOBS */
 	enum jp_lrf lrf;
 	enum jp_scenario scenario;
 	double adhoc_sh_input;   /* ad-hoc job is shuffle-heavy if input > this × data_scale (1 GB, L1010, O27) */
@@ -49,9 +52,13 @@ struct jp_conf {
 				    by the planning list, i.e. the jobs' priority (default; jobpacker_plan.c) */
 };
 void jp_conf_default(struct jp_conf *k);
+/* The EPS shuffles a busy uplink carries at once in the runs (flows.csv, GENI batch, seeds 4–13:
+ * 1.70, 1.26–2.20 by seed; online 1.43, mixed 2.09).  Eq. 4.1 gives a job its uplinks alone, so
+ * the plan put jobs over E on an EPS that runs at 1/1.7 of the rate it assumed. */
+#define JP_EPS_JOBS 1.7
 /* The run's fabric: interval, δ, the OCS and EPS uplink rates. */
 void jp_conf_fabric(struct jp_conf *k, const struct sched_params *p);
-/* Overrides for experiments: JOBPACKER_B, JOBPACKER_ORDERS, JOBPACKER_RHO, JOBPACKER_BW_OCS (bytes/s), JOBPACKER_BW_RATIO, JOBPACKER_PIECE_MARGIN, JOBPACKER_LRF=periodic|fig46|literal,
+/* Overrides for experiments: JOBPACKER_B, JOBPACKER_ORDERS, JOBPACKER_RHO, JOBPACKER_BW_OCS (bytes/s), JOBPACKER_BW_RATIO, JOBPACKER_EPS_JOBS, JOBPACKER_PIECE_MARGIN, JOBPACKER_LRF=periodic|fig46|literal,
  * JOBPACKER_SCENARIO=auto|batch|online, JOBPACKER_POSTPONE=0|1, JOBPACKER_PORTS=0|1, JOBPACKER_SPARSITY=0|1,
  * JOBPACKER_EARLY_REDUCE_CAP, JOBPACKER_SEQ=list|time.  JOBPACKER_PLAN_LOG=FILE (or -) writes the
  * plan (jp_plan_dump). */

@@ -43,6 +43,7 @@ void jp_conf_default(struct jp_conf *k)
 		.piece_margin = 1.25,
 		.bw_ocs = 0,
 		.bw_ratio = 10,
+		.eps_jobs = 1,
 		.lrf = JP_LRF_PERIODIC,
 		.scenario = JP_SCEN_AUTO,
 		.adhoc_sh_input = 1e9,
@@ -98,6 +99,8 @@ void jp_conf_env(struct jp_conf *k)
 		k->bw_ocs = v;
 	if (env_num("JOBPACKER_BW_RATIO", &v) && v > 0)
 		k->bw_ratio = v;
+	if (env_num("JOBPACKER_EPS_JOBS", &v) && v >= 1)
+		k->eps_jobs = v;
 	if (env_num("JOBPACKER_PIECE_MARGIN", &v) && v > 0)
 		k->piece_margin = v;
 	if (env_num("JOBPACKER_PORTS", &v))
@@ -145,7 +148,7 @@ void jp_model_make(struct jp_model *m, const struct cluster *c, const struct jp_
 	/* No traffic on the OCS during δ of every interval. */
 	double duty = k->interval_s > k->delta_s ? 1 - k->delta_s / k->interval_s : 1;
 	m->bw_ocs = bw * duty;
-	m->bw_eps = bw / (k->bw_ratio > 0 ? k->bw_ratio : 10);
+	m->bw_eps = bw / (k->bw_ratio > 0 ? k->bw_ratio : 10) / (k->eps_jobs > 1 ? k->eps_jobs : 1);
 	m->lrf = k->lrf;
 	m->interval = k->interval_s;
 }

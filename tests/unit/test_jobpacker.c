@@ -306,6 +306,67 @@ Test(jobpacker, lrf_periodic_circuits)
 	jp_profile_free(&p);
 }
 
+Test(jobpacker, shared_eps_moves_a_job_over_e_to_circuits)
+{
+	/* GENI's fabric: 10 racks of 10 containers, 1 Gb/s circuits held for
+	 * 1 s intervals, 0.1 Gb/s uplinks.  A 20-map job with 100 MB of shuffle
+	 * (2 reduces) alone on ten racks' uplinks crosses the EPS in 0.8 s, faster
+	 * than the interval its 25 MB pieces take on the (2, 2) circuits.  The runs
+	 * share a busy uplink among 1.7 jobs' shuffles; at that share the EPS
+	 * takes 1.36 s and the job plans on circuits. */
+	struct jp_conf k;
+	jp_conf_default(&k);
+	cr_assert_float_eq(k.eps_jobs, 1, 1e-12, "Eq. 4.1 as printed unless a scheduler says otherwise");
+	k.bw_ocs = 125e6;
+	k.delta_s = 0.01;
+	k.interval_s = 1;
+	struct jspec js = {1, 1, 1, 1, 1, 0, 0, true};
+	w = build(1, &js, 1.0);
+	cr_assert_eq(cluster_init(&c, 10, 1, 10, w, 0.7), 0);
+	struct jp_model alone, shared;
+	jp_model_make(&alone, &c, &k, 11250000);
+	k.eps_jobs = JP_EPS_JOBS;
+	jp_model_make(&shared, &c, &k, 11250000);
+	cr_assert_float_eq(alone.bw_eps, 12.5e6, 1);
+	cr_assert_float_eq(shared.bw_eps, 12.5e6 / JP_EPS_JOBS, 1);
+	cr_assert_float_eq(shared.bw_ocs, alone.bw_ocs, 1e-9, "the OCS term is the same");
+	struct jp_jobdesc j = {.nmaps = 20, .nreduces = 2, .t_map = 1, .t_red = 1, .shuffle = 100e6};
+	struct jp_profile p;
+	cr_assert_eq(jp_profile(&alone, &j, &p), 0);
+	bool sh = p.sh;
+	jp_profile_free(&p);
+	cr_assert(!sh, "alone on its uplinks: EPS");
+	cr_assert_eq(jp_profile(&shared, &j, &p), 0);
+	sh = p.sh;
+	int rm = p.n ? p.rm[0] : 0, rr = p.n ? p.rr[0] : 0;
+	jp_profile_free(&p);
+	cr_assert(sh, "sharing them: circuits");
+	cr_assert(rm * rr <= 100e6 / (1.25 * 11250000), "pieces over E with the margin: (%d, %d)", rm, rr);
+	cluster_free(&c);
+	fx_workload_free(w);
+}
+
+Test(jobpacker, only_jobpacker_plans_with_a_shared_eps)
+{
+	/* Corral's LRF keeps the uplinks to the job (O29); JobPacker plans with
+	 * the runs' share, and JOBPACKER_EPS_JOBS changes only JobPacker's. */
+	struct jspec js = {4, 1, 1, 1, 1000, 0, 0, true};
+	double eps[2][2];
+	for (int e = 0; e < 2; e++) {
+		if (e)
+			setenv("JOBPACKER_EPS_JOBS", "3", 1);
+		for (int i = 0; i < 2; i++) {
+			start(i ? "corral" : "jobpacker", 4, 2, 2, 1, &js, 0.7, 1000);
+			eps[e][i] = rt_of()->model.bw_eps;
+			stop();
+		}
+	}
+	unsetenv("JOBPACKER_EPS_JOBS");
+	cr_assert_float_eq(eps[0][1] / eps[0][0], JP_EPS_JOBS, 1e-9);
+	cr_assert_float_eq(eps[1][1] / eps[1][0], 3, 1e-9);
+	cr_assert_float_eq(eps[1][1], eps[0][1], 1e-9);
+}
+
 /* ------------------------------------------------------------- manager */
 
 Test(jobpacker, tetris_score_footnote)
