@@ -705,6 +705,58 @@ Test(jobpacker, earlier_planned_non_shuffle_heavy_job_goes_first)
 	stop();
 }
 
+Test(jobpacker, idle_reduces_leave_room_for_the_racks_planned_reduces)
+{
+	/* 3 racks of one server (server i = rack i) × 2 slots.  Job 0 is
+	 * shuffle-heavy: 6 maps, two per rack,
+	 * and reduces planned on two racks.  Job 1 is not, and its reduce is
+	 * planned on the third.  With job 0's maps under way (its reduces not
+	 * yet allowed) and job 1's rack full, the one free container of a
+	 * rack of job 0's reduces stays for them: job 1's reduce would hold it
+	 * through its shuffle, and job 0's reducer with its rack's fetch (L909)
+	 * would wait for it. */
+	setenv("JOBPACKER_B", "1", 1);
+	setenv("JOBPACKER_LRF", "fig46", 1);   /* continuous circuits: the 1 MB shuffle is heavy */
+	setenv("JOBPACKER_BW_OCS", "1e9", 1);
+	struct jspec js[2] = {{6, 2, 10, 10, 1000000, 0, 0, true}, {2, 1, 1, 1, 10, 0, 0, true}};
+	start("jobpacker", 3, 1, 2, 2, js, 0.7, 1000);
+	struct jp_plan *p = &rt_of()->plan;
+	struct job *a = &w->jobs[0], *b = &w->jobs[1];
+	cr_assert(p->sh[0] && !p->sh[1]);
+	int x = -1, y = -1;   /* a rack of job 0's reduces; job 1's */
+	for (int r = 0; r < 3; r++) {
+		if (p->red_rack[3 + r])
+			y = r;
+		else if (p->red_rack[r] && x < 0)
+			x = r;
+	}
+	cr_assert(x >= 0 && y >= 0 && p->rr[1] == 1);
+	arrive_all();
+	cr_assert_eq(offer_all(), 6, "job 0's maps fill the cluster");
+	struct task *on_x = NULL;
+	for (int i = 0; i < 6; i++)
+		if (rack(job_map(w->tasks, a, i)->server) == x)
+			on_x = job_map(w->tasks, a, i);
+	cluster_finish_task(&c, on_x);   /* 1 of 6 maps: job 0's reduces wait (slowstart) */
+	for (int i = 0; i < 2; i++) {     /* job 1's maps run and end on rack x */
+		cluster_start_task(&c, job_map(w->tasks, b, i), x);
+		cluster_finish_task(&c, job_map(w->tasks, b, i));
+	}
+	cr_assert(cluster_reduces_allowed(&c, b) && !cluster_reduces_allowed(&c, a));
+	cr_assert_null(s.ops->offer(&s, x), "rack %d's last free container is job 0's reducer's", x);
+	/* With job 0's other map on rack x done, two containers are free for
+	 * its one planned reducer there: job 1's reduce may take one. */
+	for (int i = 0; i < 6; i++) {
+		struct task *m = job_map(w->tasks, a, i);
+		if (m->state == TASK_RUNNING && rack(m->server) == x)
+			cluster_finish_task(&c, m);
+	}
+	cr_assert(!cluster_reduces_allowed(&c, a));
+	struct task *t = s.ops->offer(&s, x);
+	cr_assert(t && t->job == 1 && t->kind == TASK_REDUCE);
+	stop();
+}
+
 Test(jobpacker, non_shuffle_heavy_reduces_spread_over_racks)
 {
 	/* 3 racks × 3 slots, one job with 3 maps and 3 reduces whose shuffle
