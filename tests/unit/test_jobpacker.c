@@ -709,11 +709,11 @@ Test(jobpacker, idle_reduces_leave_room_for_the_racks_planned_reduces)
 {
 	/* 3 racks of one server (server i = rack i) × 2 slots.  Job 0 is
 	 * shuffle-heavy: 6 maps, two per rack, and reduces planned on two
-	 * racks.  Job 1 is not, and its reduce is planned on the third.  With job 0's maps under way (its reduces not
-	 * yet allowed) and job 1's rack full, the one free container of a
-	 * rack of job 0's reduces stays for them: job 1's reduce would hold it
-	 * through its shuffle, and job 0's reducer with its rack's fetch (L909)
-	 * would wait for it. */
+	 * racks.  Job 1 is not, and its reduce is planned on the third.  With
+	 * job 0's maps under way (its reduces not yet allowed) and job 1's rack
+	 * full, the one free container of a rack of job 0's reduces stays for
+	 * them: job 1's reduce would hold it through its shuffle, and job 0's
+	 * reducer with its rack's fetch (L909) would wait for it. */
 	setenv("JOBPACKER_B", "1", 1);
 	setenv("JOBPACKER_LRF", "fig46", 1);   /* continuous circuits: the 1 MB shuffle is heavy */
 	setenv("JOBPACKER_BW_OCS", "1e9", 1);
