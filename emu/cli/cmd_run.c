@@ -22,7 +22,7 @@ static const char default_topology[] =
 	"name = \"geni-10rack\";\n"
 	"racks = 10;\n"
 	"servers_per_rack = 10;\n"
-	"server = { rate = \"100Mbit\"; containers = 1; };\n"
+	"server = { rate = \"100Mbit\"; containers = 1; queue = \"20ms\"; };\n"
 	"eps = { uplink_rate = \"100Mbit\"; };\n"
 	"ocs = { ports_per_rack = 1; rate = \"1Gbit\"; mode = \"directed\"; };\n";
 
