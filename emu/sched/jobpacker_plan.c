@@ -1858,7 +1858,7 @@ static struct task *idle_pick(struct sched *s, struct jp_rt *rt, int server, int
 	const struct jp_plan *p = &rt->plan;
 	int R = c->racks;
 	double after = -INFINITY;
-	int after_id = -1;
+	int after_id = -1, room = -1;   /* rack_room_for_other_reduce, once asked: the same for every job */
 	for (;;) {   /* candidates by (planned start, id), the next after the last tried */
 		struct job *j = NULL;
 		for (int i = 0; i < c->running_jobs; i++) {
@@ -1879,7 +1879,7 @@ static struct task *idle_pick(struct sched *s, struct jp_rt *rt, int server, int
 				return t;
 		}
 		if (cluster_pending_reduces(c, j) && !racks_have_room(c, p->red_rack + (size_t)j->id * R) &&
-		    rack_room_for_other_reduce(c, rt, cluster_rack_of(c, server))) {
+		    (room < 0 ? (room = rack_room_for_other_reduce(c, rt, cluster_rack_of(c, server))) : room)) {
 			if (*early < 0)
 				*early = early_reduces(c, cluster_rack_of(c, server));
 			if (reduce_ok(rt, j, *early))
