@@ -221,6 +221,7 @@ static void ocs_tick_virtual(struct run *r)
 		return;
 	struct ocs_event ev = {.changed = circuits_changed(&b->crossbar, &b->next), .cfg = b->next,
 			       .served = served, .demand = total};
+	ocs_count_reconfig(&r->ocs, &b->lit, &b->next);
 	/* Dark now: every lit circuit, or only those that change. */
 	for (int p = 0; p < b->lit.ports; p++)
 		for (int s = 0; s < b->lit.racks; s++)
@@ -235,7 +236,6 @@ static void ocs_tick_virtual(struct run *r)
 	ev.t_dark = ev.t_switch = b->now + r->p.ocs.guard_s;
 	ev.t_lit = t_lit;
 	ev.dark_s = r->p.ocs.delta_s;
-	r->ocs.reconfigs++;
 	ocs_log_event(&r->ocs, &ev);
 }
 

@@ -8,8 +8,15 @@
  *    not dequeue them in time.  A queue that dropped is left out: its TCP
  *    senders were backing off (fast retransmit, 200 ms RTOs), which idles a
  *    shallow-buffered link between two backlogged instants on a real switch
- *    too.  Halving every rate (twice the CPU headroom) did not make such
- *    link-seconds rarer, and left the results the same (FINDINGS.md);
+ *    too.  Left out too, as `paused`: a link whose queue dropped in the
+ *    interval before (its senders may still wait out an RTO), and a rack's
+ *    server and optical links while its circuits were reconfigured (hold
+ *    mode pauses their senders for the dark time).  Each sent some 50-60%
+ *    of its rate with a backlog at both instants: all 12 such link-seconds
+ *    of a JobPacker batch (GENI, seed 4) fell in a reconfiguration of their
+ *    rack, 11 of an F-Hybrid batch's 14 after a drop.  Halving every rate
+ *    (twice the CPU headroom) did not make such link-seconds rarer, and
+ *    left the results the same (FINDINGS.md);
  *  - packets the kernel dropped because a CPU's input backlog overflowed
  *    (softnet "dropped"): loss the emulated network does not have;
  *  - CPUs saturated for most of the run. */
@@ -20,12 +27,16 @@
 #define CPU_HOT 0.95     /* busy share of all CPUs */
 
 void fidelity_link(struct fidelity *f, const struct link_stats *prev, const struct link_stats *cur, double tx_bps,
-		   double rate_bps)
+		   double rate_bps, bool paused)
 {
 	if (!prev->backlog || !cur->backlog)
 		return;
 	if (cur->drops != prev->drops) {
 		f->dropping++;
+		return;
+	}
+	if (paused) {
+		f->paused++;
 		return;
 	}
 	f->standing++;

@@ -6,6 +6,7 @@
 #define EMU_FIDELITY_H
 
 #include "netctl/fabric.h"
+#include <stdbool.h>
 #include <stddef.h>
 
 struct fidelity {
@@ -14,13 +15,15 @@ struct fidelity {
 	unsigned long standing;     /* link-samples whose queue stood through the interval without dropping */
 	unsigned long slow;         /* of those, sending below 80% of the link's rate */
 	unsigned long dropping;     /* link-samples whose queue overflowed (TCP backs off: the network's doing) */
+	unsigned long paused;       /* link-samples whose senders the network paused: a drop before, circuits reconfigured */
 	unsigned long long softnet_base, softnet_dropped;   /* kernel input-backlog drops: at the start, since */
 };
 
 /* One link over one sampling interval: its counters before and after and
- * what it sent meanwhile, against its rate (both bits/s). */
+ * what it sent meanwhile, against its rate (both bits/s); `paused` when the
+ * network paused its senders during the interval (fidelity.c). */
 void fidelity_link(struct fidelity *f, const struct link_stats *prev, const struct link_stats *cur, double tx_bps,
-		   double rate_bps);
+		   double rate_bps, bool paused);
 
 /* One sample's busy share of all CPUs (0..1). */
 void fidelity_cpu(struct fidelity *f, double busy_share);

@@ -58,9 +58,13 @@ int monitor_open(struct run *r)
 	if (r->be->stats(r, &r->base, &r->nlinks))
 		return -1;
 	r->last = malloc(r->nlinks * sizeof *r->last);
-	if (!r->last)
+	r->drops_before = malloc(r->nlinks * sizeof *r->drops_before);
+	r->changes_seen = calloc(r->c.racks, sizeof *r->changes_seen);
+	if (!r->last || !r->drops_before || !r->changes_seen)
 		return -1;
 	memcpy(r->last, r->base, r->nlinks * sizeof *r->last);
+	for (int i = 0; i < r->nlinks; i++)
+		r->drops_before[i] = r->base[i].drops;
 	r->last_sample = run_now(r);
 	if (r->be->wallclock) {
 		cpu_busy(r);
@@ -99,6 +103,18 @@ static void progress(struct run *r, bool final)
 		ocs / 1e6, final ? "0s" : eta, tty && !final ? "" : "\n");
 }
 
+/* Whether the network paused link i's senders since the last sample: its
+ * queue dropped in the interval before (RTOs run into this one), or its
+ * rack's circuits were reconfigured (server and optical links; hold mode
+ * pauses the senders for the dark time).  See fidelity.c. */
+static bool senders_paused(const struct run *r, int i, const struct link_stats *l)
+{
+	if (r->last[i].drops != r->drops_before[i])
+		return true;
+	return r->ocs_on && l->cls != LINK_UPLINK && l->rack >= 0 && l->rack < r->c.racks &&
+	       ocs_rack_changes(&r->ocs, l->rack) != r->changes_seen[l->rack];
+}
+
 void monitor_sample(struct run *r, bool final)
 {
 	struct link_stats *cur;
@@ -123,7 +139,7 @@ void monitor_sample(struct run *r, bool final)
 			if (!final && fmax(tx, rx) >= CONGESTED * cap)
 				r->congested_samples++;
 		}
-		fidelity_link(&r->fid, p, l, tx, (double)capacity(r, l));
+		fidelity_link(&r->fid, p, l, tx, (double)capacity(r, l), senders_paused(r, i, l));
 		if (r->links_csv && (l->tx_bytes != p->tx_bytes || l->rx_bytes != p->rx_bytes))
 			fprintf(r->links_csv, "%.3f,tor%d-%s%d,%s,%d,%d,%d,%llu,%llu,%.3f,%.3f,%llu,%u,%llu\n", now,
 				l->rack, l->cls == LINK_SERVER ? "h" : l->cls == LINK_UPLINK ? "up" : "o",
@@ -133,6 +149,10 @@ void monitor_sample(struct run *r, bool final)
 				(unsigned long long)(l->rx_bytes - r->base[i].rx_bytes), tx / 1e6, rx / 1e6,
 				(unsigned long long)l->drops, l->backlog, (unsigned long long)l->marked_tx_bytes);
 	}
+	for (int i = 0; i < n; i++)
+		r->drops_before[i] = r->last[i].drops;
+	for (int k = 0; r->ocs_on && k < r->c.racks; k++)
+		r->changes_seen[k] = ocs_rack_changes(&r->ocs, k);
 	memcpy(r->last, cur, n * sizeof *cur);
 	free(cur);
 	r->last_sample = now;
@@ -147,5 +167,9 @@ void monitor_close(struct run *r)
 	r->links_csv = NULL;
 	free(r->base);
 	free(r->last);
+	free(r->drops_before);
+	free(r->changes_seen);
 	r->base = r->last = NULL;
+	r->drops_before = NULL;
+	r->changes_seen = NULL;
 }

@@ -89,9 +89,12 @@ static int ctl_init(struct ocs_ctl *c, const struct topo *t, const struct circui
 	c->racks = t->racks;
 	c->ports = t->ocs_ports;
 	c->demand = calloc((size_t)c->racks * c->racks, sizeof *c->demand);
+	c->rack_changes = calloc(c->racks, sizeof *c->rack_changes);
 	c->t0 = t0;
-	if (!c->demand) {
+	if (!c->demand || !c->rack_changes) {
 		snprintf(err, FABRIC_ERR_LEN, "out of memory");
+		free(c->demand);
+		free(c->rack_changes);
 		return -1;
 	}
 	if (log_path) {
@@ -99,6 +102,7 @@ static int ctl_init(struct ocs_ctl *c, const struct topo *t, const struct circui
 		if (!c->log) {
 			snprintf(err, FABRIC_ERR_LEN, "%s: %s", log_path, strerror(errno));
 			free(c->demand);
+			free(c->rack_changes);
 			return -1;
 		}
 		fprintf(c->log, "t_s,t_announce,t_dark,t_switch,t_lit,changed,drain_s,dark_s,apply_ms,"
@@ -134,7 +138,36 @@ void ocs_ctl_free(struct ocs_ctl *c)
 	if (c->log)
 		fclose(c->log);
 	free(c->demand);
+	free(c->rack_changes);
 	memset(c, 0, sizeof *c);
+}
+
+void ocs_count_reconfig(struct ocs_ctl *c, const struct circuit_cfg *lit, const struct circuit_cfg *next)
+{
+	bool touched[c->racks];
+	memset(touched, 0, sizeof touched);
+	for (int p = 0; p < c->ports; p++)
+		for (int s = 0; s < c->racks; s++) {
+			int old = lit->out[p][s], new = next->out[p][s];
+			if (old != new || (old >= 0 && c->p.scope == OCS_DARK_ALL)) {
+				touched[s] = true;
+				if (old >= 0 && old < c->racks)
+					touched[old] = true;
+				if (new >= 0 && new < c->racks)
+					touched[new] = true;
+			}
+		}
+	/* Atomic: the monitor reads the counters while the controller thread runs. */
+	for (int k = 0; k < c->racks; k++)
+		if (touched[k])
+			__atomic_fetch_add(&c->rack_changes[k], 1, __ATOMIC_RELAXED);
+	c->reconfigs++;
+}
+
+unsigned long ocs_rack_changes(const struct ocs_ctl *c, int rack)
+{
+	return rack >= 0 && rack < c->racks && c->rack_changes ? __atomic_load_n(&c->rack_changes[rack], __ATOMIC_RELAXED)
+								 : 0;
 }
 
 void ocs_demand_set(struct ocs_ctl *c, int src, int dst, int64_t bytes)
@@ -204,6 +237,7 @@ int ocs_reconfigure(struct ocs_ctl *c, const struct circuit_cfg *next, struct oc
 
 	double m0 = ocs_mono();
 	ev->t_announce = wall();
+	ocs_count_reconfig(c, &f->lit, next);
 	if (c->hooks.announce)
 		c->hooks.announce(c->hooks.arg, &going);
 	ocs_sleep_until(m0 + c->p.guard_s);
@@ -229,7 +263,6 @@ int ocs_reconfigure(struct ocs_ctl *c, const struct circuit_cfg *next, struct oc
 	ev->apply_ms = ((a1 - a0) + (a3 - a2) + (a5 - a4)) * 1e3;
 	if (c->hooks.lit)
 		c->hooks.lit(c->hooks.arg, &f->lit);
-	c->reconfigs++;
 	return 0;
 }
 

@@ -72,6 +72,7 @@ struct ocs_ctl {
 	FILE *log;                /* CSV, one line per reconfiguration (NULL = none) */
 	double t0;                /* epoch seconds at init, for the log */
 	unsigned long reconfigs, ticks;
+	unsigned long *rack_changes;   /* per rack: reconfigurations that darkened or lit one of its circuits */
 };
 
 /* f must be an OCS fabric.  log_path may be NULL.  -1 with err on failure. */
@@ -92,6 +93,13 @@ int ocs_decide(struct ocs_ctl *c, struct circuit_cfg *next, int64_t *served);
 /* Move the fabric to `next` by the sequence above.  ev may be NULL. */
 int ocs_reconfigure(struct ocs_ctl *c, const struct circuit_cfg *next, struct ocs_event *ev,
 		    char err[FABRIC_ERR_LEN]);
+/* Count a reconfiguration from `lit` to `next` (ocs_reconfigure does; the
+ * simulator, which applies configurations itself, too), and the racks whose
+ * circuits it darkens or lights: their senders pause meanwhile (hold mode),
+ * which the fidelity check must not take for a slow machine. */
+void ocs_count_reconfig(struct ocs_ctl *c, const struct circuit_cfg *lit, const struct circuit_cfg *next);
+/* rack_changes[rack], safe to read while the controller thread runs. */
+unsigned long ocs_rack_changes(const struct ocs_ctl *c, int rack);
 /* Early reconfiguration (p.early): a configuration lit for `lit_for_s`
  * gives way before the interval is up when a rack pair that is not lit has
  * demand and could be lit on ports that are dark or whose circuit's demand

@@ -94,6 +94,8 @@ struct run {
 	/* monitoring */
 	FILE *links_csv;
 	struct link_stats *base, *last;   /* counters at start and at the last sample */
+	uint64_t *drops_before;           /* per link: drops at the sample before the last */
+	unsigned long *changes_seen;      /* per rack: ocs_rack_changes() at the last sample */
 	int nlinks;
 	double last_sample;
 	struct fidelity fid;

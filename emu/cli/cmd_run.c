@@ -23,7 +23,7 @@ static const char default_topology[] =
 	"racks = 10;\n"
 	"servers_per_rack = 10;\n"
 	"server = { rate = \"100Mbit\"; containers = 1; queue = \"20ms\"; };\n"
-	"eps = { uplink_rate = \"100Mbit\"; };\n"
+	"eps = { uplink_rate = \"100Mbit\"; queue = \"20ms\"; };\n"
 	"ocs = { ports_per_rack = 1; rate = \"1Gbit\"; mode = \"directed\"; };\n";
 
 static void on_signal(int sig)

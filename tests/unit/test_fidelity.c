@@ -16,8 +16,8 @@ Test(fidelity, a_standing_queue_below_its_rate_is_slow)
 {
 	struct fidelity f = {0};
 	struct link_stats a = at(30000, 5), b = at(40000, 5);
-	fidelity_link(&f, &a, &b, 60e6, 100e6);
-	fidelity_link(&f, &a, &b, 95e6, 100e6);
+	fidelity_link(&f, &a, &b, 60e6, 100e6, false);
+	fidelity_link(&f, &a, &b, 95e6, 100e6, false);
 	cr_assert_eq(f.standing, 2);
 	cr_assert_eq(f.slow, 1);
 	cr_assert_eq(f.dropping, 0);
@@ -27,18 +27,27 @@ Test(fidelity, a_queue_that_dropped_is_the_network_backing_off)
 {
 	struct fidelity f = {0};
 	struct link_stats a = at(30000, 5), b = at(40000, 9);
-	fidelity_link(&f, &a, &b, 60e6, 100e6);
+	fidelity_link(&f, &a, &b, 60e6, 100e6, false);
 	cr_assert_eq(f.standing, 0);
 	cr_assert_eq(f.slow, 0);
 	cr_assert_eq(f.dropping, 1);
+}
+
+Test(fidelity, a_queue_whose_senders_the_network_paused_is_left_out)
+{
+	struct fidelity f = {0};
+	struct link_stats a = at(30000, 5), b = at(40000, 5);
+	fidelity_link(&f, &a, &b, 55e6, 100e6, true);
+	cr_assert_eq(f.paused, 1);
+	cr_assert_eq(f.standing + f.slow + f.dropping, 0);
 }
 
 Test(fidelity, a_queue_empty_at_either_end_did_not_stand)
 {
 	struct fidelity f = {0};
 	struct link_stats empty = at(0, 0), full = at(40000, 0);
-	fidelity_link(&f, &empty, &full, 10e6, 100e6);
-	fidelity_link(&f, &full, &empty, 10e6, 100e6);
+	fidelity_link(&f, &empty, &full, 10e6, 100e6, false);
+	fidelity_link(&f, &full, &empty, 10e6, 100e6, false);
 	cr_assert_eq(f.standing + f.dropping + f.slow, 0);
 }
 

@@ -139,3 +139,30 @@ Test(ocs_ctl, early_reconfiguration_frees_served_ports)
 	ocs_demand_set(&ctl, 3, 2, 500);
 	cr_assert(ocs_early_due(&ctl, 10), "3>2 can use the served circuit's ports");
 }
+
+/* The racks a reconfiguration pauses (the fidelity check leaves their links
+ * out for that second): every lit circuit's ends go dark under the default
+ * scope, and the new circuits' ends light; a rack with no circuit before or
+ * after is not touched.  With only the changed circuits going dark, a circuit
+ * that stays lit touches nobody. */
+Test(ocs_ctl, a_reconfiguration_counts_the_racks_it_pauses)
+{
+	char err[FABRIC_ERR_LEN];
+	struct circuit_cfg lit, next;
+	cr_assert_eq(circuits_parse("0>1", &fab.topo, &lit, err), 0, "%s", err);
+	cr_assert_eq(circuits_parse("0>1,2>0", &fab.topo, &next, err), 0, "%s", err);
+	ocs_count_reconfig(&ctl, &lit, &next);
+	cr_assert_eq(ctl.reconfigs, 1);
+	cr_assert_eq(ocs_rack_changes(&ctl, 0), 1, "0>1 goes dark and relights, 2>0 lights");
+	cr_assert_eq(ocs_rack_changes(&ctl, 1), 1);
+	cr_assert_eq(ocs_rack_changes(&ctl, 2), 1);
+	cr_assert_eq(ocs_rack_changes(&ctl, 3), 0, "no circuit before or after");
+	cr_assert_eq(ocs_rack_changes(&ctl, 9), 0, "out of range");
+	ctl.p.scope = OCS_DARK_CHANGED;
+	cr_assert_eq(circuits_parse("0>1,3>2", &fab.topo, &lit, err), 0, "%s", err);
+	ocs_count_reconfig(&ctl, &next, &lit);   /* 2>0 goes, 3>2 comes, 0>1 stays lit */
+	cr_assert_eq(ocs_rack_changes(&ctl, 1), 1, "its circuit stayed lit");
+	cr_assert_eq(ocs_rack_changes(&ctl, 0), 2);
+	cr_assert_eq(ocs_rack_changes(&ctl, 2), 2);
+	cr_assert_eq(ocs_rack_changes(&ctl, 3), 1);
+}
