@@ -378,8 +378,10 @@ static void *ocs_main(void *arg)
 		struct ocs_event ev;
 		if (ocs_tick(&r->ocs, &ev, e->ocs_err))
 			break;
-		if (ev.changed)
+		if (ev.changed) {
 			t_lit = ocs_mono();
+			fidelity_reconfig(&r->fid, ev.dark_s, r->p.ocs.delta_s);
+		}
 		/* On the interval's grid, or a new period from an early reconfiguration. */
 		next = periodic ? next + r->p.ocs.interval_s : ocs_mono() + r->p.ocs.interval_s;
 	}

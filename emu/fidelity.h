@@ -17,13 +17,22 @@ struct fidelity {
 	unsigned long dropping;     /* link-samples whose queue overflowed (TCP backs off: the network's doing) */
 	unsigned long paused;       /* link-samples whose senders the network paused: a drop before, circuits reconfigured */
 	unsigned long long softnet_base, softnet_dropped;   /* kernel input-backlog drops: at the start, since */
+	/* Written by the OCS controller's thread only, read once it has stopped. */
+	unsigned long reconfigs;    /* reconfigurations that changed circuits */
+	unsigned long late;         /* of them, dark for more than FIDELITY_LATE_S beyond δ */
 };
+
+#define FIDELITY_LATE_S 0.010
 
 /* One link over one sampling interval: its counters before and after and
  * what it sent meanwhile, against its rate (both bits/s); `paused` when the
  * network paused its senders during the interval (fidelity.c). */
 void fidelity_link(struct fidelity *f, const struct link_stats *prev, const struct link_stats *cur, double tx_bps,
 		   double rate_bps, bool paused);
+
+/* One reconfiguration: how long its circuits were dark (drain, switch, δ,
+ * routes) against the δ asked for. */
+void fidelity_reconfig(struct fidelity *f, double dark_s, double delta_s);
 
 /* One sample's busy share of all CPUs (0..1). */
 void fidelity_cpu(struct fidelity *f, double busy_share);

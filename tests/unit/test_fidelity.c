@@ -70,6 +70,24 @@ Test(fidelity, verdicts)
 	cr_assert(strstr(why, "dropped 1 packets"), "%s", why);
 }
 
+Test(fidelity, reconfigurations_dark_well_beyond_delta_are_the_machine)
+{
+	char why[256];
+	struct fidelity f = {.samples = 40};
+	for (int i = 0; i < 19; i++)
+		fidelity_reconfig(&f, 0.0113, 0.010);   /* δ + 1.3 ms: netlink work, fine */
+	fidelity_reconfig(&f, 0.0199, 0.010);
+	fidelity_reconfig(&f, 0.0201, 0.010);
+	cr_assert_eq(f.reconfigs, 21);
+	cr_assert_eq(f.late, 1);
+	cr_assert_str_eq(fidelity_verdict(&f, why, sizeof why), "ok");
+	for (int i = 0; i < 2; i++)
+		fidelity_reconfig(&f, 0.2, 0.010);   /* a controller that lost the CPU */
+	cr_assert_eq(f.late, 3);
+	cr_assert_str_eq(fidelity_verdict(&f, why, sizeof why), "machine-limited");
+	cr_assert(strstr(why, "3 of 23 OCS reconfigurations"), "%s", why);
+}
+
 Test(fidelity, softnet_drops_sum_the_second_column_of_every_cpu)
 {
 	char path[] = "/tmp/emu-softnet-XXXXXX";
