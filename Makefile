@@ -62,6 +62,14 @@ $(LIBNETCTL): $(call obj,$(NETCTL_SRC))
 $(LIBEMU): $(call obj,$(EMU_SRC))
 	@rm -f $@; ar rcs $@ $^ $(if $(EMU_SRC),,/dev/null 2>/dev/null || true)
 
+# `emu run`'s built-in default topology is topologies/geni-10rack.conf, made
+# a C string at build time so that the two cannot drift apart.
+$(BUILD)/gen/default_topology.inc: topologies/geni-10rack.conf
+	@mkdir -p $(dir $@)
+	$(Q)sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $< > $@
+$(BUILD)/emu/cli/cmd_run.o: $(BUILD)/gen/default_topology.inc
+$(BUILD)/emu/cli/cmd_run.o: override CFLAGS += -I$(BUILD)/gen
+
 $(BUILD)/bin/netctl: $(call obj,$(NETCTL_CLI)) $(LIBNETCTL)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -17,14 +17,11 @@
 #include <string.h>
 #include <unistd.h>
 
-/* topologies/geni-10rack.conf, built in so `emu run` needs no files. */
+/* topologies/geni-10rack.conf, built in so `emu run` needs no files (the
+ * Makefile turns the file into this string). */
 static const char default_topology[] =
-	"name = \"geni-10rack\";\n"
-	"racks = 10;\n"
-	"servers_per_rack = 10;\n"
-	"server = { rate = \"100Mbit\"; containers = 1; queue = \"20ms\"; };\n"
-	"eps = { uplink_rate = \"100Mbit\"; queue = \"20ms\"; };\n"
-	"ocs = { ports_per_rack = 1; rate = \"1Gbit\"; mode = \"directed\"; };\n";
+#include "default_topology.inc"
+	;
 
 static void on_signal(int sig)
 {
