@@ -844,14 +844,14 @@ Test(jobpacker, shuffle_postponed_until_aggregate_crosses_threshold)
 	cluster_finish_task(&c, m[1]);   /* rack 0 → rack 1: 4000 */
 	cr_assert(!sched_shuffle_ready(&s, r1));
 	cluster_finish_task(&c, m[2]);   /* all maps done: flush */
-	/* The aggregate rack 0 → rack 1 is 6000 > E: both reduces fetch, and
-	 * their transfers (3000 bytes each, below E on their own) use a circuit;
-	 * rack 2's aggregate (2000) goes via the EPS. */
+	/* Rack 1's aggregate is 8000 > E (6000 from rack 0, 2000 from rack
+	 * 2): both reduces fetch, and their transfers (1000-3000 bytes, below E
+	 * on their own) use circuits, rack 2's share too. */
 	cr_assert(sched_shuffle_ready(&s, r0));
 	cr_assert(sched_circuit_eligible(&s, r0, 0, 1000), "the aggregate, not the transfer, is classified");
 	cr_assert(sched_shuffle_ready(&s, r1), "its rack-mate fetches in the same round");
 	cr_assert(sched_circuit_eligible(&s, r1, 1, 2000));
-	cr_assert(!sched_circuit_eligible(&s, r1, 4, 1000));
+	cr_assert(sched_circuit_eligible(&s, r1, 4, 1000), "a source rack's share under E rides with the rest");
 	cr_assert(!sched_circuit_eligible(&s, r1, 3, 9999), "same rack never uses a circuit");
 
 	/* The small recurring job and the ad-hoc job fetch at once, with the
@@ -948,8 +948,38 @@ Test(jobpacker, aggregate_follows_lost_map_outputs)
 	cr_assert(!sched_shuffle_ready(&s, r), "6000 from rack 2, but rack 0's 4000 is below E");
 	cluster_finish_task(&c, job_map(w->tasks, j, 5));
 	cr_assert(sched_shuffle_ready(&s, r), "all maps done: flush");
-	cr_assert(sched_circuit_eligible(&s, r, 4, 100), "8000 from rack 2 > E");
-	cr_assert(!sched_circuit_eligible(&s, r, 0, 100), "4000 from rack 0, not 6000: the lost output left");
+	cr_assert(sched_circuit_eligible(&s, r, 4, 100), "12000 into rack 1 > E");
+	cr_assert(sched_circuit_eligible(&s, r, 0, 100));
+	stop();
+	unsetenv("JOBPACKER_LRF");
+}
+
+Test(jobpacker, a_release_under_e_in_all_takes_the_eps)
+{
+	/* The flush releases what is left, however small.  A shuffle-heavy
+	 * job (8000 ≥ E = 5000): 2 maps of 4000 bytes on racks 0 and 2, 2
+	 * reduces on racks 1 and 2.  What each reduce fetches from other racks
+	 * is under E in all (4000 and 2000), so the EPS carries it. */
+	setenv("JOBPACKER_LRF", "fig46", 1);
+	setenv("JOBPACKER_PIECE_MARGIN", "1", 1);
+	struct jspec js = {2, 2, 1, 1, 8000, 0, 0, true};
+	start("jobpacker", 3, 2, 2, 1, &js, 0.0, 5000);
+	cr_assert(rt_of()->plan.sh[0], "the job must be shuffle-heavy for its shuffle to be held");
+	arrive_all();
+	struct job *j = &w->jobs[0];
+	struct task *r0 = job_reduce(w->tasks, j, 0), *r1 = job_reduce(w->tasks, j, 1);
+	cluster_start_task(&c, r0, 2);
+	cluster_start_task(&c, r1, 5);
+	cluster_start_task(&c, job_map(w->tasks, j, 0), 0);
+	cluster_start_task(&c, job_map(w->tasks, j, 1), 4);
+	cluster_finish_task(&c, job_map(w->tasks, j, 0));
+	cr_assert(!sched_shuffle_ready(&s, r0), "2000 from rack 0, rack 2's map still running");
+	cluster_finish_task(&c, job_map(w->tasks, j, 1));
+	cr_assert(sched_shuffle_ready(&s, r0), "all maps done: flush");
+	cr_assert(!sched_circuit_eligible(&s, r0, 0, 2000), "4000 into rack 1 in all, under E");
+	cr_assert(!sched_circuit_eligible(&s, r0, 4, 2000));
+	cr_assert(sched_shuffle_ready(&s, r1));
+	cr_assert(!sched_circuit_eligible(&s, r1, 0, 2000), "2000 into rack 2 from rack 0");
 	stop();
 	unsetenv("JOBPACKER_LRF");
 }
