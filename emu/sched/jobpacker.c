@@ -476,8 +476,8 @@ static bool jobpacker_circuit_eligible(struct sched *s, const struct task *reduc
 	 * the shares under E over the EPS: a map rack that ran 9 of its planned
 	 * 20 maps pushed 52 MB of 8.6 MB shares through its 0.1 Gb/s uplink in
 	 * 4 s, its OCS port idle (GENI batch, simulator seed 4, job 1).  Seeds
-	 * 4-23: batch makespan ÷ Corral 0.980 -> 0.963, OCS share 72% -> 76%;
-	 * emulator, ten seeds: 1.012 -> 0.989. */
+	 * 4-23: batch makespan ÷ Corral 0.980 -> 0.965, OCS share 72% -> 74%;
+	 * emulator, ten seeds: 1.012 -> 0.987. */
 	return jp->agg[j->id]->rel[d] > s->p.elephant_bytes;
 }
 
