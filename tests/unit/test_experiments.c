@@ -5,6 +5,7 @@
  * runs of the same setup. */
 #include <criterion/criterion.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,31 +38,47 @@ static void teardown(void)
 TestSuite(experiments, .init = setup, .fini = teardown);
 
 /* run.sh on the simulator at GENI scale, batch only, JobPacker and Corral,
- * seed 4; its output goes to root/<log>.  Returns the exit status. */
-static int study(const char *res, const char *jobs, const char *log)
+ * one repetition per seed; its output goes to root/<log>.  Returns the exit
+ * status. */
+static int study_seeds(const char *res, const char *jobs, const char *seeds, const char *log)
 {
 	char cmd[2048];
+	int reps = 1;
+	for (const char *c = seeds; *c; c++)
+		reps += *c == ' ';
 	snprintf(cmd, sizeof cmd,
 		 "cd '%s' && RES='%s/%s' OUT_SIM='%s/out-%s' EMU='%s' SYSTEMS='JobPacker Corral' ONLY='^batch-' "
-		 "experiments/jobpacker/run.sh --backend sim --scale geni --no-sens --reps 1 --seeds 4 --jobs %s "
+		 "experiments/jobpacker/run.sh --backend sim --scale geni --no-sens --reps %d --seeds '%s' --jobs %s "
 		 "> '%s/%s' 2>&1",
-		 repo, root, res, root, res, emu, jobs, root, log);
+		 repo, root, res, root, res, emu, reps, seeds, jobs, root, log);
 	int rc = system(cmd);
 	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-static int summary_jobs(const char *res, const char *run)
+static int study(const char *res, const char *jobs, const char *log)
 {
-	char path[512], line[256];
+	return study_seeds(res, jobs, "4", log);
+}
+
+/* A number from a run's summary.json ("key": value). */
+static double summary_num(const char *res, const char *run, const char *key)
+{
+	char path[512], line[256], pat[64];
 	snprintf(path, sizeof path, "%s/%s/jobpacker-sim-geni/%s/summary.json", root, res, run);
+	snprintf(pat, sizeof pat, " \"%s\": %%lf", key);
 	FILE *f = fopen(path, "r");
 	cr_assert_not_null(f, "%s missing", path);
-	int jobs = -1;
+	double v = NAN;
 	while (fgets(line, sizeof line, f))
-		if (sscanf(line, " \"jobs\": %d", &jobs) == 1)
+		if (sscanf(line, pat, &v) == 1)
 			break;
 	fclose(f);
-	return jobs;
+	return v;
+}
+
+static int summary_jobs(const char *res, const char *run)
+{
+	return (int)summary_num(res, run, "jobs");
 }
 
 static bool file_has(const char *name, const char *text)
@@ -110,4 +127,24 @@ Test(experiments, report_pairs_twin_runs_of_the_same_setup_only, .timeout = 300)
 	cr_assert_eq(system(cmd), 0);
 	cr_assert(file_has("mixed.log", "not the emulator's setup"));
 	cr_assert_not(file_has("mixed/REPORT.md", "simulator twin"));
+}
+
+Test(experiments, report_gives_the_spread_over_resampled_seeds, .timeout = 300)
+{
+	/* Two seeds: a resample is seed 4 twice, seed 5 twice or one of each.
+	 * JobPacker's batch OCS share is the mean over the resample, so the
+	 * 5th-95th percentile is exactly [the lower seed's share, the higher's]. */
+	cr_assert_eq(study_seeds("res", "10", "4 5", "a.log"), 0);
+	double r[2];
+	for (int k = 0; k < 2; k++) {
+		char run[64];
+		snprintf(run, sizeof run, "jobpacker/batch-JobPacker-s%d", 4 + k);
+		r[k] = summary_num("res", run, "ocs_share");
+		cr_assert(r[k] == r[k], "no OCS share for seed %d", 4 + k);
+	}
+	cr_assert(fabs(r[0] - r[1]) > 0.01, "the seeds must differ for the test to mean anything");
+	char cell[64];
+	snprintf(cell, sizeof cell, "| %.3f–%.3f |", fmin(r[0], r[1]), fmax(r[0], r[1]));
+	cr_assert(file_has("out-res/REPORT.md", "over resampled seeds"));
+	cr_assert(file_has("out-res/REPORT.md", cell), "no interval %s in the direction table", cell);
 }
