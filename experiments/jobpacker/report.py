@@ -293,8 +293,8 @@ if verdicts:
             boot.setdefault(t, []).append(o)
     def spread(text):
         xs = sorted(x for x in boot.get(text, []) if x == x)
-        if not xs:
-            return "—"
+        if not xs or len(seeds) < 2:
+            return "—"   # one seed: nothing to resample
         lo, hi = xs[int(0.05 * (len(xs) - 1))], xs[int(round(0.95 * (len(xs) - 1)))]
         return "%.3f–%.3f" % (lo, hi)
     def yes(h): return "yes" if h else "**no**"
