@@ -107,12 +107,12 @@ static void progress(struct run *r, bool final)
  * queue dropped in the interval before (RTOs run into this one), or its
  * rack's circuits were reconfigured (server and optical links; hold mode
  * pauses the senders for the dark time).  See fidelity.c. */
-static bool senders_paused(const struct run *r, int i, const struct link_stats *l)
+static bool senders_paused(const struct run *r, int i, const struct link_stats *l, const unsigned long *changes)
 {
 	if (r->last[i].drops != r->drops_before[i])
 		return true;
 	return r->ocs_on && l->cls != LINK_UPLINK && l->rack >= 0 && l->rack < r->c.racks &&
-	       ocs_rack_changes(&r->ocs, l->rack) != r->changes_seen[l->rack];
+	       changes[l->rack] != r->changes_seen[l->rack];
 }
 
 void monitor_sample(struct run *r, bool final)
@@ -123,6 +123,11 @@ void monitor_sample(struct run *r, bool final)
 	if (dt <= 0 || r->be->stats(r, &cur, &n) || n != r->nlinks)
 		return;
 	r->fid.samples++;
+	/* One snapshot of the controller's per-rack counts for every link of
+	 * this sample, and the baseline for the next one. */
+	unsigned long changes[r->c.racks > 0 ? r->c.racks : 1];
+	for (int k = 0; k < r->c.racks; k++)
+		changes[k] = r->ocs_on ? ocs_rack_changes(&r->ocs, k) : 0;
 	if (r->be->wallclock) {
 		fidelity_cpu(&r->fid, cpu_busy(r));
 		fidelity_softnet(&r->fid, fidelity_softnet_drops(SOFTNET_STAT));
@@ -139,7 +144,8 @@ void monitor_sample(struct run *r, bool final)
 			if (!final && fmax(tx, rx) >= CONGESTED * cap)
 				r->congested_samples++;
 		}
-		fidelity_link(&r->fid, p, l, tx, (double)capacity(r, l), senders_paused(r, i, l));
+		fidelity_link(&r->fid, p, l, tx, (double)capacity(r, l), senders_paused(r, i, l, changes));
+		r->drops_before[i] = p->drops;
 		if (r->links_csv && (l->tx_bytes != p->tx_bytes || l->rx_bytes != p->rx_bytes))
 			fprintf(r->links_csv, "%.3f,tor%d-%s%d,%s,%d,%d,%d,%llu,%llu,%.3f,%.3f,%llu,%u,%llu\n", now,
 				l->rack, l->cls == LINK_SERVER ? "h" : l->cls == LINK_UPLINK ? "up" : "o",
@@ -149,10 +155,7 @@ void monitor_sample(struct run *r, bool final)
 				(unsigned long long)(l->rx_bytes - r->base[i].rx_bytes), tx / 1e6, rx / 1e6,
 				(unsigned long long)l->drops, l->backlog, (unsigned long long)l->marked_tx_bytes);
 	}
-	for (int i = 0; i < n; i++)
-		r->drops_before[i] = r->last[i].drops;
-	for (int k = 0; r->ocs_on && k < r->c.racks; k++)
-		r->changes_seen[k] = ocs_rack_changes(&r->ocs, k);
+	memcpy(r->changes_seen, changes, r->c.racks * sizeof *changes);
 	memcpy(r->last, cur, n * sizeof *cur);
 	free(cur);
 	r->last_sample = now;
