@@ -20,7 +20,7 @@
  *  - baseline slowstart (Hadoop's 0.05, O28) from the runtime.
  *
  * The plan follower, rack-failure fallback and early-reduce guard are
- * JobPacker's (jobpacker_plan.c). */
+ * JobPacker's (jobpacker_follow.c). */
 #include "emu/sched/jobpacker.h"
 #include <stdlib.h>
 

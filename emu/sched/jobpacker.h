@@ -1,5 +1,6 @@
 /* jobpacker.h — private to the plan-based schedulers (jobpacker.c,
- * corral.c), their planner/follower (jobpacker_plan.c) and their unit tests.
+ * corral.c), their planner (jobpacker_plan.c), their plan follower
+ * (jobpacker_follow.c) and their unit tests.
  *
  * Source: the dissertation seeds/002 Chapter 4 (JobPacker) and the
  * implementation note notes/002_jobpacker.md (its [OPEN] defaults O1..O38
@@ -151,7 +152,7 @@ void jp_plan_dump(const struct jp_plan *p, const struct cluster *c, const char *
 /* Corral's LRF: l_map(r) + D_s(r−1)/(r²·bw_e) + l_red(r). */
 double jp_corral_lrf(const struct jp_model *m, const struct jp_jobdesc *j, int r);
 
-/* Online: following a plan (§4.2.4). */
+/* Online: following a plan (§4.2.4, jobpacker_follow.c). */
 struct jp_tidx;
 struct jp_rt {
 	struct jp_plan plan;

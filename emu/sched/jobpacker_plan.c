@@ -1,6 +1,6 @@
 /* jobpacker_plan.c — the offline half of JobPacker (job profiler, job
- * manager) and of the Corral baseline, and the online plan follower both
- * share (seeds/002 ch. 4.2.3–4.2.4; notes/002_jobpacker.md §2.2–§2.6, §3.2).
+ * manager) and of the Corral baseline (seeds/002 ch. 4.2.3;
+ * notes/002_jobpacker.md §2.2–§2.6); jobpacker_follow.c runs the plan.
  *
  * Everything is planned once, in init, over the whole workload (O2.0/O34):
  * recurring jobs are known a priori (predicted shuffle bytes and arrival,
@@ -314,10 +314,9 @@ double jp_tetris_score(const double avail[3], const double demand[3])
 	return avail[0] * demand[0] + avail[1] * demand[1] + avail[2] * demand[2];
 }
 
-static const double (*sb_norm)[3];
-
-static int by_total_desc(const void *a, const void *b)
+static int by_total_desc(const void *a, const void *b, void *arg)
 {
+	const double (*sb_norm)[3] = arg;
 	int x = *(const int *)a, y = *(const int *)b;
 	double sx = sb_norm[x][0] + sb_norm[x][1] + sb_norm[x][2];
 	double sy = sb_norm[y][0] + sb_norm[y][1] + sb_norm[y][2];
@@ -353,8 +352,7 @@ int jp_subbatch(int n, const double (*demand)[3], int B, int *sub)
 		avail[b][0] = avail[b][1] = avail[b][2] = 1.0 / B;
 	for (int i = 0; i < n; i++)
 		U[i] = i;
-	sb_norm = (const double (*)[3])d;
-	qsort(U, n, sizeof *U, by_total_desc);
+	qsort_r(U, n, sizeof *U, by_total_desc, d);
 	for (int left = n; left > 0; left--) {
 		int b = 0;   /* the sub-batch with the most room */
 		for (int x = 1; x < B; x++)
@@ -882,12 +880,11 @@ fail:
 
 /* ---- the planning list */
 
-static const struct planner *sort_P;
-
-static int by_width_latency(const void *a, const void *b)
+static int by_width_latency(const void *a, const void *b, void *arg)
 {
+	const struct planner *P = arg;
 	int x = *(const int *)a, y = *(const int *)b;
-	const struct jp_profile *px = &sort_P->prof[x], *py = &sort_P->prof[y];
+	const struct jp_profile *px = &P->prof[x], *py = &P->prof[y];
 	if (px->width != py->width)
 		return px->width > py->width ? -1 : 1;
 	if (px->latency != py->latency)
@@ -895,13 +892,14 @@ static int by_width_latency(const void *a, const void *b)
 	return x - y;
 }
 
-static int by_arrival(const void *a, const void *b)
+static int by_arrival(const void *a, const void *b, void *arg)
 {
+	const struct planner *P = arg;
 	int x = *(const int *)a, y = *(const int *)b;
-	double ax = sort_P->desc[x].arrival, ay = sort_P->desc[y].arrival;
+	double ax = P->desc[x].arrival, ay = P->desc[y].arrival;
 	if (ax != ay)
 		return ax < ay ? -1 : 1;
-	return by_width_latency(a, b);
+	return by_width_latency(a, b, arg);
 }
 
 static void planner_free(struct planner *P)
@@ -990,8 +988,9 @@ static double place_list(struct planner *P)
 
 /* The list for one order of the sub-batches: each sorted by width then
  * latency (L984), concatenated in perm's order. */
-static void list_of_order(struct jp_plan *p, const int *jobs, const int *sub, int n, const int *perm, int B)
+static void list_of_order(struct planner *P, const int *jobs, const int *sub, int n, const int *perm, int B)
 {
+	struct jp_plan *p = P->p;
 	int o = 0;
 	for (int b = 0; b < B; b++) {
 		int from = o;
@@ -1000,7 +999,7 @@ static void list_of_order(struct jp_plan *p, const int *jobs, const int *sub, in
 				p->order[o++] = jobs[x];
 				p->sub[jobs[x]] = perm[b];
 			}
-		qsort(p->order + from, o - from, sizeof *p->order, by_width_latency);
+		qsort_r(p->order + from, o - from, sizeof *p->order, by_width_latency, P);
 	}
 }
 
@@ -1071,7 +1070,7 @@ static int plan_batch(struct planner *P, const struct jp_conf *k, struct rng *rn
 	double best_ms = INFINITY;
 	bool placed_best = false;   /* the plan in p is the best order's */
 	for (int tried = 1;; tried++) {
-		list_of_order(p, jobs, sub, n, perm, B);
+		list_of_order(P, jobs, sub, n, perm, B);
 		double ms = place_list(P);
 		if (ms < 0)
 			goto out;
@@ -1095,7 +1094,7 @@ static int plan_batch(struct planner *P, const struct jp_conf *k, struct rng *rn
 		}
 	}
 	if (!placed_best) {
-		list_of_order(p, jobs, sub, n, best, B);
+		list_of_order(P, jobs, sub, n, best, B);
 		if (place_list(P) < 0)
 			goto out;
 	}
@@ -1126,13 +1125,12 @@ int jp_plan_jobpacker(struct jp_plan *p, const struct cluster *c, const struct j
 			p->order[n++] = i;
 		}
 	p->norder = n;
-	sort_P = &P;
 	if (p->batch && n > 0) {
 		if (plan_batch(&P, k, rng))
 			goto fail;
 	} else {
 		/* Online: by predicted arrival; simultaneous ones by the sub-batch sort. */
-		qsort(p->order, n, sizeof *p->order, by_arrival);
+		qsort_r(p->order, n, sizeof *p->order, by_arrival, &P);
 		if (place_list(&P) < 0)
 			goto fail;
 	}
@@ -1161,12 +1159,10 @@ struct corral {
 	bool online;
 };
 
-static const struct corral *sort_K;
-
-static int corral_cmp(const void *a, const void *b)
+static int corral_cmp(const void *a, const void *b, void *arg)
 {
 	int x = *(const int *)a, y = *(const int *)b;   /* indices into K->jobs */
-	const struct corral *K = sort_K;
+	const struct corral *K = arg;
 	if (K->online) {
 		double ax = K->P->desc[K->jobs[x]].arrival, ay = K->P->desc[K->jobs[y]].arrival;
 		if (ax != ay)
@@ -1192,8 +1188,7 @@ static double corral_simulate(struct corral *K, struct jp_plan *p)
 		K->order[x] = x;
 		K->lat[x] = jp_corral_lrf(K->P->m, &K->P->desc[K->jobs[x]], K->r[x]);
 	}
-	sort_K = K;
-	qsort(K->order, K->n, sizeof *K->order, corral_cmp);
+	qsort_r(K->order, K->n, sizeof *K->order, corral_cmp, K);
 	for (int o = 0; o < K->n; o++) {
 		int x = K->order[o], id = K->jobs[x];
 		for (int i = 0; i < R; i++)
@@ -1350,730 +1345,4 @@ void jp_plan_dump(const struct jp_plan *p, const struct cluster *c, const char *
 	}
 	if (f != stderr)
 		fclose(f);
-}
-
-/* ------------------------------------------------------- plan follower */
-
-int jp_rt_init(struct jp_rt *rt, struct sched *s)
-{
-	const struct cluster *c = s->c;
-	int n = c->w->njobs ? c->w->njobs : 1;
-	jp_model_make(&rt->model, c, &rt->conf, s->p.elephant_bytes);
-	rt->fallback = calloc(n, sizeof *rt->fallback);
-	rt->rack_dead = calloc(c->racks, sizeof *rt->rack_dead);
-	rt->cursor = calloc(c->racks, sizeof *rt->cursor);
-	rt->tidx = calloc(n, sizeof *rt->tidx);
-	if (!rt->fallback || !rt->rack_dead || !rt->cursor || !rt->tidx) {
-		jp_rt_free(rt);
-		return -1;
-	}
-	rt->offplan = -1;
-	rt->limit_early = (int)floor(rt->conf.early_reduce_cap * rt->model.containers + 1e-9);
-	double scale = c->w->params.data_scale > 0 ? c->w->params.data_scale : 1;
-	rt->adhoc_sh_bytes = (uint64_t)(rt->conf.adhoc_sh_input * scale);
-	return 0;
-}
-
-static void tidx_free(struct jp_rt *rt, int job);
-
-void jp_rt_free(struct jp_rt *rt)
-{
-	for (int i = 0; rt->tidx && i < rt->plan.njobs; i++)
-		tidx_free(rt, i);
-	free(rt->tidx);
-	rt->tidx = NULL;
-	free(rt->on_rack);
-	free(rt->on_key);
-	rt->on_rack = NULL;
-	rt->on_key = NULL;
-	for (int i = 0; rt->next && i < rt->plan.racks; i++)
-		free(rt->next[i]);
-	free(rt->next);
-	rt->next = NULL;
-	jp_plan_free(&rt->plan);
-	free(rt->fallback);
-	free(rt->rack_dead);
-	free(rt->cursor);
-	rt->fallback = rt->rack_dead = NULL;
-	rt->cursor = NULL;
-}
-
-bool jp_job_sh(const struct jp_rt *rt, const struct cluster *c, const struct job *j)
-{
-	(void)c;
-	if (rt->plan.planned && rt->plan.planned[j->id])
-		return rt->plan.sh[j->id];
-	return j->input_bytes > rt->adhoc_sh_bytes;   /* ad-hoc: input > 1 GB (L1010) */
-}
-
-static bool follows_plan(const struct jp_rt *rt, const struct job *j)
-{
-	return rt->plan.planned[j->id] && !rt->fallback[j->id];
-}
-
-/* How many jobs do not follow the plan (counted once the plan exists). */
-static int offplan_jobs(struct jp_rt *rt)
-{
-	if (rt->offplan < 0) {
-		rt->offplan = 0;
-		for (int i = 0; i < rt->plan.njobs; i++)
-			rt->offplan += !rt->plan.planned[i] || rt->fallback[i];
-	}
-	return rt->offplan;
-}
-
-void jp_rt_fall_back(struct jp_rt *rt, int job)
-{
-	if (rt->fallback[job])
-		return;
-	offplan_jobs(rt);
-	rt->fallback[job] = true;
-	rt->offplan += rt->plan.planned[job];
-}
-
-static int pending_maps(const struct job *j)
-{
-	return j->nmaps - j->maps_done - j->maps_running;
-}
-
-/* Containers of `rack` held by reduces of jobs that still have unlaunched maps. */
-static int early_reduces(const struct cluster *c, int rack)
-{
-	int n = 0;
-	for (int i = 0; i < c->running_jobs; i++) {
-		const struct job *j = cluster_active(c, i);
-		if (!j->reduces_running || !pending_maps(j))
-			continue;
-		for (int k = 0; k < j->nreduces; k++) {
-			const struct task *t = job_reduce(c->w->tasks, j, k);
-			n += t->state == TASK_RUNNING && t->server >= 0 && cluster_rack_of(c, t->server) == rack;
-		}
-	}
-	return n;
-}
-
-static bool reduce_ok(const struct jp_rt *rt, const struct job *j, int early)
-{
-	return !pending_maps(j) || early < rt->limit_early;
-}
-
-/* A planned job's tasks as the strict follower looks for them: its maps and
- * reduces by planned rack, and its maps by each server that holds a replica
- * of their block on their planned rack; every list in task order, with a
- * cursor past the entries at its head that are no longer pending.  Scanning
- * all the job's tasks instead, for every entry of the rack's sequence on
- * every offer, was 84% of a paper-scale run (a 12,499-map job sits in 15
- * racks' sequences for its whole life). */
-struct jp_tidx {
-	int *map_start, *map_list, *map_cur;     /* racks + 1, nmaps, racks */
-	int *red_start, *red_list, *red_cur;     /* racks + 1, nreduces, racks */
-	int *node_start, *node_list, *node_cur;  /* nservers + 1, <= 3 nmaps, nservers */
-	int requeues;                            /* j->requeues the cursors are valid for */
-};
-
-static void tidx_free(struct jp_rt *rt, int job)
-{
-	struct jp_tidx *x = rt->tidx[job];
-	if (!x)
-		return;
-	free(x->map_start);
-	free(x->map_list);
-	free(x->map_cur);
-	free(x->red_start);
-	free(x->red_list);
-	free(x->red_cur);
-	free(x->node_start);
-	free(x->node_list);
-	free(x->node_cur);
-	free(x);
-	rt->tidx[job] = NULL;
-}
-
-/* Stable counting sort of n (key, item) pairs, given in item order, into
- * per-key lists start/list, and a cursor per key. */
-static int csr_build(int nkeys, int n, const int *key, const int *item, int **start, int **list, int **cur)
-{
-	*start = calloc(nkeys + 1, sizeof **start);
-	*list = malloc((n ? n : 1) * sizeof **list);
-	*cur = malloc((nkeys ? nkeys : 1) * sizeof **cur);
-	if (!*start || !*list || !*cur)
-		return -1;
-	for (int x = 0; x < n; x++)
-		(*start)[key[x] + 1]++;
-	for (int k = 0; k < nkeys; k++)
-		(*start)[k + 1] += (*start)[k];
-	memcpy(*cur, *start, nkeys * sizeof **cur);
-	for (int x = 0; x < n; x++)
-		(*list)[(*cur)[key[x]]++] = item[x];
-	return 0;
-}
-
-static void tidx_rewind(const struct cluster *c, struct jp_tidx *x)
-{
-	memcpy(x->map_cur, x->map_start, c->racks * sizeof *x->map_cur);
-	memcpy(x->red_cur, x->red_start, c->racks * sizeof *x->red_cur);
-	memcpy(x->node_cur, x->node_start, c->nservers * sizeof *x->node_cur);
-}
-
-static int tidx_lists(const struct cluster *c, const struct jp_plan *p, const struct job *j, struct jp_tidx *x)
-{
-	int n = j->nmaps > j->nreduces ? j->nmaps : j->nreduces;
-	int *key = malloc((3 * (size_t)n + 1) * sizeof *key), *item = malloc((3 * (size_t)n + 1) * sizeof *item);
-	int rc = -1, np = 0;
-	if (!key || !item)
-		goto out;
-	for (int i = 0; i < j->nmaps; i++) {
-		int q = p->task_rack[j->first_task + i];
-		key[i] = q < 0 ? c->racks : q;   /* unplanned: a key past the racks, never looked up */
-		item[i] = i;
-	}
-	if (csr_build(c->racks + 1, j->nmaps, key, item, &x->map_start, &x->map_list, &x->map_cur))
-		goto out;
-	for (int i = 0; i < j->nreduces; i++) {
-		int q = p->task_rack[j->first_task + j->nmaps + i];
-		key[i] = q < 0 ? c->racks : q;
-		item[i] = i;
-	}
-	if (csr_build(c->racks + 1, j->nreduces, key, item, &x->red_start, &x->red_list, &x->red_cur))
-		goto out;
-	for (int i = 0; i < j->nmaps; i++) {
-		const struct task *t = job_map(c->w->tasks, j, i);
-		int q = p->task_rack[t->id];
-		for (int k = 0; k < 3; k++) {
-			int sv = t->replicas[k];
-			bool dup = false;
-			for (int e = 0; e < k; e++)
-				dup |= t->replicas[e] == sv;
-			if (sv < 0 || sv >= c->nservers || dup || cluster_rack_of(c, sv) != q)
-				continue;
-			key[np] = sv;
-			item[np++] = i;
-		}
-	}
-	rc = csr_build(c->nservers, np, key, item, &x->node_start, &x->node_list, &x->node_cur);
-out:
-	free(key);
-	free(item);
-	return rc;
-}
-
-/* Job j's index, its cursors rewound if a task went back to pending. */
-static struct jp_tidx *tidx_of(const struct cluster *c, struct jp_rt *rt, const struct job *j)
-{
-	struct jp_tidx *x = rt->tidx[j->id];
-	if (!x) {
-		if (!(x = rt->tidx[j->id] = calloc(1, sizeof *x)))
-			return NULL;
-		if (tidx_lists(c, &rt->plan, j, x)) {
-			tidx_free(rt, j->id);
-			return NULL;
-		}
-		x->requeues = j->requeues - 1;
-	}
-	if (x->requeues != j->requeues) {
-		tidx_rewind(c, x);
-		x->requeues = j->requeues;
-	}
-	return x;
-}
-
-/* The first pending task of list[*cur .. end) (indices of job j's maps, or
- * reduces), node-local to `server` if `node`; the cursor moves past the
- * tasks at its head that are not pending. */
-static struct task *tidx_first(const struct cluster *c, const struct job *j, bool reduce, const int *list, int *cur,
-			       int end, int server, bool node)
-{
-	for (int i = *cur; i < end; i++) {
-		struct task *t = reduce ? job_reduce(c->w->tasks, j, list[i]) : job_map(c->w->tasks, j, list[i]);
-		if (t->state != TASK_PENDING) {
-			if (i == *cur)
-				(*cur)++;
-			continue;
-		}
-		if (!node || cluster_locality(c, t, server) == LOCAL_NODE)   /* a dead server holds no replica */
-			return t;
-	}
-	return NULL;
-}
-
-static struct task *planned_map(struct sched *s, struct jp_rt *rt, struct job *j, int server, int rack)
-{
-	const struct cluster *c = s->c;
-	if (!rt->strict)
-		return rt->plan.map_rack[(size_t)j->id * c->racks + rack] ? cluster_best_map(c, j, server, NULL) : NULL;
-	/* The first pending map planned on the rack in map order, a node-local
-	 * one first. */
-	struct jp_tidx *x = tidx_of(c, rt, j);
-	if (!x)
-		return NULL;
-	struct task *t = tidx_first(c, j, false, x->node_list, &x->node_cur[server], x->node_start[server + 1], server,
-				    true);
-	if (!t)
-		t = tidx_first(c, j, false, x->map_list, &x->map_cur[rack], x->map_start[rack + 1], server, false);
-	if (t)
-		return t;
-	/* The rack's own share of the job's maps is launched: the entry map_j
-	 * of Seq_i stands for "any map task of job j" (L900), so rather than
-	 * idle while the job's other map racks are behind, the rack takes one
-	 * of their maps whose block has a replica here (replicas 2 and 3 are on
-	 * one other rack).  Not one it would read across racks: such a read
-	 * shares the EPS with the shuffles, and one slow map holds back every
-	 * reduce of its job (two of them, stolen at the tail of the seed-8
-	 * batch, cost it 6 s).  The output stays on R_j^map, so the job's rack
-	 * pairs are the planned ones. */
-	enum locality loc;
-	t = cluster_best_map(c, j, server, &loc);
-	return t && loc != LOCAL_NONE ? t : NULL;
-}
-
-static struct task *planned_reduce(struct sched *s, struct jp_rt *rt, struct job *j, int rack, int *early)
-{
-	const struct cluster *c = s->c;
-	if (!cluster_reduces_allowed(c, j) || j->reduces_done + j->reduces_running == j->nreduces)
-		return NULL;
-	if (*early < 0)
-		*early = early_reduces(c, rack);
-	if (!reduce_ok(rt, j, *early))
-		return NULL;
-	if (!rt->strict)
-		return rt->plan.red_rack[(size_t)j->id * c->racks + rack] ? cluster_next_reduce(c, j) : NULL;
-	struct jp_tidx *x = tidx_of(c, rt, j);   /* the first pending reduce planned on the rack */
-	return x ? tidx_first(c, j, true, x->red_list, &x->red_cur[rack], x->red_start[rack + 1], -1, false) : NULL;
-}
-
-/* Fair's next task of job j for `server` (maps by locality, then a reduce). */
-static struct task *fair_task(struct sched *s, struct jp_rt *rt, struct job *j, int server, int *early)
-{
-	struct task *t = cluster_best_map(s->c, j, server, NULL);
-	if (t || !cluster_pending_reduces(s->c, j))
-		return t;
-	if (*early < 0)
-		*early = early_reduces(s->c, cluster_rack_of(s->c, server));
-	return reduce_ok(rt, j, *early) ? cluster_next_reduce(s->c, j) : NULL;
-}
-
-static bool fair_before(const struct job *a, const struct job *b)
-{
-	int ra = sched_running(a), rb = sched_running(b);
-	if (ra != rb)
-		return ra < rb;
-	if (a->submit_s != b->submit_s)
-		return a->submit_s < b->submit_s;
-	return a->id < b->id;
-}
-
-/* The shuffle-heavy jobs with tasks running on `rack`: how many (0, 1, 2 =
- * two or more) and the first one's id. */
-/* Job j's running tasks on each rack, counted again only when one of its
- * tasks changed state since (every start, finish or requeue moves one of
- * these counters); NULL when out of memory. */
-static const int *running_on_racks(struct jp_rt *rt, const struct cluster *c, const struct job *j)
-{
-	int R = c->racks, n = c->w->njobs;
-	if (!rt->on_rack) {
-		rt->on_rack = malloc((size_t)n * R * sizeof *rt->on_rack);
-		rt->on_key = malloc(n * sizeof *rt->on_key);
-		if (!rt->on_rack || !rt->on_key) {
-			free(rt->on_rack);
-			free(rt->on_key);
-			rt->on_rack = NULL;
-			rt->on_key = NULL;
-			return NULL;
-		}
-		for (int i = 0; i < n; i++)
-			rt->on_key[i][4] = -1;
-	}
-	int key[5] = {j->maps_done, j->maps_running, j->reduces_done, j->reduces_running, j->requeues};
-	int *on = rt->on_rack + (size_t)j->id * R;
-	if (!memcmp(key, rt->on_key[j->id], sizeof key))
-		return on;
-	memset(on, 0, R * sizeof *on);
-	for (int k = 0; k < j->nmaps + j->nreduces; k++) {
-		const struct task *t = &c->w->tasks[j->first_task + k];
-		if (t->state == TASK_RUNNING && t->server >= 0)
-			on[cluster_rack_of(c, t->server)]++;
-	}
-	memcpy(rt->on_key[j->id], key, sizeof key);
-	return on;
-}
-
-static int sh_on_rack(struct jp_rt *rt, const struct cluster *c, int rack, int *one)
-{
-	int n = 0;
-	*one = -1;
-	for (int i = 0; i < c->running_jobs && n < 2; i++) {   /* a job with running tasks is active */
-		const struct job *j = cluster_active(c, i);
-		if (!sched_running(j) || !jp_job_sh(rt, c, j))
-			continue;
-		const int *on = running_on_racks(rt, c, j);
-		bool here = false;
-		for (int k = 0; !on && k < j->nmaps + j->nreduces && !here; k++) {   /* no memory: scan */
-			const struct task *t = &c->w->tasks[j->first_task + k];
-			here = t->state == TASK_RUNNING && t->server >= 0 && cluster_rack_of(c, t->server) == rack;
-		}
-		if ((on && on[rack] > 0) || here) {
-			if (!n++)
-				*one = j->id;
-		}
-	}
-	return n;
-}
-
-/* An ad-hoc (or fallen-back) job that may take a container: active, not
- * following the plan, with a task that may start. */
-static bool adhoc_candidate(const struct jp_rt *rt, const struct cluster *c, const struct job *j)
-{
-	return !follows_plan(rt, j) && (cluster_pending_maps(c, j) || cluster_pending_reduces(c, j));
-}
-
-/* Ad-hoc jobs (and fallen-back recurring ones) in Fair order on the idle
- * container; with the sparsity rule (L1017), which "tries to" keep
- * shuffle-heavy jobs apart: shuffle-heavy first on a rack where none runs;
- * where one does, non-shuffle-heavy jobs first, then the shuffle-heavy job
- * already alone there.  Only then, rather than leave the container to the
- * plan's jobs past their share or idle, any shuffle-heavy job: the input
- * rule (> 1 GB) marks most jobs of a workload of big shuffles
- * shuffle-heavy (GENI mixed, seed 4: 13 of 15 ad-hoc jobs, 6 with a
- * shuffle over E), and kept strictly it left them only the racks no
- * recurring shuffle-heavy task ran on (simulator, seeds 4-13: their median
- * JCT 1.17 of Fair's; preferring it, 0.83; without the rule, 0.77). */
-static struct task *adhoc_pick(struct sched *s, struct jp_rt *rt, int server, int *early)
-{
-	struct cluster *c = s->c;
-	bool any = false;
-	if (!offplan_jobs(rt))
-		return NULL;   /* every job follows the plan */
-	for (int i = 0; i < c->running_jobs && !any; i++)
-		any = adhoc_candidate(rt, c, cluster_active(c, i));
-	if (!any)
-		return NULL;   /* the common case when every job is recurring: skip the sparsity census */
-	int rack = cluster_rack_of(c, server), one = -1;
-	int nsh = rt->sparsity ? sh_on_rack(rt, c, rack, &one) : 0;
-	/* Try candidates class by class, in Fair order, until one has a task. */
-	for (int cls = 0; cls < 4; cls++) {
-		/* cls 0: SH jobs allowed on this rack (if none running there);
-		 * cls 1: non-SH jobs (or everything without the sparsity rule);
-		 * cls 2: the SH job already running alone on this rack;
-		 * cls 3: any SH job (the rule could not be kept). */
-		if (!rt->sparsity && cls != 1)
-			continue;
-		if ((cls == 0 && nsh > 0) || (cls == 2 && nsh != 1) || (cls == 3 && nsh == 0))
-			continue;
-		bool *tried = NULL;
-		for (;;) {
-			struct job *best = NULL;
-			for (int i = 0; i < c->running_jobs; i++) {
-				struct job *j = cluster_active(c, i);
-				if ((tried && tried[j->id]) || !adhoc_candidate(rt, c, j))
-					continue;
-				if (rt->sparsity) {
-					bool sh = jp_job_sh(rt, c, j);
-					if ((cls == 1 && sh) || (cls != 1 && !sh) || (cls == 2 && j->id != one))
-						continue;
-				}
-				if (!best || fair_before(j, best))
-					best = j;
-			}
-			if (!best)
-				break;
-			struct task *t = fair_task(s, rt, best, server, early);
-			if (t) {
-				free(tried);
-				return t;
-			}
-			if (!tried && !(tried = calloc(c->w->njobs, sizeof *tried)))
-				return NULL;
-			tried[best->id] = true;
-		}
-		free(tried);
-	}
-	return NULL;
-}
-
-/* Whether any alive server of the racks marked in `racks` has a free container. */
-static bool racks_have_room(const struct cluster *c, const uint8_t *racks)
-{
-	for (int r = 0; r < c->racks; r++)
-		for (int k = 0; racks[r] && k < c->per_rack; k++) {
-			const struct server *sv = &c->servers[r * c->per_rack + k];
-			if (sv->alive && sv->free > 0)
-				return true;
-		}
-	return false;
-}
-
-/* Whether a container of `rack` may take a reduce that is not the rack's
- * own: more free containers than the reduces the plan put on this rack for
- * shuffle-heavy jobs whose maps have begun.  Those come within a map phase
- * (slowstart), and a rack's reducers fetch together (L909): one that finds
- * its containers held by another job's reducers, which hold them through a
- * shuffle, keeps its rack-mates waiting.  GENI batch seed 8 (emulator):
- * job 18's four reduces took rack 0 0.2 s before job 7's were allowed,
- * three of job 7's waited 5.8 s, and its rack-0 shuffle with them.
- * Batch makespan ÷ Corral, simulator seeds 4–23: 0.996 -> 0.980; FB-2010
- * 0.999 -> 0.994; emulator, seeds 4 5 6 8 9, JobPacker's mean 24.4 -> 23.7 s. */
-static bool rack_room_for_other_reduce(const struct cluster *c, struct jp_rt *rt, int rack)
-{
-	int free_ = 0, due = 0;
-	for (int k = 0; k < c->per_rack; k++) {
-		const struct server *sv = &c->servers[rack * c->per_rack + k];
-		free_ += sv->alive ? sv->free : 0;
-	}
-	for (int i = 0; i < c->running_jobs && due < free_; i++) {
-		const struct job *x = cluster_active(c, i);
-		if (!follows_plan(rt, x) || !rt->plan.sh[x->id] || pending_maps(x) == x->nmaps ||
-		    x->reduces_done + x->reduces_running == x->nreduces)
-			continue;
-		struct jp_tidx *ix = tidx_of(c, rt, x);
-		if (!ix)
-			return true;
-		for (int e = ix->red_cur[rack]; e < ix->red_start[rack + 1]; e++)
-			due += job_reduce(c->w->tasks, x, ix->red_list[e])->state == TASK_PENDING;
-	}
-	return due < free_;
-}
-
-/* A task of a non-shuffle-heavy planned job for a container elsewhere than
- * its planned racks: the plan put such a job on "any containers that are
- * available" (L989), and its racks only time it (its shuffle takes the EPS
- * wherever it runs), but the plan's times drift at run time.  Two uses:
- *  - before < ∞: the rack's next runnable entry was planned to start at
- *    `before`; a job planned earlier, whose planned racks are all busy,
- *    goes first, as the plan orders them.
- *    Small jobs had waited behind their racks' later entries (GENI online,
- *    simulator, seeds 9–14: median JCT ÷ F-Hybrid 0.89 -> 0.87, batch
- *    median 1.22 -> 1.07; seeds 4–8: mixed ad hoc 1.47 -> 1.28, recurring
- *    0.63 -> 0.59);
- *  - before = ∞: the rack's sequence and the ad-hoc jobs leave the
- *    container idle; any such job runs here.
- *    Without this a one-task job planned on a rack still busy with a job
- *    that ran long waited there ~1 s beside idle racks (seed 4).
- * Jobs in planned order (planned start); a map only with a replica on this
- * rack, as planned_map's rule; a reduce only where it leaves room for the
- * rack's own planned reduces that come soon; shuffle-heavy jobs stay on
- * their racks, which is what aggregates their shuffle. */
-static struct task *idle_pick(struct sched *s, struct jp_rt *rt, int server, int *early, double before)
-{
-	struct cluster *c = s->c;
-	const struct jp_plan *p = &rt->plan;
-	int R = c->racks;
-	double after = -INFINITY;
-	int after_id = -1, room = -1;   /* rack_room_for_other_reduce, once asked: the same for every job */
-	for (;;) {   /* candidates by (planned start, id), the next after the last tried */
-		struct job *j = NULL;
-		for (int i = 0; i < c->running_jobs; i++) {
-			struct job *x = cluster_active(c, i);
-			double st = p->start[x->id];
-			if (!follows_plan(rt, x) || p->sh[x->id] || st < after || (st == after && x->id <= after_id) ||
-			    st >= before || (!cluster_pending_maps(c, x) && !cluster_pending_reduces(c, x)))
-				continue;
-			if (!j || st < p->start[j->id] || (st == p->start[j->id] && x->id < j->id))
-				j = x;
-		}
-		if (!j)
-			return NULL;
-		if (cluster_pending_maps(c, j) && !racks_have_room(c, p->map_rack + (size_t)j->id * R)) {
-			enum locality loc;
-			struct task *t = cluster_best_map(c, j, server, &loc);
-			if (t && loc != LOCAL_NONE)
-				return t;
-		}
-		if (cluster_pending_reduces(c, j) && !racks_have_room(c, p->red_rack + (size_t)j->id * R) &&
-		    (room < 0 ? (room = rack_room_for_other_reduce(c, rt, cluster_rack_of(c, server))) : room)) {
-			if (*early < 0)
-				*early = early_reduces(c, cluster_rack_of(c, server));
-			if (reduce_ok(rt, j, *early))
-				return cluster_next_reduce(c, j);
-		}
-		after = p->start[j->id];
-		after_id = j->id;
-	}
-}
-
-/* Rack i's sequence as a list of the entries whose job was not seen
- * finished (a finished job never runs again), so that the walk below does
- * not step over the hundreds of finished entries a paper-scale batch leaves
- * behind its head.  Built on the first offer, when the plan exists. */
-static int *seq_links(struct jp_rt *rt, int rack)
-{
-	const struct jp_plan *p = &rt->plan;
-	if (!rt->next && !(rt->next = calloc(p->racks, sizeof *rt->next)))
-		return NULL;
-	if (!rt->next[rack] && (rt->next[rack] = malloc((p->nseq[rack] + 1) * sizeof **rt->next)))
-		for (int e = 0; e <= p->nseq[rack]; e++)
-			rt->next[rack][e] = e + 1;
-	return rt->next[rack];
-}
-
-/* Whether job j may have something for the entry's stage(s): pending maps,
- * or reduces allowed and pending.  What planned_map and planned_reduce
- * answer NULL to without looking further. */
-static bool may_run(const struct cluster *c, const struct job *j, int stage)
-{
-	if ((stage & JP_MAP) && pending_maps(j) > 0)
-		return true;
-	return (stage & JP_RED) && cluster_reduces_allowed(c, j) && j->reduces_done + j->reduces_running < j->nreduces;
-}
-
-/* The over-provisioning ratio's runtime side (§4.2.3.2, L1002): the plan
- * gives every recurring task (1+ρ) containers, so each rack's sequence has
- * slack in it, and "the unused containers can be used by the ad-hoc jobs".
- * A recurring job that runs ahead of its plan (its entry on the rack is
- * not due yet) eats that slack: GENI mixed, simulator seed 4, ad-hoc jobs
- * waited 5.1 s (median) for their first container, 0.02 s under Fair.  So
- * while ad-hoc jobs wait, a rack whose recurring tasks hold C/(1+ρ) of its
- * containers (the share the plan times them with) serves only its due
- * entries before them (jp_follow_offer).  Seeds 4-23, with adhoc_pick's
- * fallback: ad-hoc median JCT 1.14 -> 0.92 of Fair's, recurring 0.76 ->
- * 0.83.  Capping every recurring entry, due or not, at the share made
- * small recurring jobs queue behind big ones held to half their racks
- * (seed 9: a 12-map job 10.6 s, under Fair 1.9 s). */
-static bool recurring_share_full(struct jp_rt *rt, const struct cluster *c, int rack)
-{
-	if (rt->plan.rho <= 0 || !offplan_jobs(rt))
-		return false;
-	int C = 0, n = 0;
-	for (int k = 0; k < c->per_rack; k++)
-		C += c->servers[rack * c->per_rack + k].containers;
-	for (int i = 0; i < c->running_jobs; i++) {
-		const struct job *j = cluster_active(c, i);
-		const int *on = follows_plan(rt, j) && sched_running(j) ? running_on_racks(rt, c, j) : NULL;
-		n += on ? on[rack] : 0;
-	}
-	return n >= (int)(C / (1 + rt->plan.rho));
-}
-
-/* The rack's sequence: the first entry with a runnable task (O23); with
- * `due_only`, of the entries due by now, and only the reduces of the others
- * (a rack's shuffle waits for all its planned reduces, L909). */
-static struct task *follow_sequence(struct sched *s, struct jp_rt *rt, int server, bool due_only, int *early)
-{
-	struct cluster *c = s->c;
-	int rack = cluster_rack_of(c, server);
-	struct jp_plan *p = &rt->plan;
-	int *nx = seq_links(rt, rack), prev = -1;
-	double tried = -INFINITY;   /* idle_pick found nothing planned before this */
-	for (int e = rt->cursor[rack]; e < p->nseq[rack]; e = nx ? nx[e] : e + 1) {
-		const struct jp_entry *en = &p->seq[rack][e];
-		struct job *j = &c->w->jobs[en->job];
-		if (c->arrived[j->id] && cluster_job_finished(j)) {
-			if (prev < 0)
-				rt->cursor[rack] = nx ? nx[e] : e + 1;
-			else if (nx)
-				nx[prev] = nx[e];
-			continue;
-		}
-		prev = e;
-		bool due = en->t <= c->now + 1e-9;
-		int stage = due_only && !due ? en->stage & JP_RED : en->stage;
-		if (!stage || rt->fallback[j->id] || !cluster_job_active(c, j) || !may_run(c, j, stage))
-			continue;   /* not arrived yet: skip, do not idle */
-		struct task *t = NULL;
-		/* A non-shuffle-heavy job planned to start before this entry
-		 * (and by now, with due_only) goes first, wherever it was planned
-		 * (idle_pick); what failed for an earlier start fails again. */
-		double before = due_only ? fmin(p->start[j->id], c->now + 1e-9) : p->start[j->id];
-		if (rt->strict && before > tried) {
-			if ((t = idle_pick(s, rt, server, early, before)))
-				return t;
-			tried = before;
-		}
-		if (stage & JP_MAP)
-			t = planned_map(s, rt, j, server, rack);
-		if (!t && (stage & JP_RED))
-			t = planned_reduce(s, rt, j, rack, early);
-		if (t)
-			return t;
-	}
-	return NULL;
-}
-
-struct task *jp_follow_offer(struct sched *s, struct jp_rt *rt, int server)
-{
-	int early = -1;
-	struct task *t;
-	/* The recurring share of the rack is full: the entries due by now go
-	 * first, then the ad-hoc jobs, and only then the plan's work ahead of
-	 * its time. */
-	bool full = recurring_share_full(rt, s->c, cluster_rack_of(s->c, server));
-	if (full && ((t = follow_sequence(s, rt, server, true, &early)) || (t = adhoc_pick(s, rt, server, &early))))
-		return t;
-	if ((t = follow_sequence(s, rt, server, false, &early)))
-		return t;
-	/* Nothing of the plan runnable here: ad-hoc jobs get the container
-	 * (unless they just had their turn), else a non-shuffle-heavy planned
-	 * job waiting elsewhere. */
-	if (!full && (t = adhoc_pick(s, rt, server, &early)))
-		return t;
-	return rt->strict ? idle_pick(s, rt, server, &early, INFINITY) : NULL;
-}
-
-static int alive_server_of(struct sched *s, int rack)
-{
-	const struct cluster *c = s->c;
-	int pr = c->per_rack, k = rng_below(&s->rng, pr);
-	for (int x = 0; x < pr; x++) {
-		int sv = rack * pr + (k + x) % pr;
-		if (c->servers[sv].alive)
-			return sv;
-	}
-	return -1;
-}
-
-void jp_follow_place(struct sched *s, struct jp_rt *rt, struct job *j, struct task *map, int replicas[3])
-{
-	const struct cluster *c = s->c;
-	int rack = rt->plan.task_rack[map->id];
-	int first = follows_plan(rt, j) && rack >= 0 && !rt->rack_dead[rack] ? alive_server_of(s, rack) : -1;
-	if (first < 0) {
-		placement_default(c, &s->rng, replicas);   /* ad-hoc (or fallen back): HDFS default */
-		return;
-	}
-	/* Replica 1 on the block's planned rack (one of R_j^map, blocks spread
-	 * evenly: O26's round-robin knob); replicas 2 and 3 on two servers of
-	 * one other random rack (HDFS's two-rack rule, L1008). */
-	replicas[0] = first;
-	replicas[1] = replicas[2] = -1;
-	int other = rack;
-	if (c->racks > 1)
-		while ((other = rng_below(&s->rng, c->racks)) == rack)
-			;
-	for (int k = 1; k < 3; k++) {
-		int tries = 0, sv;
-		do {
-			sv = other * c->per_rack + rng_below(&s->rng, c->per_rack);
-		} while ((sv == replicas[0] || sv == replicas[1]) && ++tries < 64);
-		if (sv != replicas[0] && sv != replicas[1])
-			replicas[k] = sv;
-	}
-}
-
-void jp_follow_tick(struct sched *s, struct jp_rt *rt)
-{
-	const struct cluster *c = s->c;
-	int R = c->racks;
-	bool any = false;
-	for (int j = 0; j < c->w->njobs; j++)   /* a finished job is never offered again */
-		if (rt->tidx[j] && c->arrived[j] && cluster_job_finished(&c->w->jobs[j]))
-			tidx_free(rt, j);
-	for (int i = 0; i < R; i++) {
-		bool dead = true;
-		for (int k = 0; k < c->per_rack && dead; k++)
-			dead = !c->servers[i * c->per_rack + k].alive;
-		rt->rack_dead[i] = dead;
-		any |= dead;
-	}
-	if (!any)
-		return;
-	/* A failed rack: the jobs planned on it ignore the plan and run under
-	 * the default scheduler (L1017, O25). */
-	for (int j = 0; j < c->w->njobs; j++) {
-		if (!rt->plan.planned[j] || rt->fallback[j] || (c->arrived[j] && cluster_job_finished(&c->w->jobs[j])))
-			continue;
-		for (int i = 0; i < R; i++)
-			if (rt->rack_dead[i] && (rt->plan.map_rack[(size_t)j * R + i] || rt->plan.red_rack[(size_t)j * R + i])) {
-				jp_rt_fall_back(rt, j);
-				break;
-			}
-	}
 }
