@@ -30,13 +30,16 @@
 # Environment: TS (sim paper scale: time scale, default 0.25, see below), SEEDS, SYSTEMS, ONLY=REGEX (only the runs whose <scenario>-<system>-s<seed>
 # matches), RES (results root), EMU (the emu binary), WALL=SECONDS (stop a run after that
 # much wall time: it ends partial and the report skips it), TWIN=0 (an emulator study without
-# its simulator twin: the same runs on --backend sim for the emulator's seeds and 4-23).
+# its simulator twin: the same runs on --backend sim for the emulator's seeds and 4-23), LOAD=0
+# (no arrival-rate sweep).
 # A finished run is reused (not run again) when it was made with the same arguments.
 #
 # Scenarios (each with N seeded repetitions):
 #   batch     all jobs at t = 0: makespan, OCS/EPS split  (sim 4.9/4.10, emu 4.13/4.14)
 #   online    uniform arrivals: JCT CDF, median, OCS share (sim 4.11/4.12, emu 4.15/4.16)
 #   mixed     50% recurring, 50% ad hoc, online, rho 1.0  (sim 4.17, emu 4.19)
+#   load*     sim GENI scale only (also the twin's), not --quick: online at 2, 1/2, 1/4 x
+#             GENI's arrival rate, every system
 #   sens-*    JobPacker only.  Paper scale: shuffle-size error 0-50% (4.20a), arrival error
 #             on 10-50% of jobs, +-200 s (4.20b), slowstart 20-80% (4.21), over-provisioning
 #             rho 0-2 on mixed (4.22), reconfiguration interval 0.1-3 s (4.23), sub-batches
@@ -188,6 +191,19 @@ for seed in $SEEDS; do
     for i in $IV; do add "sens-interval$i" JobPacker "$seed" "" "$on --ocs-interval $i"; done
     for b in $BS; do add "sens-B$b" JobPacker "$seed" "JOBPACKER_B=$b" "--arrivals batch"; done
 done
+# The arrival-rate sweep (simulator, GENI scale; its twin of an emulator study too): the online
+# scenario at 2, 1/2 and 1/4 times GENI's rate, every system, every seed.  How close JobPacker's
+# median comes to F-EPS's depends on how loaded the cluster is (FINDINGS.md); a second a run.
+if [ "$BACKEND" = sim ] && [ "$SCALE" = geni ] && [ $QUICK -eq 0 ] && [ "${LOAD:-1}" != 0 ]; then
+    rep=0
+    for seed in $SEEDS; do
+        rep=$((rep + 1))
+        [ $rep -le "$REPS" ] || break
+        for f in 2 0.5 0.25; do
+            for sys in $SYSTEMS; do add "load$f" "$sys" "$seed" "" "--arrivals uniform:$(awk "BEGIN { print $WINDOW / $f }")"; done
+        done
+    done
+fi
 # The rho sweep last: mixed JobPacker runs are the slowest (~10x an online run).
 if [ "$SCALE" = paper ] && [ $SENS -eq 1 ]; then
     rep=0

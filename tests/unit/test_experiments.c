@@ -148,3 +148,61 @@ Test(experiments, report_gives_the_spread_over_resampled_seeds, .timeout = 300)
 	cr_assert(file_has("out-res/REPORT.md", "over resampled seeds"));
 	cr_assert(file_has("out-res/REPORT.md", cell), "no interval %s in the direction table", cell);
 }
+
+/* The median of the finished jobs' JCTs in a run's jobs.csv (as
+ * statistics.median: the mean of the middle two of an even count). */
+static double median_jct(const char *res, const char *run)
+{
+	char path[512], line[1024];
+	snprintf(path, sizeof path, "%s/%s/jobpacker-sim-geni/%s/jobs.csv", root, res, run);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s missing", path);
+	double v[4096];
+	int n = 0;
+	cr_assert_not_null(fgets(line, sizeof line, f));   /* header */
+	while (fgets(line, sizeof line, f) && n < 4096) {
+		char *field[16];
+		int k = 0;
+		for (char *p = line, *tok; k < 16 && (tok = strsep(&p, ",")); )
+			field[k++] = tok;
+		cr_assert_geq(k, 13, "%s: a short row", path);
+		if (atoi(field[12]) == 1)   /* finished */
+			v[n++] = atof(field[5]);   /* jct_s */
+	}
+	fclose(f);
+	cr_assert_gt(n, 0);
+	for (int i = 1; i < n; i++)   /* insertion sort: a few dozen jobs */
+		for (int k = i; k > 0 && v[k - 1] > v[k]; k--) {
+			double t = v[k];
+			v[k] = v[k - 1];
+			v[k - 1] = t;
+		}
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+Test(experiments, report_gives_the_online_median_against_the_arrival_rate, .timeout = 300)
+{
+	/* The load sweep beside the online scenario, JobPacker and F-EPS, one seed. */
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && RES='%s/res' OUT_SIM='%s/out-res' EMU='%s' SYSTEMS='JobPacker F-EPS' "
+		 "ONLY='^(online|load2)-' experiments/jobpacker/run.sh --backend sim --scale geni --no-sens --reps 1 "
+		 "--seeds 4 --jobs 12 > '%s/a.log' 2>&1",
+		 repo, root, root, emu, root);
+	cr_assert_eq(system(cmd), 0, "run.sh failed (see %s/a.log)", root);
+	double jp = median_jct("res", "jobpacker/load2-JobPacker-s4"), fe = median_jct("res", "fair/load2-F-EPS-s4");
+	double jp1 = median_jct("res", "jobpacker/online-JobPacker-s4");
+	char row[128];
+	/* rate 2: one run, JobPacker's median, ÷ F-EPS; no F-Hybrid or Corral: "—". */
+	snprintf(row, sizeof row, "| 2 | 1 | ");
+	cr_assert(file_has("out-res/REPORT.md", "## Online median JCT against the arrival rate (simulator)"));
+	cr_assert(file_has("out-res/REPORT.md", row));
+	snprintf(row, sizeof row, "| %.2f | %.3f | — | — | — |", jp, jp / fe);
+	cr_assert(file_has("out-res/REPORT.md", row), "no row ending %s", row);
+	snprintf(row, sizeof row, "| 1 | 1 | ");
+	cr_assert(file_has("out-res/REPORT.md", row));
+	snprintf(row, sizeof row, "| %.2f | ", jp1);
+	cr_assert(file_has("out-res/REPORT.md", row));
+	/* Twice the arrival rate: JobPacker's jobs wait more. */
+	cr_assert_gt(jp, jp1);
+}
