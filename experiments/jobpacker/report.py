@@ -268,26 +268,33 @@ def load_view(st, root):
         rows.append((rate, busy, md, len(st.pick(sc, "JobPacker"))))
     return rows
 
-lrows, lroot = load_view(study, res), res
-if not lrows and twin:
-    lrows, lroot = load_view(twin, twin_res), twin_res
-if lrows:
+def backend_of(st):
+    return next((s.get("parameters", {}).get("backend") for rs in st.runs.values() for _, s, _ in rs), None)
+# This study's sweep (the emulator's with LOAD=1), then its simulator twin's.
+lsrc = [(backend_of(st), root, rows) for st, root in ((study, res), (twin, twin_res)) if st
+        for rows in [load_view(st, root)] if rows]
+if lsrc:
     with open(os.path.join(out, "load.csv"), "w") as f:
-        f.write("rate,feps_busy_share," + ",".join("median_jct_%s" % sysn for sysn in SYSTEMS) + "\n")
-        for rate, busy, md, _ in lrows:
-            f.write("%g,%.4f,%s\n" % (rate, busy, ",".join("%.3f" % md.get(sysn, float("nan")) for sysn in SYSTEMS)))
+        f.write("backend,rate,feps_busy_share," + ",".join("median_jct_%s" % sysn for sysn in SYSTEMS) + "\n")
+        for be, _, rows in lsrc:
+            for rate, busy, md, _ in rows:
+                f.write("%s,%g,%.4f,%s\n" % (be, rate, busy,
+                                             ",".join("%.3f" % md.get(sysn, float("nan")) for sysn in SYSTEMS)))
     def ratio(md, a, b): return "%.3f" % (md[a] / md[b]) if a in md and b in md else "—"
-    lines += ["## Online median JCT against the arrival rate (simulator)", "",
-              "The online scenario on the flow-level simulator (`%s`) at other rates than GENI's one job "
-              "per 6 s (the rate the tables above use, x 1).  *F-EPS busy*: the share of the containers' "
-              "time F-EPS's tasks held them.  Paper (x 1): JobPacker ≈ F-EPS, 0.58 of F-Hybrid's, 0.73 of "
-              "Corral's; F-EPS ≈ 0.58 of F-Hybrid's." % lroot, "",
-              "| arrival rate (x GENI's) | runs | F-EPS busy | JobPacker median JCT (s) | ÷ F-EPS | ÷ F-Hybrid "
-              "| ÷ Corral | F-EPS ÷ F-Hybrid |", "|---|---|---|---|---|---|---|---|"]
-    for rate, busy, md, n in lrows:
-        lines.append("| %g | %d | %.0f%% | %.2f | %s | %s | %s | %s |" % (
-            rate, n, 100 * busy, md.get("JobPacker", float("nan")), ratio(md, "JobPacker", "F-EPS"),
-            ratio(md, "JobPacker", "F-Hybrid"), ratio(md, "JobPacker", "Corral"), ratio(md, "F-EPS", "F-Hybrid")))
+    names = {"emu": "emulator", "sim": "simulator"}
+    lines += ["## Online median JCT against the arrival rate", "",
+              "The online scenario at other rates than GENI's one job per 6 s (x 1: the online scenario "
+              "above); runs from %s.  *F-EPS busy*: the share of the containers' time F-EPS's tasks held "
+              "them.  Paper (x 1): JobPacker ≈ F-EPS, 0.58 of F-Hybrid's, 0.73 of Corral's; F-EPS ≈ 0.58 "
+              "of F-Hybrid's." % " and ".join("`%s`" % root for _, root, _ in lsrc), "",
+              "| backend | arrival rate (x GENI's) | runs | F-EPS busy | JobPacker median JCT (s) | ÷ F-EPS "
+              "| ÷ F-Hybrid | ÷ Corral | F-EPS ÷ F-Hybrid |", "|---|---|---|---|---|---|---|---|---|"]
+    for be, _, rows in lsrc:
+        for rate, busy, md, n in rows:
+            lines.append("| %s | %g | %d | %.0f%% | %.2f | %s | %s | %s | %s |" % (
+                names.get(be, be), rate, n, 100 * busy, md.get("JobPacker", float("nan")),
+                ratio(md, "JobPacker", "F-EPS"), ratio(md, "JobPacker", "F-Hybrid"), ratio(md, "JobPacker", "Corral"),
+                ratio(md, "F-EPS", "F-Hybrid")))
     lines.append("")
 
 # Mixed recurring / ad hoc (Fig. 4.19)

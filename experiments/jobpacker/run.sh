@@ -31,15 +31,16 @@
 # matches), RES (results root), EMU (the emu binary), WALL=SECONDS (stop a run after that
 # much wall time: it ends partial and the report skips it), TWIN=0 (an emulator study without
 # its simulator twin: the same runs on --backend sim for the emulator's seeds and 4-23), LOAD=0
-# (no arrival-rate sweep).
+# (no arrival-rate sweep) or LOAD=1 (the sweep on the emulator too), LOAD_RATES="2 0.5 0.25"
+# (its arrival rates, x GENI's).
 # A finished run is reused (not run again) when it was made with the same arguments.
 #
 # Scenarios (each with N seeded repetitions):
 #   batch     all jobs at t = 0: makespan, OCS/EPS split  (sim 4.9/4.10, emu 4.13/4.14)
 #   online    uniform arrivals: JCT CDF, median, OCS share (sim 4.11/4.12, emu 4.15/4.16)
 #   mixed     50% recurring, 50% ad hoc, online, rho 1.0  (sim 4.17, emu 4.19)
-#   load*     sim GENI scale only (also the twin's), not --quick: online at 2, 1/2, 1/4 x
-#             GENI's arrival rate, every system
+#   load*     GENI scale, simulator (also the twin's; not --quick) or LOAD=1: online at
+#             LOAD_RATES x GENI's arrival rate (2, 1/2, 1/4), every system
 #   sens-*    JobPacker only.  Paper scale: shuffle-size error 0-50% (4.20a), arrival error
 #             on 10-50% of jobs, +-200 s (4.20b), slowstart 20-80% (4.21), over-provisioning
 #             rho 0-2 on mixed (4.22), reconfiguration interval 0.1-3 s (4.23), sub-batches
@@ -60,6 +61,8 @@ QUICK=0; REPS=""; SREPS=""; TRACE=""; JOBS=""; BACKEND=emu; SCALE=""; PAR=1; SEN
 SEEDS=${SEEDS:-}
 die() { echo "run.sh: $*" >&2; exit 2; }
 posint() { case $2 in ''|*[!0-9]*|0*) die "$1 needs a positive integer, not '$2'" ;; esac; }
+posnum() { awk -v x="$2" 'BEGIN { exit !(x ~ /^([0-9]+\.?[0-9]*|\.[0-9]+)$/ && x + 0 > 0) }' ||
+    die "$1 needs positive numbers, not '$2'"; }
 while [ $# -gt 0 ]; do
     case "$1" in
     --quick) QUICK=1 ;;
@@ -84,6 +87,7 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
+for f in ${LOAD_RATES:-2 0.5 0.25}; do posnum LOAD_RATES "$f"; done
 case $BACKEND in
 emu) [ -z "$SCALE" ] || [ "$SCALE" = geni ] || die "--scale paper needs --backend sim (the emulator cannot run 100 Gb/s ports)"
      SCALE=geni
@@ -191,15 +195,17 @@ for seed in $SEEDS; do
     for i in $IV; do add "sens-interval$i" JobPacker "$seed" "" "$on --ocs-interval $i"; done
     for b in $BS; do add "sens-B$b" JobPacker "$seed" "JOBPACKER_B=$b" "--arrivals batch"; done
 done
-# The arrival-rate sweep (simulator, GENI scale; its twin of an emulator study too): the online
-# scenario at 2, 1/2 and 1/4 times GENI's rate, every system, every seed.  How close JobPacker's
-# median comes to F-EPS's depends on how loaded the cluster is (FINDINGS.md); a second a run.
-if [ "$BACKEND" = sim ] && [ "$SCALE" = geni ] && [ $QUICK -eq 0 ] && [ "${LOAD:-1}" != 0 ]; then
+# The arrival-rate sweep (GENI scale): the online scenario at other rates than GENI's, every
+# system, every seed.  How close JobPacker's median comes to F-EPS's depends on how loaded the
+# cluster is (FINDINGS.md).  On the simulator (and so in an emulator study's twin) by default, a
+# second a run; on the emulator only with LOAD=1 (4 runs per rate and seed).
+if [ "$SCALE" = geni ] && { [ "${LOAD:-}" = 1 ] ||
+   { [ "$BACKEND" = sim ] && [ $QUICK -eq 0 ] && [ "${LOAD:-1}" != 0 ]; }; }; then
     rep=0
     for seed in $SEEDS; do
         rep=$((rep + 1))
         [ $rep -le "$REPS" ] || break
-        for f in 2 0.5 0.25; do
+        for f in ${LOAD_RATES:-2 0.5 0.25}; do
             for sys in $SYSTEMS; do add "load$f" "$sys" "$seed" "" "--arrivals uniform:$(awk "BEGIN { print $WINDOW / $f }")"; done
         done
     done
