@@ -76,15 +76,19 @@ if twin:
         print("report.py: %s: not the emulator's setup; no twin columns" % twin_res, file=sys.stderr)
         twin = None
 
-def compute_bound(name):
-    """The makespan no scheduler can beat: every task's compute time (the workload's, the same
-    under every system) spread over the containers, one per server on GENI (servers used)."""
-    path = glob.glob(os.path.join(res, "*", name, "tasks.csv"))
+def tasks_of(root, name):
+    """A run's tasks.csv rows, and its containers: one per server on GENI (servers used)."""
+    path = glob.glob(os.path.join(root, "*", name, "tasks.csv"))
     if not path:
-        return float("nan")
+        return [], 0
     with open(path[0]) as f:
         ts = list(csv.DictReader(f))
-    slots = len({t["server"] for t in ts if t["server"] != "-1"})
+    return ts, len({t["server"] for t in ts if t["server"] != "-1"})
+
+def compute_bound(name):
+    """The makespan no scheduler can beat: every task's compute time (the workload's, the same
+    under every system) spread over the containers."""
+    ts, slots = tasks_of(res, name)
     return sum(float(t["duration_s"]) for t in ts) / slots if slots else float("nan")
 
 SYSTEMS = ["JobPacker", "F-Hybrid", "Corral", "F-EPS"]
@@ -242,16 +246,10 @@ lines.append("")
 # containers, and postponed shuffles start after the maps: the more loaded the cluster, the
 # further JobPacker's median falls behind F-EPS's (FINDINGS.md).
 def busy_share(root, name, makespan):
-    """The share of the containers' time the run's tasks held them (one container per server
-    that ran a task, as compute_bound)."""
-    path = glob.glob(os.path.join(root, "*", name, "tasks.csv"))
-    if not path or not makespan:
-        return float("nan")
-    with open(path[0]) as f:
-        ts = list(csv.DictReader(f))
-    slots = len({t["server"] for t in ts if t["server"] != "-1"})
+    """The share of the containers' time the run's tasks held them."""
+    ts, slots = tasks_of(root, name)
     busy = sum(float(t["end_s"]) - float(t["start_s"]) for t in ts if t["start_s"] and t["end_s"])
-    return busy / (slots * makespan) if slots else float("nan")
+    return busy / (slots * makespan) if slots and makespan else float("nan")
 
 def load_view(st, root):
     """Per arrival rate (x GENI's; 1 = the online scenario): per system, the median of its pooled
