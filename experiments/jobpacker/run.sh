@@ -27,12 +27,14 @@
 #   --trace FILE        a SWIM trace instead of the synthetic SWIM-like workload: each seed
 #                       samples --jobs of its jobs (GENI: those with >= 100 MB of shuffle)
 #   -h, --help          this text
-# Environment: TS (sim paper scale: time scale, default 0.25, see below), SEEDS, SYSTEMS, ONLY=REGEX (only the runs whose <scenario>-<system>-s<seed>
-# matches), RES (results root), EMU (the emu binary), WALL=SECONDS (stop a run after that
-# much wall time: it ends partial and the report skips it), TWIN=0 (an emulator study without
-# its simulator twin: the same runs on --backend sim for the emulator's seeds and 4-23), LOAD=0
-# (no arrival-rate sweep) or LOAD=1 (the sweep on the emulator too), LOAD_RATES="2 0.5 0.25"
-# (its arrival rates, x GENI's).
+# Environment: TS (sim paper scale: time scale, default 0.25, see below), SEEDS, SYSTEMS,
+# ONLY=REGEX (only the runs whose <scenario>-<system>-s<seed> matches), RES (results root;
+# given, the reports go there too), OUT / OUT_SIM (the report directory of an emulator /
+# simulator study), EMU (the emu binary), WALL=SECONDS (stop a run after that much wall time:
+# it ends partial and the report skips it), TWIN=0 (an emulator study without its simulator
+# twin: the same runs on --backend sim for the emulator's seeds and 4-23), LOAD=0 (no
+# arrival-rate sweep) or LOAD=1 (the sweep on the emulator too), LOAD_RATES="2 0.5 0.25" (its
+# arrival rates, x GENI's).
 # A finished run is reused (not run again) when it was made with the same arguments.
 #
 # Scenarios (each with N seeded repetitions):
@@ -56,6 +58,9 @@ set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 EMU=${EMU:-$ROOT/build/bin/emu}
+# A study into another results root (RES) reports there too, not over the committed reports
+# beside run.sh.
+REPDIR=$HERE; [ -z "${RES:-}" ] || REPDIR=$RES
 RES=${RES:-$ROOT/results}
 QUICK=0; REPS=""; SREPS=""; TRACE=""; JOBS=""; BACKEND=emu; SCALE=""; PAR=1; SENS=1; BASE_SS=0.7
 SEEDS=${SEEDS:-}
@@ -99,9 +104,9 @@ case $SCALE in paper|geni) ;; *) die "--scale paper|geni, not '$SCALE'" ;; esac
 [ -x "$EMU" ] || die "$EMU missing: run make first"
 
 if [ "$SCALE" = paper ]; then
-    EXP=jobpacker-sim; OUT=${OUT_SIM:-$HERE/out-sim}
-    # The committed report sits beside run.sh; with OUT_SIM, in that directory.
-    REPORT=${OUT_SIM:+$OUT/REPORT.md}; REPORT=${REPORT:-$HERE/REPORT-sim.md}
+    EXP=jobpacker-sim; OUT=${OUT_SIM:-$REPDIR/out-sim}
+    # The committed report sits beside run.sh; with OUT_SIM or RES, in the output directory.
+    REPORT=$OUT/REPORT.md; [ -n "${OUT_SIM:-}" ] || [ "$REPDIR" != "$HERE" ] || REPORT=$HERE/REPORT-sim.md
     PLANS=$RES/$EXP/plans
     TOPO=$ROOT/topologies/paper-20x30.conf; TOPO_EPS=$ROOT/topologies/paper-20x30-eps.conf
     if [ $QUICK -eq 1 ]; then : "${REPS:=1}" "${JOBS:=100}"; else : "${REPS:=3}" "${JOBS:=1000}"; fi
@@ -114,8 +119,8 @@ if [ "$SCALE" = paper ]; then
     SCALEARGS="--data-scale 1 --time-scale ${TS:-0.25} --timeout 10000000"
     MIN_SHUFFLE=0
 else
-    if [ "$BACKEND" = sim ]; then EXP=jobpacker-sim-geni; OUT=${OUT_SIM:-$HERE/out-sim-geni}
-    else EXP=jobpacker; OUT=${OUT:-$HERE/out}; fi
+    if [ "$BACKEND" = sim ]; then EXP=jobpacker-sim-geni; OUT=${OUT_SIM:-$REPDIR/out-sim-geni}
+    else EXP=jobpacker; OUT=${OUT:-$REPDIR/out}; fi
     REPORT=$OUT/REPORT.md; PLANS=$OUT
     TOPO=$ROOT/topologies/geni-10rack.conf; TOPO_EPS=$ROOT/topologies/geni-10rack-eps.conf
     # Five repetitions of the main scenarios on the emulator, three of the sweeps: a median of

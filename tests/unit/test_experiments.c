@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char root[64], repo[512], emu[600];
@@ -205,4 +206,24 @@ Test(experiments, report_gives_the_online_median_against_the_arrival_rate, .time
 	cr_assert(file_has("out-res/REPORT.md", row));
 	/* Twice the arrival rate: JobPacker's jobs wait more. */
 	cr_assert_gt(jp, jp1);
+}
+
+Test(experiments, a_study_into_another_results_root_reports_there, .timeout = 300)
+{
+	/* RES without OUT_SIM: the report goes under RES, not over the committed
+	 * one beside run.sh. */
+	char committed[600], cmd[2048];
+	snprintf(committed, sizeof committed, "%s/experiments/jobpacker/out-sim-geni/REPORT.md", repo);
+	struct stat before, after;
+	cr_assert_eq(stat(committed, &before), 0, "%s missing", committed);
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && RES='%s/res' EMU='%s' SYSTEMS='JobPacker Corral' ONLY='^batch-' "
+		 "experiments/jobpacker/run.sh --backend sim --scale geni --no-sens --reps 1 --seeds 4 --jobs 8 "
+		 "> '%s/a.log' 2>&1",
+		 repo, root, emu, root);
+	cr_assert_eq(system(cmd), 0, "run.sh failed (see %s/a.log)", root);
+	cr_assert(file_has("res/out-sim-geni/REPORT.md", "## Batch (Figs. 4.13, 4.14)"));
+	cr_assert_eq(stat(committed, &after), 0);
+	cr_assert(before.st_mtim.tv_sec == after.st_mtim.tv_sec && before.st_mtim.tv_nsec == after.st_mtim.tv_nsec,
+		  "%s was written", committed);
 }
