@@ -241,8 +241,8 @@ for sysn, md, mn, share in orows:
                                                                100 * share))
 lines.append("")
 
-# The online scenario at other arrival rates (run.sh's load sweep, simulator runs: this study's,
-# or its twin's).  JobPacker's plan serves jobs in order of arrival (L1000), Fair shares the
+# The online scenario at other arrival rates (run.sh's load sweep: this study's runs, then its
+# simulator twin's).  JobPacker's plan serves jobs in order of arrival (L1000), Fair shares the
 # containers, and postponed shuffles start after the maps: the more loaded the cluster, the
 # further JobPacker's median falls behind F-EPS's (FINDINGS.md).
 def busy_share(root, name, makespan):
@@ -268,7 +268,6 @@ def load_view(st, root):
 
 def backend_of(st):
     return next((s.get("parameters", {}).get("backend") for rs in st.runs.values() for _, s, _ in rs), None)
-# This study's sweep (the emulator's with LOAD=1), then its simulator twin's.
 lsrc = [(backend_of(st), root, rows) for st, root in ((study, res), (twin, twin_res)) if st
         for rows in [load_view(st, root)] if rows]
 if lsrc:
