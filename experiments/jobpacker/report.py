@@ -139,9 +139,10 @@ def batch_view(seeds=None, st=study):
     return per_system("batch", seeds, lambda rs: (mean([s["makespan_s"] for _, s, _ in rs]),
                                                   mean([s["ocs_share"] for _, s, _ in rs])), st)
 
-def online_view(seeds=None, st=study):
-    """Per system: the sorted JCTs of its online runs (pooled) and their mean OCS share."""
-    return per_system("online", seeds, lambda rs: (sorted(j for _, _, jobs in rs for j in jcts(jobs)),
+def online_view(seeds=None, st=study, sc="online"):
+    """Per system: the sorted JCTs of its online runs (pooled; or scenario sc's) and their mean
+    OCS share."""
+    return per_system(sc, seeds, lambda rs: (sorted(j for _, _, jobs in rs for j in jcts(jobs)),
                                                    mean([s["ocs_share"] for _, s, _ in rs])), st)
 
 def mixed_view(seeds=None, st=study):
@@ -261,7 +262,7 @@ def load_view(st, root):
     rows = []
     for rate in sorted(rates, reverse=True):
         sc = rates[rate]
-        md = per_system(sc, None, lambda rs: med([j for _, _, jobs in rs for j in jcts(jobs)]), st)
+        md = {sysn: med(v[0]) for sysn, v in online_view(None, st, sc).items()}
         busy = mean([busy_share(root, name, s["makespan_s"]) for name, s, _ in st.pick(sc, "F-EPS")])
         rows.append((rate, busy, md, len(st.pick(sc, "JobPacker"))))
     return rows
