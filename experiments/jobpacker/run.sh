@@ -92,7 +92,8 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-for f in ${LOAD_RATES:-2 0.5 0.25}; do posnum LOAD_RATES "$f"; done
+LOAD_RATES=${LOAD_RATES:-2 0.5 0.25}
+for f in $LOAD_RATES; do posnum LOAD_RATES "$f"; done
 case $BACKEND in
 emu) [ -z "$SCALE" ] || [ "$SCALE" = geni ] || die "--scale paper needs --backend sim (the emulator cannot run 100 Gb/s ports)"
      SCALE=geni
@@ -105,8 +106,8 @@ case $SCALE in paper|geni) ;; *) die "--scale paper|geni, not '$SCALE'" ;; esac
 
 if [ "$SCALE" = paper ]; then
     EXP=jobpacker-sim; OUT=${OUT_SIM:-$REPDIR/out-sim}
-    # The committed report sits beside run.sh; with OUT_SIM or RES, in the output directory.
-    REPORT=$OUT/REPORT.md; [ -n "${OUT_SIM:-}" ] || [ "$REPDIR" != "$HERE" ] || REPORT=$HERE/REPORT-sim.md
+    # The committed report sits beside run.sh; elsewhere (OUT_SIM, RES), in the output directory.
+    REPORT=$OUT/REPORT.md; [ "$OUT" != "$HERE/out-sim" ] || REPORT=$HERE/REPORT-sim.md
     PLANS=$RES/$EXP/plans
     TOPO=$ROOT/topologies/paper-20x30.conf; TOPO_EPS=$ROOT/topologies/paper-20x30-eps.conf
     if [ $QUICK -eq 1 ]; then : "${REPS:=1}" "${JOBS:=100}"; else : "${REPS:=3}" "${JOBS:=1000}"; fi
@@ -210,7 +211,7 @@ if [ "$SCALE" = geni ] && { [ "${LOAD:-}" = 1 ] ||
     for seed in $SEEDS; do
         rep=$((rep + 1))
         [ $rep -le "$REPS" ] || break
-        for f in ${LOAD_RATES:-2 0.5 0.25}; do
+        for f in $LOAD_RATES; do
             for sys in $SYSTEMS; do add "load$f" "$sys" "$seed" "" "--arrivals uniform:$(awk "BEGIN { print $WINDOW / $f }")"; done
         done
     done
