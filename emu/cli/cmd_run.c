@@ -67,6 +67,9 @@ static void usage(FILE *f)
 		"  --prefix P            namespace prefix (default emu)\n"
 		"  --timeout S           stop (partial results) after S seconds of run time (default 3600)\n"
 		"  --heartbeat S         offers of free containers and scheduler ticks (default 0.2)\n"
+		"  --copiers N           parallel fetches per reduce, Hadoop's parallelcopies (default 5; at\n"
+		"                        most 1024: a reduce then fetches from every holder at once, as in\n"
+		"                        the dissertation's simulator, 6.1.6)\n"
 		"  --stall-timeout S     agents: a data connection with no progress for S s is resumed on a\n"
 		"                        new one (default 120; 0 = never)\n"
 		"  --stall-retries N     agents: resumptions before the fetch fails and its task re-runs (default 3)\n"
@@ -134,6 +137,7 @@ int cmd_run(int argc, char **argv)
 		{"arrival-error", required_argument, 0, 'A'}, {"stall-timeout", required_argument, 0, 'U'},
 		{"stall-retries", required_argument, 0, 'V'}, {"min-shuffle", required_argument, 0, 'Z'},
 		{"max-maps", required_argument, 0, 'X'}, {"ocs-reconfig", required_argument, 0, 'G'},
+		{"copiers", required_argument, 0, 'C'},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	struct run_params rp;
 	struct workload_params wp;
@@ -240,6 +244,7 @@ int cmd_run(int argc, char **argv)
 		case 'H': if (num("--heartbeat", optarg, 0.001, 60, &rp.heartbeat_s)) return 2; break;
 		case 'U': if (num("--stall-timeout", optarg, 0, 86400, &rp.stall_timeout_s)) return 2; break;
 		case 'V': if (num("--stall-retries", optarg, 0, 1000, &x)) return 2; rp.stall_retries = (int)x; break;
+		case 'C': if (num("--copiers", optarg, 1, 1024, &x)) return 2; rp.copiers = (int)x; break;
 		case 'M': if (num("--monitor", optarg, 0.01, 3600, &rp.monitor_s)) return 2; break;
 		case 'Q': if (num("--sim-quantum", optarg, 0, 10, &rp.sim_quantum_s)) return 2; break;
 		case 'E': if (num("--shuffle-error", optarg, 0, 10, &perr.shuffle)) return 2; break;

@@ -59,7 +59,7 @@ class Study:
         return sorted({seed_of(n) for rs in self.runs.values() for n, _, _ in rs})
 
 SETUP_KEYS = ("topology", "scheduler", "slowstart", "data_scale", "time_scale", "min_shuffle_bytes", "max_maps",
-              "ocs_reconfig", "ocs_interval_s", "ocs_delta_s", "ocs_mode", "elephant_bytes")
+              "ocs_reconfig", "ocs_interval_s", "ocs_delta_s", "ocs_mode", "copiers", "elephant_bytes")
 def setup_of(s, seed=True):
     """What makes two runs the same run on two backends (with seed=False: the same setup)."""
     p = s.get("parameters", {})
@@ -115,12 +115,12 @@ def setup_line():
     return ["**Setup** (recorded by the runs): topology %s (F-EPS: its EPS-only twin); %s jobs per run, "
             "seeds %s; workload %s; jobs chosen with a shuffle of at least %s bytes and scaled down to "
             "at most %s maps (0 = off); data scale %s, time scale %s; OCS reconfiguration %s, interval %s s, "
-            "delta %s s, mode %s; backend %s; slowstart %s." % (
+            "delta %s s, mode %s; %s copiers per reduce; backend %s; slowstart %s." % (
                 "/".join(vals("topology")), "/".join(map(str, njobs)), " ".join(map(str, seeds)),
                 "/".join(sorted({v.split(",")[0] for v in vals("workload")})),
                 "/".join(vals("min_shuffle_bytes")), "/".join(vals("max_maps")), "/".join(vals("data_scale")),
                 "/".join(vals("time_scale")), "/".join(vals("ocs_reconfig")), "/".join(vals("ocs_interval_s")),
-                "/".join(vals("ocs_delta_s")), "/".join(vals("ocs_mode")), "/".join(vals("backend")),
+                "/".join(vals("ocs_delta_s")), "/".join(vals("ocs_mode")), "/".join(vals("copiers")), "/".join(vals("backend")),
                 report_sim.slowstarts((sc, n, s) for (sc, n), rs in runs.items() for _, s, _ in rs)), ""]
 lines += setup_line()
 if left_out:

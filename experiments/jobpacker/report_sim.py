@@ -81,6 +81,11 @@ def slowstarts(runs):
     return ", ".join("%s %s" % (n, "/".join(sorted(by[n]))) for n in SYSTEMS if n in by)
 
 
+def recorded(runs, key):
+    """A parameter's values over the runs, as they recorded it: "hold", "5/1024"."""
+    return "/".join(sorted({str(r["s"].get("parameters", {}).get(key)) for v in runs.values() for r in v.values()}))
+
+
 def jcts(jobs, pred=lambda r: True):
     return [float(r["jct_s"]) for r in jobs if r["finished"] == "1" and pred(r)]
 
@@ -146,11 +151,12 @@ def main(argv):
           "F-EPS on `paper-20x30-eps.conf` (100 Gb/s EPS uplinks, no OCS). "
           "%s synthetic SWIM-like jobs per run (all recurring, or 50%% ad hoc in *mixed*), data scale 1, "
           "time scale %s (task durations and arrival times; run.sh's TS: calibrated so that F-EPS ÷ F-Hybrid "
-          "is near the paper's, see run.sh), elephant threshold 1.125 GB, OCS interval 1 s, δ 10 ms, hold mode, "
-          "slowstart %s, B = 5, ρ = 0 (1.0 in *mixed*), online "
+          "is near the paper's, see run.sh), elephant threshold 1.125 GB, OCS interval 1 s, δ 10 ms, %s mode, "
+          "%s copiers per reduce, slowstart %s, B = 5, ρ = 0 (1.0 in *mixed*), online "
           "arrivals uniform over 90 min × the time scale, bandwidth quantum %s s. Seeds %s (one per repetition; "
           "the paper averages 20 runs)."
           % (par.get("jobs", any_run.get("jobs", "?")), par.get("time_scale", "?"),
+             recorded(runs, "ocs_mode"), recorded(runs, "copiers"),
              slowstarts((sc, n, r["s"]) for (sc, n), v in runs.items() for r in v.values()),
              par.get("sim_quantum_s", "0.01"),
              ", ".join(map(str, seeds_all))),

@@ -22,6 +22,10 @@
 #   --parallel N        sim: runs at once (default 1)
 #   --baseline-slowstart F  F-Hybrid's, Corral's and F-EPS's slowstart (default 0.7, as
 #                       JobPacker's: the dissertation's settings; 0.05 is YARN's default)
+#   --ocs-mode hold|fallback  circuit-eligible bytes wait for their circuit (default: the
+#                       dissertation's model, L852) or take the EPS while it is dark (Helios-like)
+#   --copiers N         parallel fetches per reduce (default 5, Hadoop's; up to 1024: every holder
+#                       at once, as the dissertation's simulator, 6.1.6; slow for Fair at paper scale)
 #   --no-sens           skip the sensitivity sweeps
 #   --quick             1 repetition, fewer jobs (GENI 12, no sweeps; paper 100, sweep end points)
 #   --trace FILE        a SWIM trace instead of the synthetic SWIM-like workload: each seed
@@ -63,6 +67,7 @@ EMU=${EMU:-$ROOT/build/bin/emu}
 REPDIR=$HERE; [ -z "${RES:-}" ] || REPDIR=$RES
 RES=${RES:-$ROOT/results}
 QUICK=0; REPS=""; SREPS=""; TRACE=""; JOBS=""; BACKEND=emu; SCALE=""; PAR=1; SENS=1; BASE_SS=0.7
+NETARGS=""   # --ocs-mode, --copiers: given only, so that the runs made without them stay reusable
 SEEDS=${SEEDS:-}
 die() { echo "run.sh: $*" >&2; exit 2; }
 posint() { case $2 in ''|*[!0-9]*|0*) die "$1 needs a positive integer, not '$2'" ;; esac; }
@@ -72,7 +77,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
     --quick) QUICK=1 ;;
     --no-sens) SENS=0 ;;
-    --reps|--sens-reps|--jobs|--parallel|--trace|--backend|--scale|--seeds|--baseline-slowstart)
+    --reps|--sens-reps|--jobs|--parallel|--trace|--backend|--scale|--seeds|--baseline-slowstart|--ocs-mode|--copiers)
         [ $# -ge 2 ] || die "$1 needs a value (see --help)"
         case "$1" in
         --reps) posint "$1" "$2"; REPS=$2 ;;
@@ -83,6 +88,10 @@ while [ $# -gt 0 ]; do
         --backend) BACKEND=$2 ;;
         --scale) SCALE=$2 ;;
         --seeds) for s in $2; do posint --seeds "$s"; done; [ -n "$2" ] || die "--seeds is empty"; SEEDS=$2 ;;
+        --ocs-mode) case $2 in hold|fallback) ;; *) die "--ocs-mode hold|fallback, not '$2'" ;; esac
+            NETARGS="$NETARGS --ocs-mode $2" ;;
+        --copiers) posint "$1" "$2"; [ "$2" -le 1024 ] || die "--copiers: at most 1024, not $2"
+            NETARGS="$NETARGS --copiers $2" ;;
         --baseline-slowstart) awk -v x="$2" 'BEGIN { exit !(x ~ /^(0|1|0?\.[0-9]+|1\.0*)$/) }' ||
             die "--baseline-slowstart needs a fraction in [0, 1], not '$2'"; BASE_SS=$2 ;;
         esac
@@ -260,7 +269,7 @@ one() {  # scenario system seed envs args
     [ -n "$TRACE" ] && wl="--workload $PLANS/trace-s$seed.tsv"
     # Later options win: a scenario's --slowstart overrides the system's.
     runargs="--backend $BACKEND --topology $(topo_of "$sys") --scheduler $(sched_of "$sys") --seed $seed \
---jobs $JOBS --slowstart $(slowstart_of "$sys") --recurring 1 $SCALEARGS $wl $args"
+--jobs $JOBS --slowstart $(slowstart_of "$sys") --recurring 1 $SCALEARGS$NETARGS $wl $args"
     # A finished run is kept only if it was made of the same: `--quick` (12 jobs) then the full
     # study must not keep the quick runs of their common seed.  The binary may differ.
     key="$envs $runargs${TRACE:+ trace=$TRACE}"
@@ -322,7 +331,7 @@ if [ "$BACKEND" = emu ] && [ "${TWIN:-1}" != 0 ]; then
     # shellcheck disable=SC2086
     OUT_SIM=$TWIN_RES/out SEEDS="" TWIN=0 "$HERE/run.sh" --backend sim --scale geni --no-sens --parallel 2 \
         --jobs "$JOBS" --reps "$(echo $twin_seeds | wc -w)" --seeds "$twin_seeds" ${TRACE:+--trace "$TRACE"} \
-        --baseline-slowstart "$BASE_SS" \
+        --baseline-slowstart "$BASE_SS" $NETARGS \
         > "$TWIN_RES/twin.log" 2>&1 || { echo "run.sh: the simulator twin failed (see $TWIN_RES/twin.log); the report goes without it" >&2; TWIN_RES=""; }
 fi
 

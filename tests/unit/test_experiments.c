@@ -227,3 +227,39 @@ Test(experiments, a_study_into_another_results_root_reports_there, .timeout = 30
 	cr_assert(before.st_mtim.tv_sec == after.st_mtim.tv_sec && before.st_mtim.tv_nsec == after.st_mtim.tv_nsec,
 		  "%s was written", committed);
 }
+
+/* --ocs-mode and --copiers reach every run, the report says so, and the
+ * default study does not reuse their runs; bad values stop run.sh before it
+ * creates anything. */
+Test(experiments, run_sh_passes_the_network_model_to_every_run, .timeout = 300)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && RES='%s/res' EMU='%s' SYSTEMS='JobPacker Corral' ONLY='^batch-' "
+		 "experiments/jobpacker/run.sh --backend sim --scale geni --no-sens --reps 1 --seeds 4 --jobs 8 %%s "
+		 "> '%s/%%s' 2>&1",
+		 repo, root, emu, root);
+	char c[2200];
+	snprintf(c, sizeof c, cmd, "--ocs-mode fallback --copiers 8", "a.log");
+	cr_assert_eq(system(c), 0, "run.sh failed (see %s/a.log)", root);
+	cr_assert(file_has("res/jobpacker-sim-geni/jobpacker/batch-JobPacker-s4/summary.json", "\"ocs_mode\": \"fallback\""));
+	cr_assert_eq(summary_num("res", "corral/batch-Corral-s4", "copiers"), 8);
+	cr_assert(file_has("res/out-sim-geni/REPORT.md", "mode fallback; 8 copiers per reduce"));
+	snprintf(c, sizeof c, cmd, "", "b.log");
+	cr_assert_eq(system(c), 0, "run.sh failed (see %s/b.log)", root);
+	cr_assert_not(file_has("b.log", "done already"));
+	cr_assert(file_has("res/out-sim-geni/REPORT.md", "mode hold; 5 copiers per reduce"));
+	static const char *const bad[] = {"--ocs-mode spill", "--copiers 0", "--copiers 1025", "--copiers x"};
+	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+		snprintf(cmd, sizeof cmd,
+			 "cd '%s' && RES='%s/bad' EMU='%s' experiments/jobpacker/run.sh --backend sim --scale geni %s "
+			 "> '%s/bad.log' 2>&1",
+			 repo, root, emu, bad[k], root);
+		int rc = system(cmd);
+		cr_assert(WIFEXITED(rc) && WEXITSTATUS(rc) == 2, "%s: status %d", bad[k], rc);
+		cr_assert(file_has("bad.log", "run.sh: --"), "%s: no error naming the option", bad[k]);
+		char path[600];
+		snprintf(path, sizeof path, "%s/bad", root);
+		cr_assert_neq(access(path, F_OK), 0, "%s: %s created", bad[k], path);
+	}
+}

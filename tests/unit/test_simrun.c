@@ -267,3 +267,45 @@ Test(simrun, ocs_early_reconfiguration)
 	cr_assert_gt(g.sooner_than, 0, "no configuration gave way early");
 	cr_assert_lt(makespan[1], makespan[0], "early %.1f s, periodic %.1f s", makespan[1], makespan[0]);
 }
+
+static int copiers_run;
+static void paper_copiers(struct run_params *p)
+{
+	p->copiers = copiers_run;
+	p->elephant_bytes = 1125000000ULL;
+}
+
+/* --copiers bounds a reduce's parallel fetches (Hadoop's parallelcopies).
+ * On the paper's fabric a reduce's 10 Gb/s port is wider than what any one
+ * circuit-eligible fetch gets, and in hold mode a fetch waits on its dark
+ * circuit in a copier slot: one copier then leaves the port idle, twenty
+ * keep it busy.  The setting is recorded in the summary. */
+Test(simrun, copiers_bound_a_reduces_parallel_fetches)
+{
+	struct topo t;
+	load_topo(&t, "topologies/paper-20x30.conf");
+	static const int copiers[] = {1, 20};
+	double makespan[2];
+	for (int k = 0; k < 2; k++) {
+		struct synth_params sp;
+		struct workload_params wp;
+		struct workload w;
+		char err[512], name[16];
+		synth_params_default(&sp);
+		workload_params_default(&wp);
+		sp.njobs = 20;
+		sp.seed = 4;
+		wp.data_scale = 1;
+		wp.time_scale = 0.25;
+		cr_assert_eq(workload_synthetic(&w, &sp, &wp, err), 0, "%s", err);
+		snprintf(name, sizeof name, "copiers%d", copiers[k]);
+		copiers_run = copiers[k];
+		json_t *s = sim_run(&t, &w, "jobpacker", name, paper_copiers);
+		cr_assert_eq(json_integer_value(json_object_get(json_object_get(s, "parameters"), "copiers")), copiers[k]);
+		makespan[k] = num(s, "makespan_s");
+		json_decref(s);
+		workload_free(&w);
+	}
+	cr_assert_gt(makespan[0], 1.2 * makespan[1], "makespan %.1f s with one copier, %.1f s with 20", makespan[0],
+		     makespan[1]);
+}
