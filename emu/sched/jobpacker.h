@@ -169,6 +169,8 @@ struct jp_rt {
 	int *cursor;             /* per rack: entries before it are finished */
 	int **next;              /* per rack, per entry: the next entry whose job was not seen finished */
 	struct jp_tidx **tidx;   /* per job: its tasks by planned rack (strict), built on first use */
+	double *spread_since;    /* per job: since when a server running one of its reduces declined
+				    another (-1: none is waiting), reduce_spreads */
 	int limit_early;         /* containers per rack early reduces may hold */
 	uint64_t adhoc_sh_bytes; /* ad-hoc shuffle-heavy input threshold (scaled) */
 };

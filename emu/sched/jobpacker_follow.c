@@ -19,10 +19,13 @@ int jp_rt_init(struct jp_rt *rt, struct sched *s)
 	rt->rack_dead = calloc(c->racks, sizeof *rt->rack_dead);
 	rt->cursor = calloc(c->racks, sizeof *rt->cursor);
 	rt->tidx = calloc(n, sizeof *rt->tidx);
-	if (!rt->fallback || !rt->rack_dead || !rt->cursor || !rt->tidx) {
+	rt->spread_since = malloc(n * sizeof *rt->spread_since);
+	if (!rt->fallback || !rt->rack_dead || !rt->cursor || !rt->tidx || !rt->spread_since) {
 		jp_rt_free(rt);
 		return -1;
 	}
+	for (int i = 0; i < n; i++)
+		rt->spread_since[i] = -1;
 	rt->offplan = -1;
 	rt->limit_early = (int)floor(rt->conf.early_reduce_cap * rt->model.containers + 1e-9);
 	double scale = c->w->params.data_scale > 0 ? c->w->params.data_scale : 1;
@@ -50,8 +53,10 @@ void jp_rt_free(struct jp_rt *rt)
 	free(rt->fallback);
 	free(rt->rack_dead);
 	free(rt->cursor);
+	free(rt->spread_since);
 	rt->fallback = rt->rack_dead = NULL;
 	rt->cursor = NULL;
+	rt->spread_since = NULL;
 }
 
 bool jp_job_sh(const struct jp_rt *rt, const struct cluster *c, const struct job *j)
@@ -282,17 +287,48 @@ static struct task *planned_map(struct sched *s, struct jp_rt *rt, struct job *j
 	return t && loc != LOCAL_NONE ? t : NULL;
 }
 
-static struct task *planned_reduce(struct sched *s, struct jp_rt *rt, struct job *j, int rack, int *early)
+/* Whether `server` may take one more of job j's reduces.  A reduce fetches
+ * through its server's one port, so two of a job's reduces on a server
+ * fetch at half speed.  When a job's reduces become runnable, the first
+ * server of a planned rack with free containers would take one per
+ * heartbeat (paper scale, seed 4: 6 of a 6.7 TB job's reduces on one
+ * 10 Gb/s port, its last fetch 400 s after the others' median).  So a
+ * server that runs one of the job's reduces declines another for up to
+ * node_wait_s, as delay scheduling waits for a local map; then it takes it,
+ * so that nothing waits on servers that do not free up.  Where a server has
+ * one container (GENI) it never holds two tasks anyway. */
+static bool reduce_spreads(struct sched *s, struct jp_rt *rt, const struct job *j, int server)
 {
 	const struct cluster *c = s->c;
+	bool here = false;
+	for (int i = 0; i < j->nreduces && !here; i++) {
+		const struct task *t = job_reduce(c->w->tasks, j, i);
+		here = t->state == TASK_RUNNING && t->server == server;
+	}
+	double *since = &rt->spread_since[j->id];
+	if (!here || (*since >= 0 && c->now - *since >= s->p.node_wait_s)) {
+		*since = -1;
+		return true;
+	}
+	if (*since < 0)
+		*since = c->now;
+	return false;
+}
+
+static struct task *planned_reduce(struct sched *s, struct jp_rt *rt, struct job *j, int server, int *early)
+{
+	const struct cluster *c = s->c;
+	int rack = cluster_rack_of(c, server);
 	if (!cluster_reduces_allowed(c, j) || j->reduces_done + j->reduces_running == j->nreduces)
 		return NULL;
 	if (*early < 0)
 		*early = early_reduces(c, rack);
 	if (!reduce_ok(rt, j, *early))
 		return NULL;
+	if (!rt->plan.red_rack[(size_t)j->id * c->racks + rack] || !reduce_spreads(s, rt, j, server))
+		return NULL;
 	if (!rt->strict)
-		return rt->plan.red_rack[(size_t)j->id * c->racks + rack] ? cluster_next_reduce(c, j) : NULL;
+		return cluster_next_reduce(c, j);
 	struct jp_tidx *x = tidx_of(c, rt, j);   /* the first pending reduce planned on the rack */
 	return x ? tidx_first(c, j, true, x->red_list, &x->red_cur[rack], x->red_start[rack + 1], -1, false) : NULL;
 }
@@ -637,7 +673,7 @@ static struct task *follow_sequence(struct sched *s, struct jp_rt *rt, int serve
 		if (stage & JP_MAP)
 			t = planned_map(s, rt, j, server, rack);
 		if (!t && (stage & JP_RED))
-			t = planned_reduce(s, rt, j, rack, early);
+			t = planned_reduce(s, rt, j, server, early);
 		if (t)
 			return t;
 	}

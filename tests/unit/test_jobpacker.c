@@ -756,6 +756,55 @@ Test(jobpacker, idle_reduces_leave_room_for_the_racks_planned_reduces)
 	stop();
 }
 
+/* One rack of two servers × 2 containers, one job of 4 maps and 2 reduces.
+ * Its reduces become runnable with only server 0 free: server 0 takes one,
+ * and declines the second (both would fetch through its one port) until
+ * server 1 frees a container or node_wait_s (3 s here) has passed. */
+static struct job *two_reduces_one_free_server(const char *policy)
+{
+	setenv("JOBPACKER_B", "1", 1);
+	struct jspec js[1] = {{4, 2, 1, 1, 4000, 0, 0, true}};
+	start(policy, 1, 2, 2, 1, js, 0.5, 1000);
+	arrive_all();
+	struct job *a = &w->jobs[0];
+	cr_assert_eq(offer_all(), 4);
+	for (int i = 0; i < 4; i++)
+		if (job_map(w->tasks, a, i)->server == 0)
+			cluster_finish_task(&c, job_map(w->tasks, a, i));
+	cr_assert(cluster_reduces_allowed(&c, a));
+	struct task *t = s.ops->offer(&s, 0);
+	cr_assert(t && t->kind == TASK_REDUCE, "server 0 takes the first reduce");
+	cluster_start_task(&c, t, 0);
+	return a;
+}
+
+Test(jobpacker, a_jobs_reduces_spread_over_a_racks_servers)
+{
+	static const char *const policies[] = {"jobpacker", "corral"};
+	for (int k = 0; k < 2; k++) {
+		struct job *a = two_reduces_one_free_server(policies[k]);
+		cr_assert_null(s.ops->offer(&s, 0), "%s: a second reduce on server 0", policies[k]);
+		c.now = 1;
+		cr_assert_null(s.ops->offer(&s, 0), "%s: a second reduce on server 0 after 1 s", policies[k]);
+		/* Server 1 frees a container: the reduce goes there. */
+		for (int i = 0; i < 4; i++)
+			if (job_map(w->tasks, a, i)->state == TASK_RUNNING) {
+				cluster_finish_task(&c, job_map(w->tasks, a, i));
+				break;
+			}
+		struct task *t = s.ops->offer(&s, 1);
+		cr_assert(t && t->kind == TASK_REDUCE, "%s: server 1 takes the second reduce", policies[k]);
+		stop();
+		/* Server 1 stays full: after node_wait_s server 0 takes it. */
+		two_reduces_one_free_server(policies[k]);
+		cr_assert_null(s.ops->offer(&s, 0));
+		c.now = 3.5;
+		t = s.ops->offer(&s, 0);
+		cr_assert(t && t->kind == TASK_REDUCE, "%s: no second reduce on server 0 after node_wait_s", policies[k]);
+		stop();
+	}
+}
+
 Test(jobpacker, non_shuffle_heavy_reduces_spread_over_racks)
 {
 	/* 3 racks × 3 slots, one job with 3 maps and 3 reduces whose shuffle
