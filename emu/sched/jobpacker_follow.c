@@ -293,10 +293,13 @@ static struct task *planned_map(struct sched *s, struct jp_rt *rt, struct job *j
  * server of a planned rack with free containers would take one per
  * heartbeat (paper scale, seed 4: 6 of a 6.7 TB job's reduces on one
  * 10 Gb/s port, its last fetch 400 s after the others' median).  So a
- * server that runs one of the job's reduces declines another for up to
- * node_wait_s, as delay scheduling waits for a local map; then it takes it,
- * so that nothing waits on servers that do not free up.  Where a server has
- * one container (GENI) it never holds two tasks anyway. */
+ * server that runs one of the job's reduces declines another, for up to
+ * node_wait_s from the first refusal since the job's last reduce started
+ * (as delay scheduling waits for a local map); then it takes it, so that
+ * nothing waits on servers that do not free up (a rack's started reducers
+ * wait for the rest, L909).  Where a server has one container (GENI) it
+ * never holds two tasks anyway.  Called only with a reduce to give; true:
+ * give it. */
 static bool reduce_spreads(struct sched *s, struct jp_rt *rt, const struct job *j, int server)
 {
 	const struct cluster *c = s->c;
@@ -306,13 +309,12 @@ static bool reduce_spreads(struct sched *s, struct jp_rt *rt, const struct job *
 		here = t->state == TASK_RUNNING && t->server == server;
 	}
 	double *since = &rt->spread_since[j->id];
-	if (!here || (*since >= 0 && c->now - *since >= s->p.node_wait_s)) {
-		*since = -1;
-		return true;
-	}
-	if (*since < 0)
+	if (here && *since < 0)
 		*since = c->now;
-	return false;
+	if (here && c->now - *since < s->p.node_wait_s)
+		return false;
+	*since = -1;
+	return true;
 }
 
 static struct task *planned_reduce(struct sched *s, struct jp_rt *rt, struct job *j, int server, int *early)
@@ -325,12 +327,16 @@ static struct task *planned_reduce(struct sched *s, struct jp_rt *rt, struct job
 		*early = early_reduces(c, rack);
 	if (!reduce_ok(rt, j, *early))
 		return NULL;
-	if (!rt->plan.red_rack[(size_t)j->id * c->racks + rack] || !reduce_spreads(s, rt, j, server))
-		return NULL;
-	if (!rt->strict)
-		return cluster_next_reduce(c, j);
-	struct jp_tidx *x = tidx_of(c, rt, j);   /* the first pending reduce planned on the rack */
-	return x ? tidx_first(c, j, true, x->red_list, &x->red_cur[rack], x->red_start[rack + 1], -1, false) : NULL;
+	struct task *t = NULL;
+	if (!rt->strict) {
+		if (rt->plan.red_rack[(size_t)j->id * c->racks + rack])
+			t = cluster_next_reduce(c, j);
+	} else {
+		struct jp_tidx *x = tidx_of(c, rt, j);   /* the first pending reduce planned on the rack */
+		if (x)
+			t = tidx_first(c, j, true, x->red_list, &x->red_cur[rack], x->red_start[rack + 1], -1, false);
+	}
+	return t && reduce_spreads(s, rt, j, server) ? t : NULL;
 }
 
 /* Fair's next task of job j for `server` (maps by locality, then a reduce). */
