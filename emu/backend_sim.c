@@ -51,6 +51,8 @@ struct sim_be {
 	double t_lit;          /* when the lit configuration was lit */
 	bool check_queued;     /* an EV_OCS_CHECK is pending (early reconfiguration) */
 	int64_t *demand;
+	int computing;         /* EV_COMPUTED events queued (stale ones too) */
+	double idle_since;     /* sim_failure: nothing in flight since (-1: something is) */
 	unsigned long long events, allocations, flows;
 };
 
@@ -114,6 +116,7 @@ static void compute(struct run *r, struct task *t)
 {
 	struct sim_be *b = S(r);
 	b->tasks[t->id].computing = true;
+	b->computing++;
 	ev_push(b, b->now + t->duration_s, EV_COMPUTED, t->id, b->tasks[t->id].attempt);
 }
 
@@ -305,8 +308,10 @@ static void sim_poll(struct run *r, double deadline)
 			flow_done(r, tag, bytes);
 		} else {
 			struct event e = ev_pop(b);
-			if (e.kind == EV_COMPUTED)
+			if (e.kind == EV_COMPUTED) {
+				b->computing--;
 				computed(r, &e);
+			}
 			else if (e.kind == EV_OCS_TICK) {
 				if (e.attempt == b->tick_gen)   /* else superseded by an early reconfiguration */
 					ocs_tick_virtual(r);
@@ -331,6 +336,7 @@ static int sim_setup(struct run *r, char err[512])
 		return -1;
 	}
 	r->be_priv = b;
+	b->idle_since = -1;
 	b->net = simnet_new(r->t, r->p.hold);
 	b->tasks = calloc(r->w->ntasks ? r->w->ntasks : 1, sizeof *b->tasks);
 	b->demand = calloc((size_t)r->t->racks * r->t->racks, sizeof *b->demand);
@@ -395,10 +401,28 @@ static json_t *sim_summary(struct run *r)
 			 "events_per_wall_s", wall > 0 ? (double)b->events / wall : 0.0);
 }
 
+/* A deadlocked scheduler (every unfinished task waiting on another) would
+ * run the virtual clock to --timeout, for hours of wall time at paper
+ * scale, with offers as the only work.  Nothing in flight (no flow, no
+ * computation), every job's submit time past, jobs unfinished, and that for
+ * an hour of virtual time: no scheduler waits that long on purpose. */
+#define SIM_STALL_S 3600.0
+
 static const char *sim_failure(struct run *r)
 {
-	(void)r;
-	return NULL;
+	struct sim_be *b = S(r);
+	bool idle = !simnet_active(b->net) && !b->computing && r->c.running_jobs > 0;
+	for (int j = 0; idle && j < r->w->njobs; j++)
+		idle = r->c.arrived[j] || r->w->jobs[j].submit_s <= b->now;
+	if (!idle) {
+		b->idle_since = -1;
+		return NULL;
+	}
+	if (b->idle_since < 0)
+		b->idle_since = b->now;
+	return b->now - b->idle_since >= SIM_STALL_S ? "stalled: unfinished jobs and nothing in flight for an hour "
+						      "of virtual time (a scheduler deadlock)"
+						    : NULL;
 }
 
 const struct backend_ops backend_sim = {
