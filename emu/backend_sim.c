@@ -311,8 +311,7 @@ static void sim_poll(struct run *r, double deadline)
 			if (e.kind == EV_COMPUTED) {
 				b->computing--;
 				computed(r, &e);
-			}
-			else if (e.kind == EV_OCS_TICK) {
+			} else if (e.kind == EV_OCS_TICK) {
 				if (e.attempt == b->tick_gen)   /* else superseded by an early reconfiguration */
 					ocs_tick_virtual(r);
 			} else if (e.kind == EV_OCS_CHECK)
