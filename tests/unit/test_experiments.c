@@ -39,9 +39,10 @@ static void teardown(void)
 TestSuite(experiments, .init = setup, .fini = teardown);
 
 /* run.sh on the simulator at GENI scale, batch only, JobPacker and Corral,
- * one repetition per seed; its output goes to root/<log>.  Returns the exit
+ * one repetition per seed, with `extra` options; results in root/<res>, the
+ * report in root/out-<res>, its output in root/<log>.  Returns the exit
  * status. */
-static int study_seeds(const char *res, const char *jobs, const char *seeds, const char *log)
+static int study_args(const char *res, const char *jobs, const char *seeds, const char *extra, const char *log)
 {
 	char cmd[2048];
 	int reps = 1;
@@ -49,11 +50,16 @@ static int study_seeds(const char *res, const char *jobs, const char *seeds, con
 		reps += *c == ' ';
 	snprintf(cmd, sizeof cmd,
 		 "cd '%s' && RES='%s/%s' OUT_SIM='%s/out-%s' EMU='%s' SYSTEMS='JobPacker Corral' ONLY='^batch-' "
-		 "experiments/jobpacker/run.sh --backend sim --scale geni --no-sens --reps %d --seeds '%s' --jobs %s "
+		 "experiments/jobpacker/run.sh --backend sim --scale geni --no-sens --reps %d --seeds '%s' --jobs %s %s "
 		 "> '%s/%s' 2>&1",
-		 repo, root, res, root, res, emu, reps, seeds, jobs, root, log);
+		 repo, root, res, root, res, emu, reps, seeds, jobs, extra, root, log);
 	int rc = system(cmd);
 	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static int study_seeds(const char *res, const char *jobs, const char *seeds, const char *log)
+{
+	return study_args(res, jobs, seeds, "", log);
 }
 
 static int study(const char *res, const char *jobs, const char *log)
@@ -233,33 +239,22 @@ Test(experiments, a_study_into_another_results_root_reports_there, .timeout = 30
  * creates anything. */
 Test(experiments, run_sh_passes_the_network_model_to_every_run, .timeout = 300)
 {
-	char cmd[2048];
-	snprintf(cmd, sizeof cmd,
-		 "cd '%s' && RES='%s/res' EMU='%s' SYSTEMS='JobPacker Corral' ONLY='^batch-' "
-		 "experiments/jobpacker/run.sh --backend sim --scale geni --no-sens --reps 1 --seeds 4 --jobs 8 %%s "
-		 "> '%s/%%s' 2>&1",
-		 repo, root, emu, root);
-	char c[2200];
-	snprintf(c, sizeof c, cmd, "--ocs-mode fallback --copiers 8", "a.log");
-	cr_assert_eq(system(c), 0, "run.sh failed (see %s/a.log)", root);
+	cr_assert_eq(study_args("res", "8", "4", "--ocs-mode fallback --copiers 8", "a.log"), 0,
+		     "run.sh failed (see %s/a.log)", root);
 	cr_assert(file_has("res/jobpacker-sim-geni/jobpacker/batch-JobPacker-s4/summary.json", "\"ocs_mode\": \"fallback\""));
 	cr_assert_eq(summary_num("res", "corral/batch-Corral-s4", "copiers"), 8);
-	cr_assert(file_has("res/out-sim-geni/REPORT.md", "mode fallback; 8 copiers per reduce"));
-	snprintf(c, sizeof c, cmd, "", "b.log");
-	cr_assert_eq(system(c), 0, "run.sh failed (see %s/b.log)", root);
+	cr_assert(file_has("out-res/REPORT.md", "mode fallback; 8 copiers per reduce"));
+	cr_assert_eq(study_args("res", "8", "4", "", "b.log"), 0, "run.sh failed (see %s/b.log)", root);
 	cr_assert_not(file_has("b.log", "done already"));
-	cr_assert(file_has("res/out-sim-geni/REPORT.md", "mode hold; 5 copiers per reduce"));
+	cr_assert(file_has("out-res/REPORT.md", "mode hold; 5 copiers per reduce"));
 	static const char *const bad[] = {"--ocs-mode spill", "--copiers 0", "--copiers 1025", "--copiers x"};
 	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
-		snprintf(cmd, sizeof cmd,
-			 "cd '%s' && RES='%s/bad' EMU='%s' experiments/jobpacker/run.sh --backend sim --scale geni %s "
-			 "> '%s/bad.log' 2>&1",
-			 repo, root, emu, bad[k], root);
-		int rc = system(cmd);
-		cr_assert(WIFEXITED(rc) && WEXITSTATUS(rc) == 2, "%s: status %d", bad[k], rc);
+		cr_assert_eq(study_args("bad", "8", "4", bad[k], "bad.log"), 2, "%s", bad[k]);
 		cr_assert(file_has("bad.log", "run.sh: --"), "%s: no error naming the option", bad[k]);
 		char path[600];
 		snprintf(path, sizeof path, "%s/bad", root);
+		cr_assert_neq(access(path, F_OK), 0, "%s: %s created", bad[k], path);
+		snprintf(path, sizeof path, "%s/out-bad", root);
 		cr_assert_neq(access(path, F_OK), 0, "%s: %s created", bad[k], path);
 	}
 }

@@ -37,7 +37,7 @@ static void load_topo(struct topo *t, const char *file)
 	cr_assert_eq(topo_load(t, file, 0, err), 0, "%s", err);
 }
 
-static void synth(struct workload *w, int njobs, unsigned long seed)
+static void synth_scaled(struct workload *w, int njobs, unsigned long seed, double data_scale, double time_scale)
 {
 	struct synth_params sp;
 	struct workload_params wp;
@@ -46,9 +46,15 @@ static void synth(struct workload *w, int njobs, unsigned long seed)
 	workload_params_default(&wp);
 	sp.njobs = njobs;
 	sp.seed = seed;
-	wp.data_scale = 0.01;
-	wp.time_scale = 0.1;
+	wp.data_scale = data_scale;
+	wp.time_scale = time_scale;
 	cr_assert_eq(workload_synthetic(w, &sp, &wp, err), 0, "%s", err);
+}
+
+/* The GENI emulation's scales. */
+static void synth(struct workload *w, int njobs, unsigned long seed)
+{
+	synth_scaled(w, njobs, seed, 0.01, 0.1);
 }
 
 /* Run on the simulator; returns the parsed summary.json. */
@@ -287,17 +293,9 @@ Test(simrun, copiers_bound_a_reduces_parallel_fetches)
 	static const int copiers[] = {1, 20};
 	double makespan[2];
 	for (int k = 0; k < 2; k++) {
-		struct synth_params sp;
-		struct workload_params wp;
 		struct workload w;
-		char err[512], name[16];
-		synth_params_default(&sp);
-		workload_params_default(&wp);
-		sp.njobs = 20;
-		sp.seed = 4;
-		wp.data_scale = 1;
-		wp.time_scale = 0.25;
-		cr_assert_eq(workload_synthetic(&w, &sp, &wp, err), 0, "%s", err);
+		char name[16];
+		synth_scaled(&w, 20, 4, 1, 0.25);   /* the paper-scale study's scales */
 		snprintf(name, sizeof name, "copiers%d", copiers[k]);
 		copiers_run = copiers[k];
 		json_t *s = sim_run(&t, &w, "jobpacker", name, paper_copiers);
