@@ -20,12 +20,11 @@
 struct flow {
 	int src, dst, srack, drack;
 	bool circuit, held;
-	double rem, rate, t_set, t_done;   /* remaining payload as of t_set */
+	double rem, rate, t_set;           /* remaining payload as of t_set */
 	int64_t tag;
 	uint64_t bytes;
 	int path[MAXP], rpath[MAXP], np, nrp;
 	bool marked_eps;                   /* eligible but on the EPS (fallback): the leak counter */
-	int heap_pos;                      /* in the completion heap, -1 = free slot */
 	int act_pos;
 };
 
@@ -42,6 +41,10 @@ struct simnet {
 	int nf, capf, *freel, nfree;
 	int *act, nact;                /* active flow handles */
 	int *heap, nheap;              /* completion heap of handles, by t_done */
+	/* Per handle, kept apart from struct flow so that the heap's work stays
+	 * in cache with 10^5 flows. */
+	double *t_done;                /* when the flow ends at its rate */
+	int *heap_pos;                 /* its place in the heap, -1 = free slot */
 	bool dirty;
 	/* allocation scratch */
 	int *cnt, *start, *members, capm;
@@ -109,6 +112,8 @@ void simnet_free(struct simnet *n)
 	free(n->freel);
 	free(n->act);
 	free(n->heap);
+	free(n->t_done);
+	free(n->heap_pos);
 	free(n->cnt);
 	free(n->start);
 	free(n->members);
@@ -120,12 +125,12 @@ void simnet_free(struct simnet *n)
 
 /* ---- the completion heap ------------------------------------------------ */
 
-static bool before(const struct simnet *n, int a, int b) { return n->f[a].t_done < n->f[b].t_done; }
+static bool before(const struct simnet *n, int a, int b) { return n->t_done[a] < n->t_done[b]; }
 
 static void heap_set(struct simnet *n, int i, int h)
 {
 	n->heap[i] = h;
-	n->f[h].heap_pos = i;
+	n->heap_pos[h] = i;
 }
 
 static void sift_up(struct simnet *n, int i)
@@ -209,6 +214,13 @@ int simnet_add(struct simnet *n, double now, int src, int dst, uint64_t bytes, b
 			if (!hp)
 				return -1;
 			n->heap = hp;
+			double *td = realloc(n->t_done, cap * sizeof *td);
+			if (td)
+				n->t_done = td;
+			int *hpos = td ? realloc(n->heap_pos, cap * sizeof *hpos) : NULL;
+			if (!hpos)
+				return -1;
+			n->heap_pos = hpos;
 			n->capf = cap;
 		}
 		h = n->nf++;
@@ -222,15 +234,15 @@ int simnet_add(struct simnet *n, double now, int src, int dst, uint64_t bytes, b
 	f->circuit = circuit && f->srack != f->drack && n->ports > 0;
 	f->rem = (double)bytes;
 	f->t_set = now;
-	f->t_done = bytes ? INFINITY : now;
+	n->t_done[h] = bytes ? INFINITY : now;
 	f->tag = tag;
 	f->bytes = bytes;
 	n->ncirc[f->srack * n->racks + f->drack] += f->circuit;
 	f->act_pos = n->nact;
 	n->act[n->nact++] = h;
-	f->heap_pos = n->nheap;
+	n->heap_pos[h] = n->nheap;
 	n->heap[n->nheap++] = h;
-	sift_up(n, f->heap_pos);
+	sift_up(n, n->heap_pos[h]);
 	n->dirty = true;
 	return h;
 }
@@ -240,16 +252,16 @@ int64_t simnet_remove(struct simnet *n, int h, double now, uint64_t *bytes)
 	struct flow *f = &n->f[h];
 	unaccount(n, f, now);
 	n->ncirc[f->srack * n->racks + f->drack] -= f->circuit;
-	int i = f->heap_pos, last = n->heap[--n->nheap];
+	int i = n->heap_pos[h], last = n->heap[--n->nheap];
 	if (i < n->nheap) {
 		heap_set(n, i, last);
 		sift_down(n, i);
-		sift_up(n, n->f[last].heap_pos);
+		sift_up(n, n->heap_pos[last]);
 	}
 	int moved = n->act[--n->nact];
 	n->act[f->act_pos] = moved;
 	n->f[moved].act_pos = f->act_pos;
-	f->heap_pos = -1;
+	n->heap_pos[h] = -1;
 	n->freel[n->nfree++] = h;
 	n->dirty = true;
 	if (bytes)
@@ -364,6 +376,19 @@ void simnet_allocate(struct simnet *n, double now)
 	n->dirty = false;
 	if (grow_scratch(n))
 		return;   /* out of memory: keep the old rates */
+	/* Visit the flows in memory order: with 10^5 of them the passes below are
+	 * bound by cache misses, and the active list is in no order (removals
+	 * swap the last one in). */
+	bool *mark = n->frozen;
+	memset(mark, 0, n->nf * sizeof *mark);
+	for (int i = 0; i < n->nact; i++)
+		mark[n->act[i]] = true;
+	n->nact = 0;
+	for (int h = 0; h < n->nf; h++)
+		if (mark[h]) {
+			n->f[h].act_pos = n->nact;
+			n->act[n->nact++] = h;
+		}
 	memset(n->cnt, 0, n->nlinks * sizeof *n->cnt);
 	for (int l = 0; l < n->nlinks; l++) {   /* every rate is about to be replaced */
 		ctr_at(&n->ctr[l], now);
@@ -441,7 +466,7 @@ void simnet_allocate(struct simnet *n, double now)
 		}
 		for (int k = 0; k < f->nrp; k++)
 			n->ctr[f->rpath[k]].rate += f->rate * ACKS;
-		f->t_done = f->rem <= 0 ? now : f->rate > 0 ? now + f->rem / f->rate : INFINITY;
+		n->t_done[n->act[i]] = f->rem <= 0 ? now : f->rate > 0 ? now + f->rem / f->rate : INFINITY;
 	}
 	for (int i = n->nheap / 2 - 1; i >= 0; i--)
 		sift_down(n, i);
@@ -455,7 +480,7 @@ double simnet_next_done(const struct simnet *n, int *flow)
 	if (!n->nheap)
 		return INFINITY;
 	*flow = n->heap[0];
-	return n->f[n->heap[0]].t_done;
+	return n->t_done[n->heap[0]];
 }
 
 double simnet_rate(const struct simnet *n, int h) { return n->f[h].rate; }
