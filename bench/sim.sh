@@ -10,11 +10,12 @@ EMU="$BUILD/bin/emu"
 Q=${SIM_QUANTUM:-0.01}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-run() {  # label topology jobs scheduler slowstart
-	/usr/bin/env time -f %e -o "$TMP/t" "$EMU" run --backend sim --topology "$2" --jobs "$3" --scheduler "$4" \
-		--slowstart "$5" --data-scale 1 --time-scale 1 --timeout 1000000 --sim-quantum "$Q" \
-		--results "$TMP/r" --run "$1" --quiet >/dev/null 2>&1
-	python3 - "$TMP/r/default/$4/$1/summary.json" "$(cat "$TMP/t")" "$1" <<'PY'
+run() {  # label topology jobs scheduler slowstart [more emu run options]
+	label=$1 t=$2 jobs=$3 sched=$4 slow=$5; shift 5
+	/usr/bin/env time -f %e -o "$TMP/t" "$EMU" run --backend sim --topology "$t" --jobs "$jobs" --scheduler "$sched" \
+		--slowstart "$slow" --data-scale 1 --time-scale 1 --timeout 1000000 --sim-quantum "$Q" \
+		--results "$TMP/r" --run "$label" --quiet "$@" >/dev/null 2>&1 || true   # a --timeout run exits 1
+	python3 - "$TMP/r/default/$sched/$label/summary.json" "$(cat "$TMP/t")" "$label" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1])); w = float(sys.argv[2]); sim = s["sim"]
 print("%-28s %6.1f s wall %9d events %8.0f ev/s  simulated %7.0f s  makespan %7.0f s  JCT %6.1f s  OCS %4.1f%%%s" % (
@@ -35,3 +36,7 @@ run JobPacker topologies/paper-20x30.conf 1000 jobpacker 0.7
 run F-Hybrid topologies/paper-20x30.conf 1000 fair 0.05
 run Corral topologies/paper-20x30.conf 1000 corral 0.05
 run F-EPS topologies/paper-20x30-eps.conf 1000 fair 0.05
+# Every holder at once (the dissertation's simulator, 6.1.6.2): 10^5 flows share
+# the links at a time, and each reallocation visits them all.  The first 40 s.
+echo "many flows at once (paper-20x30, 100 jobs, fair, --copiers 1024, first 40 s):"
+run copiers1024 topologies/paper-20x30.conf 100 fair 0.05 --copiers 1024 --timeout 40

@@ -30,6 +30,13 @@ struct flow {
 
 struct counter { double bytes, rate, t, mbytes, mrate; };
 
+/* What progressive filling reads of an active flow, dense: it visits the
+ * flows link by link, in no memory order, and a struct flow is 128 bytes. */
+struct fill {
+	int path[MAXP], np;            /* np = 0: nothing to fill (held or done) */
+	double rate;
+};
+
 struct simnet {
 	int racks, per_rack, servers, ports, nlinks;
 	bool hold;
@@ -51,8 +58,9 @@ struct simnet {
 	double *capr;
 	struct { double key; int link; } *lh;
 	int caplh;
-	bool *frozen;
-	int capfrozen;
+	bool *frozen;                  /* by active index */
+	struct fill *fl;               /* by active index */
+	int capact;
 };
 
 /* Link ids: per server up (server->ToR) and down; per rack EPS out/in; per
@@ -120,6 +128,7 @@ void simnet_free(struct simnet *n)
 	free(n->capr);
 	free(n->lh);
 	free(n->frozen);
+	free(n->fl);
 	free(n);
 }
 
@@ -354,12 +363,16 @@ static int grow_scratch(struct simnet *n)
 		n->members = m;
 		n->capm = need;
 	}
-	if (n->capf > n->capfrozen) {
+	if (n->capf > n->capact) {
 		bool *fr = realloc(n->frozen, n->capf * sizeof *fr);
 		if (!fr)
 			return -1;
 		n->frozen = fr;
-		n->capfrozen = n->capf;
+		struct fill *fl = realloc(n->fl, n->capf * sizeof *fl);
+		if (!fl)
+			return -1;
+		n->fl = fl;
+		n->capact = n->capf;
 	}
 	if (needlh > n->caplh) {
 		void *lh = realloc(n->lh, needlh * sizeof *n->lh);
@@ -379,7 +392,7 @@ void simnet_allocate(struct simnet *n, double now)
 	/* Visit the flows in memory order: with 10^5 of them the passes below are
 	 * bound by cache misses, and the active list is in no order (removals
 	 * swap the last one in). */
-	bool *mark = n->frozen;
+	bool *mark = n->frozen;   /* by handle, until the pass below */
 	memset(mark, 0, n->nf * sizeof *mark);
 	for (int i = 0; i < n->nact; i++)
 		mark[n->act[i]] = true;
@@ -405,10 +418,13 @@ void simnet_allocate(struct simnet *n, double now)
 		f->t_set = now;
 		f->rate = 0;
 		route(n, f);
-		n->frozen[n->act[i]] = f->rem <= 0;
-		if (f->rem > 0)
-			for (int k = 0; k < f->np; k++)
-				n->cnt[f->path[k]]++;
+		struct fill *x = &n->fl[i];
+		x->np = f->rem > 0 ? f->np : 0;
+		memcpy(x->path, f->path, sizeof x->path);
+		x->rate = 0;
+		n->frozen[i] = !x->np;
+		for (int k = 0; k < x->np; k++)
+			n->cnt[x->path[k]]++;
 	}
 	/* Flows per link, CSR style. */
 	n->start[0] = 0;
@@ -419,12 +435,9 @@ void simnet_allocate(struct simnet *n, double now)
 	int *fill = n->cnt;   /* reused as the fill cursor, restored below */
 	for (int l = 0; l < n->nlinks; l++)
 		fill[l] = n->start[l];
-	for (int i = 0; i < n->nact; i++) {
-		struct flow *f = &n->f[n->act[i]];
-		if (f->rem > 0)
-			for (int k = 0; k < f->np; k++)
-				n->members[fill[f->path[k]]++] = n->act[i];
-	}
+	for (int i = 0; i < n->nact; i++)
+		for (int k = 0; k < n->fl[i].np; k++)
+			n->members[fill[n->fl[i].path[k]]++] = i;
 	int len = 0;
 	for (int l = 0; l < n->nlinks; l++) {
 		n->cnt[l] = n->start[l + 1] - n->start[l];
@@ -443,21 +456,22 @@ void simnet_allocate(struct simnet *n, double now)
 			continue;
 		}
 		for (int m = n->start[l]; m < n->start[l + 1]; m++) {
-			int h = n->members[m];
-			if (n->frozen[h])
+			int i = n->members[m];
+			if (n->frozen[i])
 				continue;
-			n->frozen[h] = true;
-			struct flow *f = &n->f[h];
-			f->rate = share;
-			for (int k = 0; k < f->np; k++) {
-				n->capr[f->path[k]] -= share;
-				n->cnt[f->path[k]]--;
+			n->frozen[i] = true;
+			struct fill *x = &n->fl[i];
+			x->rate = share;
+			for (int k = 0; k < x->np; k++) {
+				n->capr[x->path[k]] -= share;
+				n->cnt[x->path[k]]--;
 			}
 		}
 	}
 	/* Counters and completion times at the new rates. */
 	for (int i = 0; i < n->nact; i++) {
 		struct flow *f = &n->f[n->act[i]];
+		f->rate = n->fl[i].rate;
 		for (int k = 0; k < f->np; k++) {
 			struct counter *c = &n->ctr[f->path[k]];
 			c->rate += f->rate * WIRE;
