@@ -15,7 +15,7 @@ run() {  # label topology jobs scheduler slowstart [more emu run options]
 	/usr/bin/env time -f %e -o "$TMP/t" "$EMU" run --backend sim --topology "$t" --jobs "$jobs" --scheduler "$sched" \
 		--slowstart "$slow" --data-scale 1 --time-scale 1 --timeout 1000000 --sim-quantum "$Q" \
 		--results "$TMP/r" --run "$label" --quiet "$@" >/dev/null 2>&1 || true   # a --timeout run exits 1
-	python3 - "$TMP/r/default/$sched/$label/summary.json" "$(cat "$TMP/t")" "$label" <<'PY'
+	python3 - "$TMP/r/default/$sched/$label/summary.json" "$(tail -n 1 "$TMP/t")" "$label" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1])); w = float(sys.argv[2]); sim = s["sim"]
 print("%-28s %6.1f s wall %9d events %8.0f ev/s  simulated %7.0f s  makespan %7.0f s  JCT %6.1f s  OCS %4.1f%%%s" % (
