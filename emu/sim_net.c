@@ -60,7 +60,6 @@ struct simnet {
 	int caplh;
 	bool *frozen;                  /* by active index */
 	struct fill *fl;               /* by active index */
-	int capact;
 };
 
 /* Link ids: per server up (server->ToR) and down; per rack EPS out/in; per
@@ -202,36 +201,38 @@ static void unaccount(struct simnet *n, struct flow *f, double now)
 	}
 }
 
+/* *pp (any pointer) reallocated to count elements of size bytes; -1 leaves
+ * it as it was. */
+static int resize(void *pp, int count, size_t size)
+{
+	void *p;
+	memcpy(&p, pp, sizeof p);
+	if (!(p = realloc(p, (size_t)count * size)))
+		return -1;
+	memcpy(pp, &p, sizeof p);
+	return 0;
+}
+
+/* Everything kept per flow handle, the allocation's scratch too. */
+static int grow_flows(struct simnet *n, int cap)
+{
+	if (resize(&n->f, cap, sizeof *n->f) || resize(&n->freel, cap, sizeof *n->freel) ||
+	    resize(&n->act, cap, sizeof *n->act) || resize(&n->heap, cap, sizeof *n->heap) ||
+	    resize(&n->t_done, cap, sizeof *n->t_done) || resize(&n->heap_pos, cap, sizeof *n->heap_pos) ||
+	    resize(&n->frozen, cap, sizeof *n->frozen) || resize(&n->fl, cap, sizeof *n->fl))
+		return -1;
+	n->capf = cap;
+	return 0;
+}
+
 int simnet_add(struct simnet *n, double now, int src, int dst, uint64_t bytes, bool circuit, int64_t tag)
 {
 	int h;
 	if (n->nfree) {
 		h = n->freel[--n->nfree];
 	} else {
-		if (n->nf == n->capf) {
-			int cap = n->capf ? 2 * n->capf : 1024;
-			struct flow *f = realloc(n->f, cap * sizeof *f);
-			int *fl = f ? realloc(n->freel, cap * sizeof *fl) : NULL;
-			if (f)
-				n->f = f;
-			if (!fl)
-				return -1;
-			n->freel = fl;
-			int *a = realloc(n->act, cap * sizeof *a), *hp = a ? realloc(n->heap, cap * sizeof *hp) : NULL;
-			if (a)
-				n->act = a;
-			if (!hp)
-				return -1;
-			n->heap = hp;
-			double *td = realloc(n->t_done, cap * sizeof *td);
-			if (td)
-				n->t_done = td;
-			int *hpos = td ? realloc(n->heap_pos, cap * sizeof *hpos) : NULL;
-			if (!hpos)
-				return -1;
-			n->heap_pos = hpos;
-			n->capf = cap;
-		}
+		if (n->nf == n->capf && grow_flows(n, n->capf ? 2 * n->capf : 1024))
+			return -1;
 		h = n->nf++;
 	}
 	struct flow *f = &n->f[h];
@@ -357,28 +358,13 @@ static int grow_scratch(struct simnet *n)
 {
 	int need = MAXP * n->nact + 1, needlh = n->nlinks + MAXP * n->nact + 1;
 	if (need > n->capm) {
-		int *m = realloc(n->members, need * sizeof *m);
-		if (!m)
+		if (resize(&n->members, need, sizeof *n->members))
 			return -1;
-		n->members = m;
 		n->capm = need;
 	}
-	if (n->capf > n->capact) {
-		bool *fr = realloc(n->frozen, n->capf * sizeof *fr);
-		if (!fr)
-			return -1;
-		n->frozen = fr;
-		struct fill *fl = realloc(n->fl, n->capf * sizeof *fl);
-		if (!fl)
-			return -1;
-		n->fl = fl;
-		n->capact = n->capf;
-	}
 	if (needlh > n->caplh) {
-		void *lh = realloc(n->lh, needlh * sizeof *n->lh);
-		if (!lh)
+		if (resize(&n->lh, needlh, sizeof *n->lh))
 			return -1;
-		n->lh = lh;
 		n->caplh = needlh;
 	}
 	return 0;
