@@ -496,7 +496,8 @@ static int jobpacker_init(struct sched *s)
 	jp->agg = calloc(s->c->w->njobs ? s->c->w->njobs : 1, sizeof *jp->agg);
 	jp->held = calloc(s->c->w->ntasks ? s->c->w->ntasks : 1, sizeof *jp->held);
 	if (!jp->agg || !jp->held || jp_rt_init(&jp->rt, s) ||
-	    jp_plan_jobpacker(&jp->rt.plan, s->c, &jp->rt.model, &jp->rt.conf, &s->rng)) {
+	    jp_plan_jobpacker(&jp->rt.plan, s->c, &jp->rt.model, &jp->rt.conf, &s->rng) ||
+	    (jp->rt.conf.adhoc_agg && jp_adhoc_init(&jp->rt, s->c))) {
 		jp_rt_free(&jp->rt);
 		free(jp->agg);
 		free(jp->held);

@@ -49,6 +49,8 @@ struct jp_conf {
 	bool postpone;           /* shuffle data aggregation on (JobPacker) */
 	bool ports;              /* the plan books OCS ports: shuffles that share one take turns */
 	bool sparsity;           /* ad-hoc sparsity rule on (JobPacker, L1017) */
+	bool adhoc_agg;          /* ad-hoc jobs on a few racks: §4.2.4's dropped trial, Fig. 4.18
+				    (off; jobpacker_adhoc.c) */
 	bool seq_by_time;        /* a rack's sequence by planned start (the note's O-default before), else
 				    by the planning list, i.e. the jobs' priority (default; jobpacker_plan.c) */
 };
@@ -60,7 +62,7 @@ void jp_conf_default(struct jp_conf *k);
 /* The run's fabric: interval, δ, the OCS and EPS uplink rates. */
 void jp_conf_fabric(struct jp_conf *k, const struct sched_params *p);
 /* Overrides for experiments: JOBPACKER_B, JOBPACKER_ORDERS, JOBPACKER_RHO, JOBPACKER_BW_OCS (bytes/s), JOBPACKER_BW_RATIO, JOBPACKER_EPS_JOBS, JOBPACKER_PIECE_MARGIN, JOBPACKER_LRF=periodic|fig46|literal,
- * JOBPACKER_SCENARIO=auto|batch|online, JOBPACKER_POSTPONE=0|1, JOBPACKER_PORTS=0|1, JOBPACKER_SPARSITY=0|1,
+ * JOBPACKER_SCENARIO=auto|batch|online, JOBPACKER_POSTPONE=0|1, JOBPACKER_PORTS=0|1, JOBPACKER_SPARSITY=0|1, JOBPACKER_ADHOC_AGG=0|1,
  * JOBPACKER_EARLY_REDUCE_CAP, JOBPACKER_SEQ=list|time.  JOBPACKER_PLAN_LOG=FILE (or -) writes the
  * plan (jp_plan_dump). */
 void jp_conf_env(struct jp_conf *k);
@@ -173,6 +175,7 @@ struct jp_rt {
 				    another (-1: none is waiting), reduce_spreads */
 	int limit_early;         /* containers per rack early reduces may hold */
 	uint64_t adhoc_sh_bytes; /* ad-hoc shuffle-heavy input threshold (scaled) */
+	struct jp_adhoc *adhoc;  /* the ad-hoc aggregation trial's state; NULL = off */
 };
 int jp_rt_init(struct jp_rt *rt, struct sched *s);
 void jp_rt_free(struct jp_rt *rt);
@@ -182,6 +185,18 @@ void jp_rt_fall_back(struct jp_rt *rt, int job);
 bool jp_job_sh(const struct jp_rt *rt, const struct cluster *c, const struct job *j);
 struct task *jp_follow_offer(struct sched *s, struct jp_rt *rt, int server);
 void jp_follow_place(struct sched *s, struct jp_rt *rt, struct job *j, struct task *map, int replicas[3]);
+/* The ad-hoc aggregation trial (jobpacker_adhoc.c; Fig. 4.18).  jp_adhoc_init after the
+ * plan is made turns it on. */
+int jp_adhoc_width(double ratio, int tasks, int racks);   /* ⌈tasks × ratio⌉ in 1..racks; 0 without tasks */
+int jp_adhoc_init(struct jp_rt *rt, const struct cluster *c);
+void jp_adhoc_free(struct jp_rt *rt);
+/* An ad-hoc job's block: the racks of its first replica and of the other two (-1: any other
+ * rack); false when the trial is off or the job is planned. */
+bool jp_adhoc_input_racks(struct sched *s, struct jp_rt *rt, const struct job *j, const struct task *map, int *first,
+			  int *other);
+/* Whether the job's maps (JP_MAP) or reduces (JP_RED) may run on `rack`; true when the trial does
+ * not apply to it. */
+bool jp_adhoc_allows(struct sched *s, struct jp_rt *rt, const struct job *j, enum jp_stage stage, int rack);
 /* Rack failure: a rack none of whose servers is alive; jobs planned on it fall back (O25). */
 void jp_follow_tick(struct sched *s, struct jp_rt *rt);
 #endif

@@ -50,6 +50,7 @@ void jp_rt_free(struct jp_rt *rt)
 	free(rt->next);
 	rt->next = NULL;
 	jp_plan_free(&rt->plan);
+	jp_adhoc_free(rt);
 	free(rt->fallback);
 	free(rt->rack_dead);
 	free(rt->cursor);
@@ -342,12 +343,17 @@ static struct task *planned_reduce(struct sched *s, struct jp_rt *rt, struct job
 /* Fair's next task of job j for `server` (maps by locality, then a reduce). */
 static struct task *fair_task(struct sched *s, struct jp_rt *rt, struct job *j, int server, int *early)
 {
-	struct task *t = cluster_best_map(s->c, j, server, NULL);
+	int rack = cluster_rack_of(s->c, server);
+	struct task *t = NULL;
+	if (!cluster_pending_maps(s->c, j) || jp_adhoc_allows(s, rt, j, JP_MAP, rack))
+		t = cluster_best_map(s->c, j, server, NULL);
 	if (t || !cluster_pending_reduces(s->c, j))
 		return t;
 	if (*early < 0)
-		*early = early_reduces(s->c, cluster_rack_of(s->c, server));
-	return reduce_ok(rt, j, *early) ? cluster_next_reduce(s->c, j) : NULL;
+		*early = early_reduces(s->c, rack);
+	if (!reduce_ok(rt, j, *early) || !(t = cluster_next_reduce(s->c, j)))
+		return NULL;
+	return jp_adhoc_allows(s, rt, j, JP_RED, rack) ? t : NULL;
 }
 
 static bool fair_before(const struct job *a, const struct job *b)
@@ -721,8 +727,12 @@ static int alive_server_of(struct sched *s, int rack)
 void jp_follow_place(struct sched *s, struct jp_rt *rt, struct job *j, struct task *map, int replicas[3])
 {
 	const struct cluster *c = s->c;
-	int rack = rt->plan.task_rack[map->id];
-	int first = follows_plan(rt, j) && rack >= 0 && !rt->rack_dead[rack] ? alive_server_of(s, rack) : -1;
+	int rack = -1, other = -1;
+	if (follows_plan(rt, j))
+		rack = rt->plan.task_rack[map->id];
+	else
+		jp_adhoc_input_racks(s, rt, j, map, &rack, &other);   /* the Fig. 4.18 trial's racks */
+	int first = rack >= 0 && !rt->rack_dead[rack] ? alive_server_of(s, rack) : -1;
 	if (first < 0) {
 		placement_default(c, &s->rng, replicas);   /* ad-hoc (or fallen back): HDFS default */
 		return;
@@ -732,10 +742,12 @@ void jp_follow_place(struct sched *s, struct jp_rt *rt, struct job *j, struct ta
 	 * one other random rack (HDFS's two-rack rule, L1008). */
 	replicas[0] = first;
 	replicas[1] = replicas[2] = -1;
-	int other = rack;
-	if (c->racks > 1)
-		while ((other = rng_below(&s->rng, c->racks)) == rack)
-			;
+	if (other < 0) {
+		other = rack;
+		if (c->racks > 1)
+			while ((other = rng_below(&s->rng, c->racks)) == rack)
+				;
+	}
 	for (int k = 1; k < 3; k++) {
 		int tries = 0, sv;
 		do {

@@ -109,6 +109,8 @@ void jp_conf_env(struct jp_conf *k)
 		k->postpone = v != 0;
 	if (env_num("JOBPACKER_SPARSITY", &v))
 		k->sparsity = v != 0;
+	if (env_num("JOBPACKER_ADHOC_AGG", &v))
+		k->adhoc_agg = v != 0;
 	if (env_num("JOBPACKER_EARLY_REDUCE_CAP", &v) && v >= 0 && v <= 1)
 		k->early_reduce_cap = v;
 	if ((s = getenv("JOBPACKER_LRF")))

@@ -1469,6 +1469,119 @@ Test(jobpacker, workloads_complete)
 	run_to_completion("corral", 0.7, true);
 }
 
+/* The ad-hoc aggregation trial (§4.2.4, Fig. 4.18; jobpacker_adhoc.c). */
+
+Test(jobpacker, adhoc_width_is_tasks_times_the_recurring_ratio)
+{
+	cr_assert_eq(jp_adhoc_width(0.25, 8, 10), 2);
+	cr_assert_eq(jp_adhoc_width(0.25, 9, 10), 3, "rounded up");
+	cr_assert_eq(jp_adhoc_width(0.01, 3, 10), 1, "at least one rack");
+	cr_assert_eq(jp_adhoc_width(0.5, 100, 10), 10, "at most every rack");
+	cr_assert_eq(jp_adhoc_width(0.5, 0, 10), 0, "no tasks, no racks");
+}
+
+/* Racks marked in `on` (R entries): how many. */
+static int racks_in(const bool *on, int R)
+{
+	int n = 0;
+	for (int i = 0; i < R; i++)
+		n += on[i];
+	return n;
+}
+
+/* offer_all, one container at a time, rack after rack: Fair alone then spreads a job's tasks
+ * over the racks. */
+static int offer_across_racks(void)
+{
+	int started = 0, before;
+	do {
+		before = started;
+		for (int k = 0; k < c.per_rack; k++)
+			for (int r = 0; r < c.racks; r++) {
+				int sv = r * c.per_rack + k;
+				struct task *t = c.servers[sv].free > 0 ? s.ops->offer(&s, sv) : NULL;
+				if (t) {
+					cluster_start_task(&c, t, sv);
+					started++;
+				}
+			}
+	} while (started > before);
+	return started;
+}
+
+/* An ad-hoc job of 8 maps and 4 reduces beside a recurring shuffle-heavy job
+ * (submitted much later, so that it only sets the widths), on 8 racks of 4
+ * containers; with the trial on or off.  Returns the job's replica-1,
+ * replica-2/3, map and reduce racks. */
+static void adhoc_job_racks(bool agg, bool d1[8], bool d23[8], bool mr[8], bool rr[8], int *wm, int *wr)
+{
+	struct jspec js[2] = {{16, 8, 10, 10, 160000, 16000, 1000, true}, {8, 4, 10, 10, 80000, 8000, 0, false}};
+	if (agg)
+		setenv("JOBPACKER_ADHOC_AGG", "1", 1);
+	start("jobpacker", 8, 2, 2, 2, js, 0.7, 1000);
+	unsetenv("JOBPACKER_ADHOC_AGG");
+	const struct jp_plan *p = &rt_of()->plan;
+	cr_assert(p->planned[0] && p->sh[0] && !p->planned[1]);
+	*wm = jp_adhoc_width((double)p->rm[0] / 16, 8, 8);
+	*wr = jp_adhoc_width((double)p->rr[0] / 8, 4, 8);
+	memset(d1, 0, 8);
+	memset(d23, 0, 8);
+	memset(mr, 0, 8);
+	memset(rr, 0, 8);
+	struct job *j = &w->jobs[1];
+	for (int m = 0; m < j->nmaps; m++) {
+		struct task *t = job_map(w->tasks, j, m);
+		sched_place_input(&s, j, t, t->replicas);
+		cr_assert(t->replicas[0] >= 0 && t->replicas[1] >= 0 && t->replicas[2] >= 0);
+		cr_assert_eq(rack(t->replicas[1]), rack(t->replicas[2]), "replicas 2 and 3 on one rack");
+		cr_assert_neq(rack(t->replicas[1]), rack(t->replicas[0]));
+		d1[rack(t->replicas[0])] = true;
+		d23[rack(t->replicas[1])] = true;
+	}
+	cluster_job_arrive(&c, j);
+	offer_across_racks();
+	cr_assert_eq(j->maps_running, 8, "every map found a container");
+	for (int m = 0; m < j->nmaps; m++) {
+		struct task *t = job_map(w->tasks, j, m);
+		mr[rack(t->server)] = true;
+		cluster_finish_task(&c, t);
+	}
+	offer_across_racks();
+	cr_assert_eq(j->reduces_running, 4, "every reduce found a container");
+	for (int r = 0; r < j->nreduces; r++)
+		rr[rack(job_reduce(w->tasks, j, r)->server)] = true;
+	stop();
+}
+
+Test(jobpacker, adhoc_aggregation_puts_a_job_on_few_racks)
+{
+	bool d1[8], d23[8], mr[8], rr[8];
+	int wm, wr;
+	adhoc_job_racks(true, d1, d23, mr, rr, &wm, &wr);
+	cr_assert(wm >= 1 && wm < 4 && wr >= 1 && wr < 4, "fixture: widths %d, %d leave racks out", wm, wr);
+	cr_assert_eq(racks_in(d1, 8), wm, "first replicas on W_map racks");
+	cr_assert_leq(racks_in(d23, 8), wm, "the other two on at most W_map racks");
+	for (int i = 0; i < 8; i++)
+		cr_assert(!(d1[i] && d23[i]), "rack %d holds both sets", i);
+	cr_assert_eq(racks_in(mr, 8), wm, "maps on W_map racks");
+	for (int i = 0; i < 8; i++)
+		cr_assert(!mr[i] || d1[i] || d23[i], "a map on rack %d, which has none of the job's data", i);
+	cr_assert_eq(racks_in(rr, 8), wr, "reduces on %d racks, W_reduce = %d", racks_in(rr, 8), wr);
+
+	/* The same job without the trial: Fair spreads it over the cluster. */
+	adhoc_job_racks(false, d1, d23, mr, rr, &wm, &wr);
+	cr_assert_gt(racks_in(mr, 8), wm);
+	cr_assert_gt(racks_in(rr, 8), wr);
+}
+
+Test(jobpacker, workloads_complete_with_adhoc_aggregation)
+{
+	setenv("JOBPACKER_ADHOC_AGG", "1", 1);
+	run_to_completion("jobpacker", 0.7, true);
+	run_to_completion("jobpacker", 0.05, true);
+	unsetenv("JOBPACKER_ADHOC_AGG");
+}
+
 /* -------------------------------------------------------------- Corral */
 
 Test(corral, maps_and_reduces_on_the_same_racks)
