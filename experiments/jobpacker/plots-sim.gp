@@ -1,5 +1,5 @@
 # Plots shaped like the dissertation's simulation figures of Chapter 4 (4.9-4.12,
-# 4.17, 4.20-4.24), from report_sim.py's CSVs; run in the output directory.
+# 4.17, 4.18, 4.20-4.24), from report_sim.py's CSVs; run in the output directory.
 set terminal pngcairo size 640,420 font ",10"
 set datafile separator ","
 set grid ytics
@@ -64,6 +64,19 @@ plot for [s in sysn] "cdf_mixed-rec_".s.".csv" using 1:2 with steps lw 2 title s
 set title "(b) ad-hoc jobs (Fig. 4.17b)"
 plot for [s in sysn] "cdf_mixed-adhoc_".s.".csv" using 1:2 with steps lw 2 title s
 unset multiplot
+# Fig. 4.18: JobPacker's mixed runs with and without its ad-hoc jobs on a few racks (run.sh's
+# adhocagg runs; no plot without them).
+if (system("test -f cdf_4.18-rec_adhocagg.csv && echo 1") eq "1") {
+    set output "fig4.18_adhoc_aggregation_cdf.png"
+    set multiplot layout 1,2
+    set title "(a) recurring jobs, JobPacker (Fig. 4.18a)"
+    plot "cdf_4.18-rec_mixed.csv" using 1:2 with steps lw 2 title "ad hoc by Fair", \
+         "cdf_4.18-rec_adhocagg.csv" using 1:2 with steps lw 2 title "ad hoc on a few racks"
+    set title "(b) ad-hoc jobs, JobPacker (Fig. 4.18b)"
+    plot "cdf_4.18-adhoc_mixed.csv" using 1:2 with steps lw 2 title "ad hoc by Fair", \
+         "cdf_4.18-adhoc_adhocagg.csv" using 1:2 with steps lw 2 title "ad hoc on a few racks"
+    unset multiplot
+}
 set terminal pngcairo size 640,420 font ",10"
 unset logscale x
 

@@ -8,7 +8,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report_sim
 if len(sys.argv) > 1 and sys.argv[1] == "--sim":
-    # Paper-scale simulation (Figs. 4.9-4.12, 4.17, 4.20-4.24): report_sim.py.
+    # Paper-scale simulation (Figs. 4.9-4.12, 4.17, 4.18, 4.20-4.24): report_sim.py.
     report_sim.main(sys.argv[2:])
     sys.exit(0)
 def usage():

@@ -5,7 +5,7 @@
 #
 #   sudo experiments/jobpacker/run.sh [--quick] [options]     emulation (GENI scale, Figs. 4.13-4.16, 4.19)
 #        experiments/jobpacker/run.sh --backend sim [options] simulation (paper scale, Figs. 4.9-4.12,
-#                                                             4.17, 4.20-4.24), no root
+#                                                             4.17, 4.18, 4.20-4.24), no root
 #
 # Options:
 #   --backend emu|sim   emulator (root) or flow-level simulator (default emu)
@@ -45,6 +45,8 @@
 #   batch     all jobs at t = 0: makespan, OCS/EPS split  (sim 4.9/4.10, emu 4.13/4.14)
 #   online    uniform arrivals: JCT CDF, median, OCS share (sim 4.11/4.12, emu 4.15/4.16)
 #   mixed     50% recurring, 50% ad hoc, online, rho 1.0  (sim 4.17, emu 4.19)
+#   adhocagg  paper scale, JobPacker: mixed with its ad-hoc jobs on a few racks, the trial
+#             §4.2.4 dropped (JOBPACKER_ADHOC_AGG=1; sim 4.18)
 #   load*     GENI scale, simulator (also the twin's; not --quick) or LOAD=1: online at
 #             LOAD_RATES x GENI's arrival rate (2, 1/2, 1/4), every system
 #   sens-*    JobPacker only.  Paper scale: shuffle-size error 0-50% (4.20a), arrival error
@@ -187,6 +189,11 @@ for seed in $SEEDS; do
         add online "$sys" "$seed" "" "--arrivals uniform:$WINDOW"
         add mixed "$sys" "$seed" "" "--arrivals uniform:$WINDOW --recurring 0.5"
     done
+    # Fig. 4.18 (a simulation result): JobPacker's mixed runs again with the trial of §4.2.4
+    # that the dissertation dropped, ad-hoc jobs on a few racks.
+    if [ "$SCALE" = paper ] && case " $SYSTEMS " in *" JobPacker "*) true ;; *) false ;; esac; then
+        add adhocagg JobPacker "$seed" "JOBPACKER_ADHOC_AGG=1" "--arrivals uniform:$WINDOW --recurring 0.5"
+    fi
 done
 rep=0
 for seed in $SEEDS; do

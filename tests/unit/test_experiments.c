@@ -258,3 +258,50 @@ Test(experiments, run_sh_passes_the_network_model_to_every_run, .timeout = 300)
 		cr_assert_neq(access(path, F_OK), 0, "%s: %s created", bad[k], path);
 	}
 }
+
+/* The mean JCT of a paper-scale run's finished ad-hoc jobs (jobs.csv: recurring = 0). */
+static double adhoc_mean_jct(const char *run)
+{
+	char path[512], line[1024];
+	snprintf(path, sizeof path, "%s/res/jobpacker-sim/jobpacker/%s/jobs.csv", root, run);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s missing", path);
+	double sum = 0;
+	int n = 0;
+	cr_assert_not_null(fgets(line, sizeof line, f));   /* header */
+	while (fgets(line, sizeof line, f)) {
+		char *field[16];
+		int k = 0;
+		for (char *p = line, *tok; k < 16 && (tok = strsep(&p, ",")); )
+			field[k++] = tok;
+		cr_assert_geq(k, 13, "%s: a short row", path);
+		if (atoi(field[11]) == 0 && atoi(field[12]) == 1) {   /* ad hoc, finished */
+			sum += atof(field[5]);
+			n++;
+		}
+	}
+	fclose(f);
+	cr_assert_gt(n, 0);
+	return sum / n;
+}
+
+Test(experiments, paper_study_runs_fig_4_18_with_the_adhoc_trial, .timeout = 300)
+{
+	/* JobPacker's mixed run and the same run with its ad-hoc jobs on a few
+	 * racks (JOBPACKER_ADHOC_AGG=1), one seed, 100 jobs; the report sets them
+	 * side by side. */
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && RES='%s/res' OUT_SIM='%s/out-res' EMU='%s' SYSTEMS='JobPacker' "
+		 "ONLY='^(mixed|adhocagg)-' experiments/jobpacker/run.sh --backend sim --quick --no-sens --seeds 4 "
+		 "> '%s/a.log' 2>&1",
+		 repo, root, root, emu, root);
+	cr_assert_eq(system(cmd), 0, "run.sh failed (see %s/a.log)", root);
+	cr_assert(file_has("res/jobpacker-sim/jobpacker/adhocagg-JobPacker-s4/run.key", "JOBPACKER_ADHOC_AGG=1 "));
+	double without = adhoc_mean_jct("mixed-JobPacker-s4"), with = adhoc_mean_jct("adhocagg-JobPacker-s4");
+	cr_assert(fabs(with - without) > 1e-3, "the trial changed nothing (%.3f s both)", with);
+	char row[128];
+	cr_assert(file_has("out-res/REPORT.md", "## Ad-hoc jobs on a few racks"));
+	snprintf(row, sizeof row, " | %.2f / %.2f | %.3f | ", without, with, with / without);
+	cr_assert(file_has("out-res/REPORT.md", row), "no ad-hoc mean JCT cell %s", row);
+}
