@@ -156,27 +156,37 @@ Test(experiments, report_gives_the_spread_over_resampled_seeds, .timeout = 300)
 	cr_assert(file_has("out-res/REPORT.md", cell), "no interval %s in the direction table", cell);
 }
 
-/* The median of the finished jobs' JCTs in a run's jobs.csv (as
- * statistics.median: the mean of the middle two of an even count). */
-static double median_jct(const char *res, const char *run)
+/* The JCTs of the finished jobs in a run's jobs.csv (under the results root `res`), of every
+ * job or (adhoc_only) of the ad-hoc ones; returns how many. */
+static int finished_jcts(const char *res, const char *run, bool adhoc_only, double *v, int cap)
 {
 	char path[512], line[1024];
-	snprintf(path, sizeof path, "%s/%s/jobpacker-sim-geni/%s/jobs.csv", root, res, run);
+	snprintf(path, sizeof path, "%s/%s/%s/jobs.csv", root, res, run);
 	FILE *f = fopen(path, "r");
 	cr_assert_not_null(f, "%s missing", path);
-	double v[4096];
 	int n = 0;
 	cr_assert_not_null(fgets(line, sizeof line, f));   /* header */
-	while (fgets(line, sizeof line, f) && n < 4096) {
+	while (fgets(line, sizeof line, f) && n < cap) {
 		char *field[16];
 		int k = 0;
 		for (char *p = line, *tok; k < 16 && (tok = strsep(&p, ",")); )
 			field[k++] = tok;
 		cr_assert_geq(k, 13, "%s: a short row", path);
-		if (atoi(field[12]) == 1)   /* finished */
+		if (atoi(field[12]) == 1 && (!adhoc_only || atoi(field[11]) == 0))   /* finished (ad hoc) */
 			v[n++] = atof(field[5]);   /* jct_s */
 	}
 	fclose(f);
+	return n;
+}
+
+/* The median of the finished jobs' JCTs in a GENI-scale run (as statistics.median: the mean
+ * of the middle two of an even count). */
+static double median_jct(const char *res, const char *run)
+{
+	char where[256];
+	snprintf(where, sizeof where, "%s/jobpacker-sim-geni", res);
+	double v[4096];
+	int n = finished_jcts(where, run, false, v, 4096);
 	cr_assert_gt(n, 0);
 	for (int i = 1; i < n; i++)   /* insertion sort: a few dozen jobs */
 		for (int k = i; k > 0 && v[k - 1] > v[k]; k--) {
@@ -259,29 +269,15 @@ Test(experiments, run_sh_passes_the_network_model_to_every_run, .timeout = 300)
 	}
 }
 
-/* The mean JCT of a paper-scale run's finished ad-hoc jobs (jobs.csv: recurring = 0). */
+/* The mean JCT of a paper-scale run's finished ad-hoc jobs. */
 static double adhoc_mean_jct(const char *run)
 {
-	char path[512], line[1024];
-	snprintf(path, sizeof path, "%s/res/jobpacker-sim/jobpacker/%s/jobs.csv", root, run);
-	FILE *f = fopen(path, "r");
-	cr_assert_not_null(f, "%s missing", path);
-	double sum = 0;
-	int n = 0;
-	cr_assert_not_null(fgets(line, sizeof line, f));   /* header */
-	while (fgets(line, sizeof line, f)) {
-		char *field[16];
-		int k = 0;
-		for (char *p = line, *tok; k < 16 && (tok = strsep(&p, ",")); )
-			field[k++] = tok;
-		cr_assert_geq(k, 13, "%s: a short row", path);
-		if (atoi(field[11]) == 0 && atoi(field[12]) == 1) {   /* ad hoc, finished */
-			sum += atof(field[5]);
-			n++;
-		}
-	}
-	fclose(f);
+	static double v[4096];
+	int n = finished_jcts("res/jobpacker-sim", run, true, v, 4096);
 	cr_assert_gt(n, 0);
+	double sum = 0;
+	for (int i = 0; i < n; i++)
+		sum += v[i];
 	return sum / n;
 }
 
@@ -298,7 +294,7 @@ Test(experiments, paper_study_runs_fig_4_18_with_the_adhoc_trial, .timeout = 300
 		 repo, root, root, emu, root);
 	cr_assert_eq(system(cmd), 0, "run.sh failed (see %s/a.log)", root);
 	cr_assert(file_has("res/jobpacker-sim/jobpacker/adhocagg-JobPacker-s4/run.key", "JOBPACKER_ADHOC_AGG=1 "));
-	double without = adhoc_mean_jct("mixed-JobPacker-s4"), with = adhoc_mean_jct("adhocagg-JobPacker-s4");
+	double without = adhoc_mean_jct("jobpacker/mixed-JobPacker-s4"), with = adhoc_mean_jct("jobpacker/adhocagg-JobPacker-s4");
 	cr_assert(fabs(with - without) > 1e-3, "the trial changed nothing (%.3f s both)", with);
 	char row[128];
 	cr_assert(file_has("out-res/REPORT.md", "## Ad-hoc jobs on a few racks"));
