@@ -29,7 +29,6 @@
 #include "emu/sched/jobpacker.h"
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 enum { AH_DATA1 = 1, AH_DATA23 = 2, AH_MAPS = 4, AH_REDS = 8 };
 
@@ -165,7 +164,6 @@ static void choose(struct sched *s, uint8_t *racks, int from, int want, int bit)
 	for (int i = 0; i < R && from; i++)
 		any |= (racks[i] & from) != 0;
 	struct rack_room room[R];
-	memset(room, 0, sizeof room);   /* (gcc cannot tell that qsort reads only the first n) */
 	for (int i = 0; i < R; i++) {
 		if (any && !(racks[i] & from))
 			continue;
