@@ -195,7 +195,7 @@ void jp_adhoc_free(struct jp_rt *rt);
 bool jp_adhoc_input_racks(struct sched *s, struct jp_rt *rt, const struct job *j, const struct task *map, int *first,
 			  int *other);
 /* Whether the job's maps (JP_MAP) or reduces (JP_RED) may run on `rack`; true when the trial does
- * not apply to it. */
+ * not apply to it.  The racks are chosen on the first ask with a map pending (a reduce runnable). */
 bool jp_adhoc_allows(struct sched *s, struct jp_rt *rt, const struct job *j, enum jp_stage stage, int rack);
 /* Rack failure: a rack none of whose servers is alive; jobs planned on it fall back (O25). */
 void jp_follow_tick(struct sched *s, struct jp_rt *rt);

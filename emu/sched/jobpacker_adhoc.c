@@ -181,9 +181,9 @@ static void choose(struct sched *s, uint8_t *racks, int from, int want, int bit)
 
 bool jp_adhoc_allows(struct sched *s, struct jp_rt *rt, const struct job *j, enum jp_stage stage, int rack)
 {
-	if (!applies(rt, j))
-		return true;
 	const struct cluster *c = s->c;
+	if (!applies(rt, j) || (stage == JP_MAP && !cluster_pending_maps(c, j)))
+		return true;   /* (no map to place: choose the racks when there is one) */
 	int R = c->racks, bit = stage == JP_MAP ? AH_MAPS : AH_REDS;
 	uint8_t *racks = rt->adhoc->racks + (size_t)j->id * R;
 	if (!(rt->adhoc->chosen[j->id] & bit)) {

@@ -345,7 +345,7 @@ static struct task *fair_task(struct sched *s, struct jp_rt *rt, struct job *j, 
 {
 	int rack = cluster_rack_of(s->c, server);
 	struct task *t = NULL;
-	if (!cluster_pending_maps(s->c, j) || jp_adhoc_allows(s, rt, j, JP_MAP, rack))
+	if (jp_adhoc_allows(s, rt, j, JP_MAP, rack))
 		t = cluster_best_map(s->c, j, server, NULL);
 	if (t || !cluster_pending_reduces(s->c, j))
 		return t;

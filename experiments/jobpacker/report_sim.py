@@ -90,6 +90,14 @@ def jcts(jobs, pred=lambda r: True):
     return [float(r["jct_s"]) for r in jobs if r["finished"] == "1" and pred(r)]
 
 
+def write_cdf(path, runs, pred=lambda j: True):
+    """The CDF of the JCTs of the jobs `pred` picks, pooled over `runs`, as gnuplot reads it."""
+    allj = sorted(j for r in runs for j in jcts(r["jobs"], pred))
+    with open(path, "w") as f:
+        for i, v in enumerate(allj):
+            f.write("%.3f %.5f\n" % (v, (i + 1) / len(allj)))
+
+
 def plan_stats(path):
     """JobPacker's plan log: planned makespan, jobs planned shuffle-heavy, on one map rack."""
     if not os.path.exists(path):
@@ -177,10 +185,7 @@ def main(argv):
     # ---- online: 4.11, 4.12
     orows = []
     for s in have("online"):
-        allj = sorted(j for r in runs[("online", s)].values() for j in jcts(r["jobs"]))
-        with open(os.path.join(out, "cdf_online_%s.csv" % s), "w") as f:
-            for i, v in enumerate(allj):
-                f.write("%.3f %.5f\n" % (v, (i + 1) / len(allj)))
+        write_cdf(os.path.join(out, "cdf_online_%s.csv" % s), runs[("online", s)].values())
         nm = norm_to("online", s, med)
         orows.append((s, mean(per_seed("online", s, med).values()), mean(nm), rng(nm),
                       mean(per_seed("online", s, p5).values()), mean(per_seed("online", s, p95).values()),
@@ -195,10 +200,7 @@ def main(argv):
     mrows = []
     for s in have("mixed"):
         for kind, pred in (("rec", lambda j: j["recurring"] == "1"), ("adhoc", lambda j: j["recurring"] == "0")):
-            allj = sorted(j for r in runs[("mixed", s)].values() for j in jcts(r["jobs"], pred))
-            with open(os.path.join(out, "cdf_mixed-%s_%s.csv" % (kind, s)), "w") as f:
-                for i, v in enumerate(allj):
-                    f.write("%.3f %.5f\n" % (v, (i + 1) / len(allj)))
+            write_cdf(os.path.join(out, "cdf_mixed-%s_%s.csv" % (kind, s)), runs[("mixed", s)].values(), pred)
         mrows.append((s, mean(per_seed("mixed", s, rec).values()), mean(per_seed("mixed", s, adh).values()),
                       mean(norm_to("mixed", s, rec)), mean(norm_to("mixed", s, adh)),
                       mean(per_seed("mixed", s, share).values()), nseeds("mixed", s)))
@@ -208,25 +210,18 @@ def main(argv):
             f.write("%s,%.3f,%.3f,%.4f,%.4f,%.4f,%d\n" % (s, a, b, na, nb, sh, k))
 
     # ---- the ad-hoc aggregation trial: 4.18 (JobPacker's mixed runs with and without it, same seeds)
-    agg = runs.get(("adhocagg", "JobPacker"), {})
-    base = {sd: r for sd, r in runs.get(("mixed", "JobPacker"), {}).items() if sd in agg}
-    arows = []   # (class, [median, mean, 90th pct] without, with, the per-seed ratios' means)
-    for kind, val in (("rec", "1"), ("adhoc", "0")):
+    mixed_jp = runs.get(("mixed", "JobPacker"), {})
+    agg = {sd: r for sd, r in runs.get(("adhocagg", "JobPacker"), {}).items() if sd in mixed_jp}
+    arows = []   # (class, [median, mean, 90th pct] without, the same with, the per-seed ratios' means)
+    stats = (lambda x: pct(x, 50), mean, lambda x: pct(x, 90))
+    for kind, val in (("rec", "1"), ("adhoc", "0")) if agg else ():
         pred = lambda j, val=val: j["recurring"] == val
-        for sc, rs in (("mixed", base), ("adhocagg", agg)):
-            allj = sorted(j for r in rs.values() for j in jcts(r["jobs"], pred))
-            if allj:
-                with open(os.path.join(out, "cdf_4.18-%s_%s.csv" % (kind, sc)), "w") as f:
-                    for i, v in enumerate(allj):
-                        f.write("%.3f %.5f\n" % (v, (i + 1) / len(allj)))
-        stats = (lambda x: pct(x, 50), mean, lambda x: pct(x, 90))
-        if agg:
-            per = [(stats[k](jcts(base[sd]["jobs"], pred)), stats[k](jcts(agg[sd]["jobs"], pred)))
-                   for k in range(3) for sd in sorted(agg)]
-            n = len(agg)
-            arows.append((kind, [mean([a for a, _ in per[k * n:(k + 1) * n]]) for k in range(3)],
-                          [mean([b for _, b in per[k * n:(k + 1) * n]]) for k in range(3)],
-                          [mean([b / a for a, b in per[k * n:(k + 1) * n] if a]) for k in range(3)]))
+        for sc, rs in (("mixed", mixed_jp), ("adhocagg", agg)):
+            write_cdf(os.path.join(out, "cdf_4.18-%s_%s.csv" % (kind, sc)), [rs[sd] for sd in agg], pred)
+        pairs = [[(st(jcts(mixed_jp[sd]["jobs"], pred)), st(jcts(agg[sd]["jobs"], pred))) for sd in agg]
+                 for st in stats]
+        arows.append((kind, [mean([a for a, _ in p]) for p in pairs], [mean([b for _, b in p]) for p in pairs],
+                      [mean([b / a for a, b in p if a]) for p in pairs]))
 
     # ---- sensitivity: 4.20-4.24
     base_of = {"shuffleerr": ("online", 0.0), "arrerr": ("online", 0.0), "slowstart": ("online", 0.7),

@@ -38,23 +38,34 @@ static void teardown(void)
 
 TestSuite(experiments, .init = setup, .fini = teardown);
 
+/* experiments/jobpacker/run.sh `args`, its results in root/<res>, its report in root/<out>
+ * (NULL: where run.sh puts it for that RES), with the environment `env` besides; its output
+ * in root/<log>.  Returns the exit status. */
+static int run_sh(const char *res, const char *out, const char *env, const char *args, const char *log)
+{
+	char cmd[2048], out_sim[600] = "";
+	if (out)
+		snprintf(out_sim, sizeof out_sim, "OUT_SIM='%s/%s' ", root, out);
+	snprintf(cmd, sizeof cmd, "cd '%s' && RES='%s/%s' %sEMU='%s' %s experiments/jobpacker/run.sh %s > '%s/%s' 2>&1",
+		 repo, root, res, out_sim, emu, env, args, root, log);
+	int rc = system(cmd);
+	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
 /* run.sh on the simulator at GENI scale, batch only, JobPacker and Corral,
  * one repetition per seed, with `extra` options; results in root/<res>, the
  * report in root/out-<res>, its output in root/<log>.  Returns the exit
  * status. */
 static int study_args(const char *res, const char *jobs, const char *seeds, const char *extra, const char *log)
 {
-	char cmd[2048];
+	char out[64], args[1024];
 	int reps = 1;
 	for (const char *c = seeds; *c; c++)
 		reps += *c == ' ';
-	snprintf(cmd, sizeof cmd,
-		 "cd '%s' && RES='%s/%s' OUT_SIM='%s/out-%s' EMU='%s' SYSTEMS='JobPacker Corral' ONLY='^batch-' "
-		 "experiments/jobpacker/run.sh --backend sim --scale geni --no-sens --reps %d --seeds '%s' --jobs %s %s "
-		 "> '%s/%s' 2>&1",
-		 repo, root, res, root, res, emu, reps, seeds, jobs, extra, root, log);
-	int rc = system(cmd);
-	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+	snprintf(out, sizeof out, "out-%s", res);
+	snprintf(args, sizeof args, "--backend sim --scale geni --no-sens --reps %d --seeds '%s' --jobs %s %s", reps,
+		 seeds, jobs, extra);
+	return run_sh(res, out, "SYSTEMS='JobPacker Corral' ONLY='^batch-'", args, log);
 }
 
 static int study_seeds(const char *res, const char *jobs, const char *seeds, const char *log)
@@ -200,13 +211,9 @@ static double median_jct(const char *res, const char *run)
 Test(experiments, report_gives_the_online_median_against_the_arrival_rate, .timeout = 300)
 {
 	/* The load sweep beside the online scenario, JobPacker and F-EPS, one seed. */
-	char cmd[2048];
-	snprintf(cmd, sizeof cmd,
-		 "cd '%s' && RES='%s/res' OUT_SIM='%s/out-res' EMU='%s' SYSTEMS='JobPacker F-EPS' "
-		 "ONLY='^(online|load2)-' experiments/jobpacker/run.sh --backend sim --scale geni --no-sens --reps 1 "
-		 "--seeds 4 --jobs 12 > '%s/a.log' 2>&1",
-		 repo, root, root, emu, root);
-	cr_assert_eq(system(cmd), 0, "run.sh failed (see %s/a.log)", root);
+	cr_assert_eq(run_sh("res", "out-res", "SYSTEMS='JobPacker F-EPS' ONLY='^(online|load2)-'",
+			    "--backend sim --scale geni --no-sens --reps 1 --seeds 4 --jobs 12", "a.log"),
+		     0, "run.sh failed (see %s/a.log)", root);
 	double jp = median_jct("res", "jobpacker/load2-JobPacker-s4"), fe = median_jct("res", "fair/load2-F-EPS-s4");
 	double jp1 = median_jct("res", "jobpacker/online-JobPacker-s4");
 	char row[128];
@@ -228,16 +235,13 @@ Test(experiments, a_study_into_another_results_root_reports_there, .timeout = 30
 {
 	/* RES without OUT_SIM: the report goes under RES, not over the committed
 	 * one beside run.sh. */
-	char committed[600], cmd[2048];
+	char committed[600];
 	snprintf(committed, sizeof committed, "%s/experiments/jobpacker/out-sim-geni/REPORT.md", repo);
 	struct stat before, after;
 	cr_assert_eq(stat(committed, &before), 0, "%s missing", committed);
-	snprintf(cmd, sizeof cmd,
-		 "cd '%s' && RES='%s/res' EMU='%s' SYSTEMS='JobPacker Corral' ONLY='^batch-' "
-		 "experiments/jobpacker/run.sh --backend sim --scale geni --no-sens --reps 1 --seeds 4 --jobs 8 "
-		 "> '%s/a.log' 2>&1",
-		 repo, root, emu, root);
-	cr_assert_eq(system(cmd), 0, "run.sh failed (see %s/a.log)", root);
+	cr_assert_eq(run_sh("res", NULL, "SYSTEMS='JobPacker Corral' ONLY='^batch-'",
+			    "--backend sim --scale geni --no-sens --reps 1 --seeds 4 --jobs 8", "a.log"),
+		     0, "run.sh failed (see %s/a.log)", root);
 	cr_assert(file_has("res/out-sim-geni/REPORT.md", "## Batch (Figs. 4.13, 4.14)"));
 	cr_assert_eq(stat(committed, &after), 0);
 	cr_assert(before.st_mtim.tv_sec == after.st_mtim.tv_sec && before.st_mtim.tv_nsec == after.st_mtim.tv_nsec,
@@ -286,13 +290,9 @@ Test(experiments, paper_study_runs_fig_4_18_with_the_adhoc_trial, .timeout = 300
 	/* JobPacker's mixed run and the same run with its ad-hoc jobs on a few
 	 * racks (JOBPACKER_ADHOC_AGG=1), one seed, 100 jobs; the report sets them
 	 * side by side. */
-	char cmd[2048];
-	snprintf(cmd, sizeof cmd,
-		 "cd '%s' && RES='%s/res' OUT_SIM='%s/out-res' EMU='%s' SYSTEMS='JobPacker' "
-		 "ONLY='^(mixed|adhocagg)-' experiments/jobpacker/run.sh --backend sim --quick --no-sens --seeds 4 "
-		 "> '%s/a.log' 2>&1",
-		 repo, root, root, emu, root);
-	cr_assert_eq(system(cmd), 0, "run.sh failed (see %s/a.log)", root);
+	cr_assert_eq(run_sh("res", "out-res", "SYSTEMS='JobPacker' ONLY='^(mixed|adhocagg)-'",
+			    "--backend sim --quick --no-sens --seeds 4", "a.log"),
+		     0, "run.sh failed (see %s/a.log)", root);
 	cr_assert(file_has("res/jobpacker-sim/jobpacker/adhocagg-JobPacker-s4/run.key", "JOBPACKER_ADHOC_AGG=1 "));
 	double without = adhoc_mean_jct("jobpacker/mixed-JobPacker-s4"), with = adhoc_mean_jct("jobpacker/adhocagg-JobPacker-s4");
 	cr_assert(fabs(with - without) > 1e-3, "the trial changed nothing (%.3f s both)", with);
