@@ -169,6 +169,8 @@ struct jp_rt {
 	int (*on_key)[5];        /* per job: its task counters when on_rack was counted; [4] < 0 = never */
 	bool *rack_dead;
 	int *cursor;             /* per rack: entries before it are finished */
+	int *block_server;       /* per rack: the server (index in the rack) the next planned block's
+				    first replica goes to, round-robin */
 	int **next;              /* per rack, per entry: the next entry whose job was not seen finished */
 	struct jp_tidx **tidx;   /* per job: its tasks by planned rack (strict), built on first use */
 	double *spread_since;    /* per job: since when a server running one of its reduces declined

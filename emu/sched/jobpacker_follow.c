@@ -18,9 +18,10 @@ int jp_rt_init(struct jp_rt *rt, struct sched *s)
 	rt->fallback = calloc(n, sizeof *rt->fallback);
 	rt->rack_dead = calloc(c->racks, sizeof *rt->rack_dead);
 	rt->cursor = calloc(c->racks, sizeof *rt->cursor);
+	rt->block_server = calloc(c->racks, sizeof *rt->block_server);
 	rt->tidx = calloc(n, sizeof *rt->tidx);
 	rt->spread_since = malloc(n * sizeof *rt->spread_since);
-	if (!rt->fallback || !rt->rack_dead || !rt->cursor || !rt->tidx || !rt->spread_since) {
+	if (!rt->fallback || !rt->rack_dead || !rt->cursor || !rt->block_server || !rt->tidx || !rt->spread_since) {
 		jp_rt_free(rt);
 		return -1;
 	}
@@ -54,9 +55,10 @@ void jp_rt_free(struct jp_rt *rt)
 	free(rt->fallback);
 	free(rt->rack_dead);
 	free(rt->cursor);
+	free(rt->block_server);
 	free(rt->spread_since);
 	rt->fallback = rt->rack_dead = NULL;
-	rt->cursor = NULL;
+	rt->cursor = rt->block_server = NULL;
 	rt->spread_since = NULL;
 }
 
@@ -712,10 +714,13 @@ struct task *jp_follow_offer(struct sched *s, struct jp_rt *rt, int server)
 	return rt->strict ? idle_pick(s, rt, server, &early, INFINITY) : NULL;
 }
 
-static int alive_server_of(struct sched *s, int rack)
+/* A live server of `rack` for a first replica: round-robin over the rack's servers for a
+ * planned block, so that a job's blocks on a rack are spread evenly over its servers (each
+ * server then runs its own maps node-local); random otherwise. */
+static int alive_server_of(struct sched *s, struct jp_rt *rt, int rack, bool planned)
 {
 	const struct cluster *c = s->c;
-	int pr = c->per_rack, k = rng_below(&s->rng, pr);
+	int pr = c->per_rack, k = planned ? rt->block_server[rack]++ % pr : rng_below(&s->rng, pr);
 	for (int x = 0; x < pr; x++) {
 		int sv = rack * pr + (k + x) % pr;
 		if (c->servers[sv].alive)
@@ -728,11 +733,12 @@ void jp_follow_place(struct sched *s, struct jp_rt *rt, struct job *j, struct ta
 {
 	const struct cluster *c = s->c;
 	int rack = -1, other = -1;
-	if (follows_plan(rt, j))
+	bool planned = follows_plan(rt, j);
+	if (planned)
 		rack = rt->plan.task_rack[map->id];
 	else
 		jp_adhoc_input_racks(s, rt, j, map, &rack, &other);   /* the Fig. 4.18 trial's racks */
-	int first = rack >= 0 && !rt->rack_dead[rack] ? alive_server_of(s, rack) : -1;
+	int first = rack >= 0 && !rt->rack_dead[rack] ? alive_server_of(s, rt, rack, planned) : -1;
 	if (first < 0) {
 		placement_default(c, &s->rng, replicas);   /* ad-hoc (or fallen back): HDFS default */
 		return;

@@ -86,6 +86,15 @@ def recorded(runs, key):
     return "/".join(sorted({str(r["s"].get("parameters", {}).get(key)) for v in runs.values() for r in v.values()}))
 
 
+def workload_kind(runs):
+    """What the runs' jobs were: the synthetic workload's, or samples of a trace (run.sh --trace)."""
+    kinds = {str(r["s"].get("parameters", {}).get("workload", "")).startswith("synthetic")
+             for v in runs.values() for r in v.values()}
+    return {frozenset([True]): "synthetic SWIM-like jobs",
+            frozenset([False]): "jobs sampled from a SWIM trace (`--trace`)"}.get(frozenset(kinds),
+                                                                          "synthetic or trace-sampled jobs")
+
+
 def jcts(jobs, pred=lambda r: True):
     return [float(r["jct_s"]) for r in jobs if r["finished"] == "1" and pred(r)]
 
@@ -157,13 +166,13 @@ def main(argv):
           "**Setup** (§4.3.1–4.3.2): flow-level simulator, `topologies/paper-20x30.conf` — 20 racks × 30 servers, "
           "20 containers and 10 Gb/s per server, 30 Gb/s EPS uplinks (10:1), one 100 Gb/s OCS port per rack; "
           "F-EPS on `paper-20x30-eps.conf` (100 Gb/s EPS uplinks, no OCS). "
-          "%s synthetic SWIM-like jobs per run (all recurring, or 50%% ad hoc in *mixed*), data scale 1, "
+          "%s %s per run (all recurring, or 50%% ad hoc in *mixed*), data scale 1, "
           "time scale %s (task durations and arrival times; run.sh's TS: calibrated so that F-EPS ÷ F-Hybrid "
           "is near the paper's, see run.sh), elephant threshold 1.125 GB, OCS interval 1 s, δ 10 ms, %s mode, "
           "%s copiers per reduce, slowstart %s, B = 5, ρ = 0 (1.0 in *mixed*), online "
           "arrivals uniform over 90 min × the time scale, bandwidth quantum %s s. Seeds %s (one per repetition; "
           "the paper averages 20 runs)."
-          % (par.get("jobs", any_run.get("jobs", "?")), par.get("time_scale", "?"),
+          % (par.get("jobs", any_run.get("jobs", "?")), workload_kind(runs), par.get("time_scale", "?"),
              recorded(runs, "ocs_mode"), recorded(runs, "copiers"),
              slowstarts((sc, n, r["s"]) for (sc, n), v in runs.items() for r in v.values()),
              par.get("sim_quantum_s", "0.01"),

@@ -835,17 +835,18 @@ Test(jobpacker, input_placed_on_planned_racks)
 {
 	/* A shuffle-heavy job with 12 maps on 4 racks of 4 containers (one wave
 	 * needs 3 racks): replica 1 of each block on the map's planned rack,
-	 * replicas 2 and 3 on one other rack. */
+	 * spread evenly over its servers, replicas 2 and 3 on one other rack. */
 	struct jspec js = {12, 2, 10, 10, 12000, 1200, 0, true};
 	start("jobpacker", 4, 2, 2, 1, &js, 0.7, 1000);
 	struct jp_plan *p = &rt_of()->plan;
 	cr_assert(p->sh[0]);
 	cr_assert_geq(p->rm[0], 3);
 	arrive_all();
-	int per[4] = {0};
+	int per[4] = {0}, per_server[8] = {0};
 	for (int i = 0; i < 12; i++) {
 		struct task *m = job_map(w->tasks, &w->jobs[0], i);
 		int r0 = rack(m->replicas[0]);
+		per_server[m->replicas[0]]++;
 		cr_assert_eq(r0, p->task_rack[m->id]);
 		cr_assert(p->map_rack[r0], "replica 1 off R_j^map");
 		cr_assert(m->replicas[1] >= 0 && m->replicas[2] >= 0);
@@ -856,12 +857,16 @@ Test(jobpacker, input_placed_on_planned_racks)
 	}
 	for (int i = 0; i < 4; i++)
 		cr_assert(per[i] == 0 || per[i] == 12 / p->rm[0], "blocks unevenly spread: rack %d has %d", i, per[i]);
-	/* The maps then run where their blocks are. */
+	for (int sv = 0; sv < 8; sv++)
+		cr_assert(per_server[sv] == 0 || per_server[sv] == 12 / p->rm[0] / 2,
+			  "server %d holds %d first replicas", sv, per_server[sv]);
+	/* The maps then run where their blocks are: each server has as many
+	 * blocks as containers, so every map reads its input from its own disk. */
 	offer_all();
 	for (int i = 0; i < 12; i++) {
 		struct task *m = job_map(w->tasks, &w->jobs[0], i);
 		cr_assert_eq(m->state, TASK_RUNNING);
-		cr_assert_neq(cluster_locality(&c, m, m->server), LOCAL_NONE);
+		cr_assert_eq(cluster_locality(&c, m, m->server), LOCAL_NODE, "map %d off its block's server", i);
 	}
 	stop();
 }
