@@ -12,8 +12,7 @@
  *    first; online: by predicted arrival), each job on the r_j racks free
  *    first;
  *  - input blocks: replica 1 on the job's racks and their servers
- *    (round-robin), replicas 2
- *    and 3 on one other rack;
+ *    (round-robin), replicas 2 and 3 on one other rack;
  *  - online: a free container serves the first runnable job of its rack's
  *    sequence (any map of the job, node-local first, or a reduce); ad-hoc
  *    jobs under Fair on what is left; no shuffle postponement (the default
