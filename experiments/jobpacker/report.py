@@ -289,8 +289,9 @@ if lsrc:
               "| ÷ F-Hybrid | ÷ Corral | F-EPS ÷ F-Hybrid |", "|---|---|---|---|---|---|---|---|---|"]
     for be, _, rows in lsrc:
         for rate, busy, md, n in rows:
-            lines.append("| %s | %g | %d | %.0f%% | %.2f | %s | %s | %s | %s |" % (
-                names.get(be, be), rate, n, 100 * busy, md.get("JobPacker", float("nan")),
+            lines.append("| %s | %g | %d | %.0f%% | %s | %s | %s | %s | %s |" % (
+                names.get(be, be), rate, n, 100 * busy,
+                "%.2f" % md["JobPacker"] if "JobPacker" in md else "—",
                 ratio(md, "JobPacker", "F-EPS"), ratio(md, "JobPacker", "F-Hybrid"), ratio(md, "JobPacker", "Corral"),
                 ratio(md, "F-EPS", "F-Hybrid")))
     lines.append("")

@@ -88,11 +88,11 @@ def recorded(runs, key):
 
 def workload_kind(runs):
     """What the runs' jobs were: the synthetic workload's, or samples of a trace (run.sh --trace)."""
-    kinds = {str(r["s"].get("parameters", {}).get("workload", "")).startswith("synthetic")
-             for v in runs.values() for r in v.values()}
-    return {frozenset([True]): "synthetic SWIM-like jobs",
-            frozenset([False]): "jobs sampled from a SWIM trace (`--trace`)"}.get(frozenset(kinds),
-                                                                          "synthetic or trace-sampled jobs")
+    synthetic = {str(r["s"].get("parameters", {}).get("workload", "")).startswith("synthetic")
+                 for v in runs.values() for r in v.values()}
+    if synthetic == {False}:
+        return "jobs sampled from a SWIM trace (`--trace`)"
+    return "synthetic SWIM-like jobs" if synthetic == {True} else "synthetic and trace-sampled jobs"
 
 
 def jcts(jobs, pred=lambda r: True):
