@@ -44,6 +44,16 @@ int cluster_init(struct cluster *c, int racks, int per_rack, int containers, str
 void cluster_free(struct cluster *c);
 
 static inline int cluster_rack_of(const struct cluster *c, int server) { return c->servers[server].rack; }
+/* Free containers on the live servers of `rack`. */
+static inline int cluster_rack_free(const struct cluster *c, int rack)
+{
+	int n = 0;
+	for (int k = 0; k < c->per_rack; k++) {
+		const struct server *sv = &c->servers[rack * c->per_rack + k];
+		n += sv->alive ? sv->free : 0;
+	}
+	return n;
+}
 
 /* The arrived, unfinished jobs in id order (a policy's loop over jobs):
  * for (int i = 0; i < c->running_jobs; i++) { struct job *j = cluster_active(c, i); ... } */

@@ -167,12 +167,7 @@ static void choose(struct sched *s, uint8_t *racks, int from, int want, int bit)
 	for (int i = 0; i < R; i++) {
 		if (any && !(racks[i] & from))
 			continue;
-		int f = 0;
-		for (int k = 0; k < c->per_rack; k++) {
-			const struct server *sv = &c->servers[i * c->per_rack + k];
-			f += sv->alive ? sv->free : 0;
-		}
-		room[n++] = (struct rack_room){f, rng_below(&s->rng, 1 << 20), i};
+		room[n++] = (struct rack_room){cluster_rack_free(c, i), rng_below(&s->rng, 1 << 20), i};
 	}
 	qsort(room, n, sizeof *room, by_room);
 	for (int k = 0; k < want && k < n; k++)

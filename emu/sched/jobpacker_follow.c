@@ -520,11 +520,7 @@ static bool racks_have_room(const struct cluster *c, const uint8_t *racks)
  * 0.999 -> 0.994; emulator, seeds 4 5 6 8 9, JobPacker's mean 24.4 -> 23.7 s. */
 static bool rack_room_for_other_reduce(const struct cluster *c, struct jp_rt *rt, int rack)
 {
-	int free_ = 0, due = 0;
-	for (int k = 0; k < c->per_rack; k++) {
-		const struct server *sv = &c->servers[rack * c->per_rack + k];
-		free_ += sv->alive ? sv->free : 0;
-	}
+	int free_ = cluster_rack_free(c, rack), due = 0;
 	for (int i = 0; i < c->running_jobs && due < free_; i++) {
 		const struct job *x = cluster_active(c, i);
 		if (!follows_plan(rt, x) || !rt->plan.sh[x->id] || pending_maps(x) == x->nmaps ||
