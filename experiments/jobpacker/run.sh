@@ -27,7 +27,8 @@
 #   --copiers N         parallel fetches per reduce (default 5, Hadoop's; up to 1024: every holder
 #                       at once, as the dissertation's simulator, 6.1.6; slow for Fair at paper scale)
 #   --no-sens           skip the sensitivity sweeps
-#   --quick             1 repetition, fewer jobs (GENI 12, no sweeps; paper 100, sweep end points)
+#   --quick             1 repetition, fewer jobs (GENI 12, no sweeps; paper 100, sweep end points);
+#                       its report goes to results/jobpacker-quick/ (RES/ when given)
 #   --trace FILE        a SWIM trace instead of the synthetic SWIM-like workload: each seed
 #                       samples --jobs of its jobs (GENI: those with >= 100 MB of shuffle)
 #   -h, --help          this text
@@ -103,6 +104,9 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
+# --quick is a smoke test: its report goes under the results root, not over the committed
+# full-study reports beside run.sh.
+[ $QUICK -eq 0 ] || [ "$REPDIR" != "$HERE" ] || REPDIR=$RES/jobpacker-quick
 LOAD_RATES=${LOAD_RATES:-2 0.5 0.25}
 for f in $LOAD_RATES; do posnum LOAD_RATES "$f"; done
 case $BACKEND in
