@@ -1,35 +1,46 @@
-# Plots shaped like the dissertation's Chapter 4 figures, from report.py's CSVs.
+# Plots shaped like the dissertation's Chapter 4 figures, from report.py's CSVs: our bars
+# (mean over the seeds, pooled jobs for medians; whiskers: 5th-95th percentile over resamples
+# of the seeds) beside the paper's (grey; none where the text gives no number).
 set terminal pngcairo size 640,420 font ",10"
 set datafile separator ","
+set datafile missing "NaN"
 set style data histograms
+set style histogram errorbars gap 1 lw 1
 set style fill solid 0.8 border -1
-set boxwidth 0.7
+set boxwidth 0.9
 set grid ytics
-set key off
+set key outside right top
+set yrange [0:*]
+set offsets 0, 0, 0.1, 0   # room above a bar of 1
+ours = "#4477aa"; paper = "#bbbbbb"
+note = "{/*0.8 whiskers: 5th-95th percentile over resampled seeds; grey: the paper (F-EPS: no number)}"
 
 set output "fig4.13_makespan.png"
-set title "Batch: makespan normalised to F-Hybrid (Fig. 4.13)"
+set title "Batch: makespan normalised to F-Hybrid (Fig. 4.13)\n" . note
 set ylabel "normalised makespan"
-plot "batch.csv" every ::1 using 3:xtic(1) lc rgb "#4477aa"
+plot "batch.csv" every ::1 using 4:5:6:xtic(1) title "ours" lc rgb ours, \
+     "" every ::1 using 7:7:7 title "paper" lc rgb paper
 
 set output "fig4.14_ocs_share.png"
-set title "Batch: share of cross-rack traffic (Fig. 4.14)"
-set ylabel "fraction of cross-rack bytes"
-set style histogram rowstacked
-set key outside
-plot "batch.csv" every ::1 using 4:xtic(1) title "OCS" lc rgb "#ee6677", "" every ::1 using 5 title "EPS" lc rgb "#4477aa"
-set style histogram clustered
-set key off
+set title "Batch: share of cross-rack bytes on circuits (Fig. 4.14)\n" . note
+set ylabel "OCS share of cross-rack bytes"
+set yrange [0:1.05]
+plot "batch.csv" every ::1 using 8:9:10:xtic(1) title "ours" lc rgb "#ee6677", \
+     "" every ::1 using 11:11:11 title "paper" lc rgb paper
+set yrange [0:*]
 
 set output "fig4.16_median_jct.png"
-set title "Online: median JCT normalised to F-Hybrid (Fig. 4.16)"
+set title "Online: median JCT normalised to F-Hybrid (Fig. 4.16)\n" . note
 set ylabel "normalised median JCT"
-plot "online.csv" every ::1 using 3:xtic(1) lc rgb "#228833"
+plot "online.csv" every ::1 using 5:6:7:xtic(1) title "ours" lc rgb "#228833", \
+     "" every ::1 using 8:8:8 title "paper" lc rgb paper
 
 set output "fig4.19_mixed.png"
-set title "Mixed: median JCT normalised to F-Hybrid (Fig. 4.19)"
-set key outside
-plot "mixed.csv" every ::1 using 4:xtic(1) title "recurring" lc rgb "#4477aa", "" every ::1 using 5 title "ad hoc" lc rgb "#ccbb44"
+set title "Mixed: median JCT normalised to F-Hybrid (Fig. 4.19)\n" . note
+plot "mixed.csv" every ::1 using 4:5:6:xtic(1) title "recurring" lc rgb ours, \
+     "" every ::1 using 7:7:7 title "paper, recurring" lc rgb paper, \
+     "" every ::1 using 8:9:10 title "ad hoc" lc rgb "#ccbb44", \
+     "" every ::1 using 11:11:11 title "paper, ad hoc" lc rgb "#dddddd"
 
 set output "fig4.15_jct_cdf.png"
 set title "Online: CDF of job completion time (Fig. 4.15)"
@@ -37,6 +48,7 @@ set style data lines
 set datafile separator whitespace
 set xlabel "JCT (s)"
 set ylabel "CDF"
+set yrange [0:1]
 set logscale x
 set key bottom right
 files = system("ls cdf_*.csv 2>/dev/null")

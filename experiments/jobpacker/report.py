@@ -199,16 +199,55 @@ def claims(seeds=None, st=study):
                   "0.74" if k == 0 else "0.71", mm["JobPacker"][k] < c)
     return out
 
+# The figures draw the paper's bars beside ours (None: the text gives no number, only "≈
+# JobPacker"), and whiskers over ours: the 5th-95th percentile over resamples of the seeds, as
+# the direction table's interval.
+PAPER_FIG = {"batch": {"JobPacker": 0.51, "F-Hybrid": 1.0, "Corral": 0.761, "F-EPS": None},
+             "share": {"JobPacker": 0.96, "F-Hybrid": 0.008, "Corral": 0.16, "F-EPS": None},
+             "online": {"JobPacker": 0.58, "F-Hybrid": 1.0, "Corral": 0.795, "F-EPS": None},
+             "recurring": {"JobPacker": 0.61, "F-Hybrid": 1.0, "Corral": 0.82, "F-EPS": None},
+             "adhoc": {"JobPacker": 0.63, "F-Hybrid": 1.0, "Corral": 0.89, "F-EPS": None}}
+
+def resampled(view, sc):
+    """system -> (5th, 95th percentile) of view(seeds) (a dict system -> number) over resamples
+    of scenario sc's seeds; the value itself where there is one seed."""
+    seeds = sorted(study.complete.get(sc, ()))
+    draw, got = random.Random(2), {}
+    for _ in range(BOOTSTRAP if len(seeds) > 1 else 1):
+        for k, v in view([draw.choice(seeds) for _ in seeds] if len(seeds) > 1 else seeds).items():
+            if v == v:
+                got.setdefault(k, []).append(v)
+    return {k: (sorted(xs)[int(0.05 * (len(xs) - 1))], sorted(xs)[int(round(0.95 * (len(xs) - 1)))])
+            for k, xs in got.items()}
+
+def fig_cells(v, lohi, paper):
+    """value, whisker low and high, paper's value (NaN: none) for a figure's CSV row."""
+    lo, hi = lohi if lohi else (v, v)
+    return "%.4f,%.4f,%.4f,%s" % (v, lo, hi, "%.4f" % paper if paper is not None else "NaN")
+
+def normalised(view, k=None):
+    """A view of seeds -> system -> number, divided by F-Hybrid's (the k-th item of tuples)."""
+    def f(seeds):
+        d = view(seeds)
+        if k is not None:
+            d = {n: v[k] for n, v in d.items()}
+        return {n: norm(v, d.get("F-Hybrid")) for n, v in d.items()}
+    return f
+
 # Batch: makespan (Fig. 4.13) and OCS share (Fig. 4.14)
 b = batch_view()
 base = b.get("F-Hybrid", (None,))[0]
 rows = [[sysn, mk, share, len(study.pick("batch", sysn)),
          mean([s["makespan_s"] / compute_bound(n) for n, s, _ in study.pick("batch", sysn)])]
         for sysn, (mk, share) in b.items()]
+mk_ci = resampled(normalised(lambda sd: batch_view(sd), 0), "batch")
+share_ci = resampled(lambda sd: {k: v[1] for k, v in batch_view(sd).items()}, "batch")
 with open(os.path.join(out, "batch.csv"), "w") as f:
-    f.write("system,makespan_s,makespan_norm,ocs_share,eps_share,reps\n")
+    f.write("system,makespan_s,reps,makespan_norm,norm_lo,norm_hi,paper_norm,"
+            "ocs_share,share_lo,share_hi,paper_share\n")
     for sysn, mk, share, n, _ in rows:
-        f.write("%s,%.3f,%.4f,%.4f,%.4f,%d\n" % (sysn, mk, norm(mk, base), share, 1 - share, n))
+        f.write("%s,%.3f,%d,%s,%s\n" % (sysn, mk, n, fig_cells(norm(mk, base), mk_ci.get(sysn), PAPER_FIG["batch"][sysn]),
+                                        fig_cells(share, share_ci.get(sysn), PAPER_FIG["share"][sysn])))
 paper_mk = {"JobPacker": "0.51", "F-Hybrid": "1.00", "Corral": "0.761", "F-EPS": "≈0.51 (within 5% of JobPacker)"}
 paper_share = {"JobPacker": "96%", "F-Hybrid": "0.8%", "Corral": "16.0%", "F-EPS": "— (no OCS)"}
 lines += ["## Batch (Figs. 4.13, 4.14)", "",
@@ -230,10 +269,12 @@ for sysn, (all_j, share) in o.items():
         for i, v in enumerate(all_j):
             f.write("%.3f %.4f\n" % (v, (i + 1) / len(all_j)))
     orows.append([sysn, med(all_j), mean(all_j), share])
+med_ci = resampled(normalised(lambda sd: {k: med(v[0]) for k, v in online_view(sd).items()}), "online")
 with open(os.path.join(out, "online.csv"), "w") as f:
-    f.write("system,median_jct_s,median_norm,mean_jct_s,ocs_share\n")
+    f.write("system,median_jct_s,mean_jct_s,ocs_share,median_norm,norm_lo,norm_hi,paper_norm\n")
     for sysn, md, mn, share in orows:
-        f.write("%s,%.3f,%.4f,%.3f,%.4f\n" % (sysn, md, norm(md, base), mn, share))
+        f.write("%s,%.3f,%.3f,%.4f,%s\n" % (sysn, md, mn, share,
+                                            fig_cells(norm(md, base), med_ci.get(sysn), PAPER_FIG["online"][sysn])))
 paper_med = {"JobPacker": "0.58", "F-Hybrid": "1.00", "Corral": "≈0.795", "F-EPS": "≈ JobPacker"}
 lines += ["## Online (Figs. 4.15, 4.16)", "",
           "| system | median JCT (s) | normalised | paper | mean JCT (s) | OCS share |", "|---|---|---|---|---|---|"]
@@ -299,10 +340,14 @@ if lsrc:
 # Mixed recurring / ad hoc (Fig. 4.19)
 m = mixed_view()
 bases = dict(zip("ra", m["F-Hybrid"])) if "F-Hybrid" in m else {}
+mix_ci = [resampled(normalised(lambda sd: mixed_view(sd), k), "mixed") for k in (0, 1)]
 with open(os.path.join(out, "mixed.csv"), "w") as f:
-    f.write("system,median_recurring_s,median_adhoc_s,norm_recurring,norm_adhoc\n")
+    f.write("system,median_recurring_s,median_adhoc_s,norm_recurring,rec_lo,rec_hi,paper_recurring,"
+            "norm_adhoc,adhoc_lo,adhoc_hi,paper_adhoc\n")
     for sysn, (mr, ma) in m.items():
-        f.write("%s,%.3f,%.3f,%.4f,%.4f\n" % (sysn, mr, ma, norm(mr, bases.get("r")), norm(ma, bases.get("a"))))
+        f.write("%s,%.3f,%.3f,%s,%s\n" % (sysn, mr, ma,
+                                          fig_cells(norm(mr, bases.get("r")), mix_ci[0].get(sysn), PAPER_FIG["recurring"][sysn]),
+                                          fig_cells(norm(ma, bases.get("a")), mix_ci[1].get(sysn), PAPER_FIG["adhoc"][sysn])))
 paper_mix = {"JobPacker": "0.61 / 0.63", "F-Hybrid": "1 / 1", "Corral": "≈0.82 / 0.89", "F-EPS": "≈ JobPacker"}
 lines += ["## Mixed recurring and ad-hoc jobs (Fig. 4.19)", "",
           "| system | median JCT recurring / ad hoc (s) | normalised | paper |", "|---|---|---|---|"]
