@@ -38,6 +38,20 @@ def rng(xs):
     return (min(xs), max(xs)) if xs else (NAN, NAN)
 
 
+# The paper's values the figures draw beside ours (notes/002 §5: derived from the percentages
+# the text states; None where it gives none, as for F-EPS's "≈ JobPacker").
+PAPER_FIG = {"batch": {"JobPacker": 0.65, "F-Hybrid": 1.0, "Corral": 0.85, "F-EPS": None},
+             "share": {"JobPacker": 0.983, "F-Hybrid": 0.013, "Corral": 0.239, "F-EPS": None},
+             "online": {"JobPacker": 0.57, "F-Hybrid": 1.0, "Corral": 0.79, "F-EPS": None},
+             "recurring": {"JobPacker": 0.60, "F-Hybrid": 1.0, "Corral": 0.79, "F-EPS": None},
+             "adhoc": {"JobPacker": 0.62, "F-Hybrid": 1.0, "Corral": 0.83, "F-EPS": None}}
+
+
+def paper_cell(fig, sysn):
+    v = PAPER_FIG[fig].get(sysn)
+    return "NaN" if v is None else "%.4f" % v
+
+
 def f2(x, fmt="%.2f"):
     return "—" if x != x else fmt % x
 
@@ -187,9 +201,10 @@ def main(argv):
         brows.append((s, mean(per_seed("batch", s, mk).values()), mean(nm), lo, hi,
                       mean(per_seed("batch", s, share).values()), nseeds("batch", s)))
     with open(os.path.join(out, "batch.csv"), "w") as f:
-        f.write("system,makespan_s,makespan_norm,norm_min,norm_max,ocs_share,eps_share,reps\n")
+        f.write("system,makespan_s,makespan_norm,norm_min,norm_max,ocs_share,eps_share,reps,paper_norm,paper_share\n")
         for s, m, n, lo, hi, sh, k in brows:
-            f.write("%s,%.1f,%.4f,%.4f,%.4f,%.4f,%.4f,%d\n" % (s, m, n, lo, hi, sh, 1 - sh if s != "F-EPS" else 1, k))
+            f.write("%s,%.1f,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%s,%s\n" % (s, m, n, lo, hi, sh, 1 - sh if s != "F-EPS" else 1, k,
+                                                                     paper_cell("batch", s), paper_cell("share", s)))
 
     # ---- online: 4.11, 4.12
     orows = []
@@ -201,9 +216,11 @@ def main(argv):
                       mean(per_seed("online", s, lambda r: mean(jcts(r["jobs"]))).values()),
                       mean(per_seed("online", s, share).values()), nseeds("online", s)))
     with open(os.path.join(out, "online.csv"), "w") as f:
-        f.write("system,median_jct_s,median_norm,p5_s,p95_s,mean_jct_s,ocs_share,eps_share,reps\n")
-        for s, m, n, _, a, b, mn, sh, k in orows:
-            f.write("%s,%.3f,%.4f,%.3f,%.3f,%.3f,%.4f,%.4f,%d\n" % (s, m, n, a, b, mn, sh, 1 - sh if s != "F-EPS" else 1, k))
+        f.write("system,median_jct_s,median_norm,p5_s,p95_s,mean_jct_s,ocs_share,eps_share,reps,norm_min,norm_max,"
+                "paper_norm\n")
+        for s, m, n, (lo, hi), a, b, mn, sh, k in orows:
+            f.write("%s,%.3f,%.4f,%.3f,%.3f,%.3f,%.4f,%.4f,%d,%.4f,%.4f,%s\n" % (
+                s, m, n, a, b, mn, sh, 1 - sh if s != "F-EPS" else 1, k, lo, hi, paper_cell("online", s)))
 
     # ---- mixed: 4.17
     mrows = []
@@ -212,11 +229,14 @@ def main(argv):
             write_cdf(os.path.join(out, "cdf_mixed-%s_%s.csv" % (kind, s)), runs[("mixed", s)].values(), pred)
         mrows.append((s, mean(per_seed("mixed", s, rec).values()), mean(per_seed("mixed", s, adh).values()),
                       mean(norm_to("mixed", s, rec)), mean(norm_to("mixed", s, adh)),
-                      mean(per_seed("mixed", s, share).values()), nseeds("mixed", s)))
+                      mean(per_seed("mixed", s, share).values()), nseeds("mixed", s),
+                      rng(norm_to("mixed", s, rec)) + rng(norm_to("mixed", s, adh))))
     with open(os.path.join(out, "mixed.csv"), "w") as f:
-        f.write("system,median_recurring_s,median_adhoc_s,norm_recurring,norm_adhoc,ocs_share,reps\n")
-        for s, a, b, na, nb, sh, k in mrows:
-            f.write("%s,%.3f,%.3f,%.4f,%.4f,%.4f,%d\n" % (s, a, b, na, nb, sh, k))
+        f.write("system,median_recurring_s,median_adhoc_s,norm_recurring,norm_adhoc,ocs_share,reps,"
+                "rec_min,rec_max,adhoc_min,adhoc_max,paper_recurring,paper_adhoc\n")
+        for s, a, b, na, nb, sh, k, r in mrows:
+            f.write("%s,%.3f,%.3f,%.4f,%.4f,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%s,%s\n" % (
+                s, a, b, na, nb, sh, k, *r, paper_cell("recurring", s), paper_cell("adhoc", s)))
 
     # ---- the ad-hoc aggregation trial: 4.18 (JobPacker's mixed runs with and without it, same seeds)
     mixed_jp = runs.get(("mixed", "JobPacker"), {})
@@ -386,7 +406,7 @@ def main(argv):
             s, m, f2(n, "%.3f"), f2(lo), f2(hi), a, b, mnj, "—" if s == "F-EPS" else "%.1f%%" % (100 * sh), k))
     L += ["", "## Mixed: 50% ad hoc, online, ρ = 1.0 (Fig. 4.17)", "",
           "| system | median JCT recurring / ad hoc (s) | ÷ F-Hybrid | OCS share | runs |", "|---|---|---|---|---|"]
-    for s, a, b, na, nb, sh, k in mrows:
+    for s, a, b, na, nb, sh, k, _ in mrows:
         L.append("| %s | %.1f / %.1f | %.3f / %.3f | %s | %d |" % (s, a, b, na, nb,
                  "—" if s == "F-EPS" else "%.1f%%" % (100 * sh), k))
     if arows:
