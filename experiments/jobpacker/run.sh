@@ -28,7 +28,7 @@
 #                       at once, as the dissertation's simulator, 6.1.6; slow for Fair at paper scale)
 #   --no-sens           skip the sensitivity sweeps
 #   --quick             1 repetition, fewer jobs (GENI 12, no sweeps; paper 100, sweep end points);
-#                       its report goes to results/jobpacker-quick/ (RES/ when given)
+#                       its runs and report go to results/jobpacker-quick/ (RES when given)
 #   --trace FILE        a SWIM trace instead of the synthetic SWIM-like workload: each seed
 #                       samples --jobs of its jobs (GENI: those with >= 100 MB of shuffle)
 #   -h, --help          this text
@@ -68,6 +68,7 @@ EMU=${EMU:-$ROOT/build/bin/emu}
 # A study into another results root (RES) reports there too, not over the committed reports
 # beside run.sh.
 REPDIR=$HERE; [ -z "${RES:-}" ] || REPDIR=$RES
+RES_GIVEN=${RES:+1}
 RES=${RES:-$ROOT/results}
 QUICK=0; REPS=""; SREPS=""; TRACE=""; JOBS=""; BACKEND=emu; SCALE=""; PAR=1; SENS=1; BASE_SS=0.7
 NETARGS=""   # --ocs-mode, --copiers: given only, so that the runs made without them stay reusable
@@ -104,9 +105,9 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-# --quick is a smoke test: its report goes under the results root, not over the committed
-# full-study reports beside run.sh.
-[ $QUICK -eq 0 ] || [ "$REPDIR" != "$HERE" ] || REPDIR=$RES/jobpacker-quick
+# --quick is a smoke test: without RES its runs and report go to results/jobpacker-quick/,
+# apart from the full study's runs and from the committed reports beside run.sh.
+if [ $QUICK -eq 1 ] && [ -z "$RES_GIVEN" ]; then RES=$ROOT/results/jobpacker-quick; REPDIR=$RES; fi
 LOAD_RATES=${LOAD_RATES:-2 0.5 0.25}
 for f in $LOAD_RATES; do posnum LOAD_RATES "$f"; done
 case $BACKEND in
@@ -339,8 +340,11 @@ if [ "$BACKEND" = emu ] && [ "${TWIN:-1}" != 0 ]; then
     TWIN_RES=$RES/jobpacker-sim-geni
     mkdir -p "$TWIN_RES"
     echo "the simulator twin: $(echo $twin_seeds | wc -w) seeds (log: $TWIN_RES/twin.log)"
+    # The twin sweeps every default rate whatever the emulator's LOAD_RATES, and those too.
     # shellcheck disable=SC2086
-    OUT_SIM=$TWIN_RES/out SEEDS="" TWIN=0 "$HERE/run.sh" --backend sim --scale geni --no-sens --parallel 2 \
+    twin_rates=$(printf '%s\n' 2 0.5 0.25 $LOAD_RATES | awk '!seen[$0]++' | tr '\n' ' ')
+    # shellcheck disable=SC2086
+    OUT_SIM=$TWIN_RES/out SEEDS="" TWIN=0 LOAD_RATES="$twin_rates" "$HERE/run.sh" --backend sim --scale geni --no-sens --parallel 2 \
         --jobs "$JOBS" --reps "$(echo $twin_seeds | wc -w)" --seeds "$twin_seeds" ${TRACE:+--trace "$TRACE"} \
         --baseline-slowstart "$BASE_SS" $NETARGS \
         > "$TWIN_RES/twin.log" 2>&1 || { echo "run.sh: the simulator twin failed (see $TWIN_RES/twin.log); the report goes without it" >&2; TWIN_RES=""; }

@@ -231,6 +231,32 @@ Test(experiments, report_gives_the_online_median_against_the_arrival_rate, .time
 	cr_assert_gt(jp, jp1);
 }
 
+Test(experiments, quick_keeps_its_runs_and_report_apart, .timeout = 300)
+{
+	/* Without RES, in a tree of links to the repository's scripts and topologies, so that
+	 * the runs land in the test's directory: --quick writes under results/jobpacker-quick/,
+	 * neither into the full study's results nor over the committed report. */
+	char committed[600], cmd[4096];
+	snprintf(committed, sizeof committed, "%s/experiments/jobpacker/out-sim-geni/REPORT.md", repo);
+	struct stat before, after;
+	cr_assert_eq(stat(committed, &before), 0, "%s missing", committed);
+	snprintf(cmd, sizeof cmd,
+		 "mkdir -p '%s/tree/experiments' && ln -s '%s/experiments/jobpacker' '%s/tree/experiments/' && "
+		 "ln -s '%s/topologies' '%s/tree/' && cd '%s/tree' && EMU='%s' SYSTEMS='JobPacker Corral' "
+		 "ONLY='^batch-' experiments/jobpacker/run.sh --backend sim --scale geni --quick > '%s/a.log' 2>&1",
+		 root, repo, root, repo, root, root, emu, root);
+	cr_assert_eq(system(cmd), 0, "run.sh failed (see %s/a.log)", root);
+	cr_assert(file_has("tree/results/jobpacker-quick/out-sim-geni/REPORT.md", "## Batch (Figs. 4.13, 4.14)"));
+	cr_assert(file_has("tree/results/jobpacker-quick/jobpacker-sim-geni/jobpacker/batch-JobPacker-s4/run.key",
+			   "--jobs 12 "));
+	struct stat st;
+	snprintf(cmd, sizeof cmd, "%s/tree/results/jobpacker-sim-geni", root);
+	cr_assert_neq(stat(cmd, &st), 0, "%s: --quick ran into the full study's results", cmd);
+	cr_assert_eq(stat(committed, &after), 0);
+	cr_assert(before.st_mtim.tv_sec == after.st_mtim.tv_sec && before.st_mtim.tv_nsec == after.st_mtim.tv_nsec,
+		  "%s was written", committed);
+}
+
 Test(experiments, a_study_into_another_results_root_reports_there, .timeout = 300)
 {
 	/* RES without OUT_SIM: the report goes under RES, not over the committed
