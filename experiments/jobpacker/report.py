@@ -24,11 +24,7 @@ if "--twin" in args:
 if len(args) != 2:
     usage()
 res, out = args
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-def shown(path):
-    """A results path as the report names it: from the repository's root when under it."""
-    p = os.path.abspath(path)
-    return os.path.relpath(p, REPO) if p.startswith(REPO + os.sep) else p
+shown = report_sim.shown
 os.makedirs(out, exist_ok=True)
 
 def seed_of(name): return int(re.search(r"-s(\d+)$", name).group(1))
