@@ -241,7 +241,7 @@ base = b.get("F-Hybrid", (None,))[0]
 rows = [[sysn, mk, share, len(study.pick("batch", sysn)),
          mean([s["makespan_s"] / compute_bound(n) for n, s, _ in study.pick("batch", sysn)])]
         for sysn, (mk, share) in b.items()]
-mk_ci = resampled(normalised(lambda sd: batch_view(sd), 0), "batch")
+mk_ci = resampled(normalised(batch_view, 0), "batch")
 share_ci = resampled(lambda sd: {k: v[1] for k, v in batch_view(sd).items()}, "batch")
 with open(os.path.join(out, "batch.csv"), "w") as f:
     f.write("system,makespan_s,reps,makespan_norm,norm_lo,norm_hi,paper_norm,"
@@ -341,7 +341,7 @@ if lsrc:
 # Mixed recurring / ad hoc (Fig. 4.19)
 m = mixed_view()
 bases = dict(zip("ra", m["F-Hybrid"])) if "F-Hybrid" in m else {}
-mix_ci = [resampled(normalised(lambda sd: mixed_view(sd), k), "mixed") for k in (0, 1)]
+mix_ci = [resampled(normalised(mixed_view, k), "mixed") for k in (0, 1)]
 with open(os.path.join(out, "mixed.csv"), "w") as f:
     f.write("system,median_recurring_s,median_adhoc_s,norm_recurring,rec_lo,rec_hi,paper_recurring,"
             "norm_adhoc,adhoc_lo,adhoc_hi,paper_adhoc\n")
