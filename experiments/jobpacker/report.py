@@ -209,6 +209,11 @@ PAPER_FIG = {"batch": {"JobPacker": 0.51, "F-Hybrid": 1.0, "Corral": 0.761, "F-E
              "recurring": {"JobPacker": 0.61, "F-Hybrid": 1.0, "Corral": 0.82, "F-EPS": None},
              "adhoc": {"JobPacker": 0.63, "F-Hybrid": 1.0, "Corral": 0.89, "F-EPS": None}}
 
+def interval(xs):
+    """The 5th and 95th percentile of the numbers xs (not empty)."""
+    xs = sorted(xs)
+    return xs[int(0.05 * (len(xs) - 1))], xs[int(round(0.95 * (len(xs) - 1)))]
+
 def resampled(view, sc):
     """system -> (5th, 95th percentile) of view(seeds) (a dict system -> number) over resamples
     of scenario sc's seeds; the value itself where there is one seed."""
@@ -218,13 +223,12 @@ def resampled(view, sc):
         for k, v in view([draw.choice(seeds) for _ in seeds] if len(seeds) > 1 else seeds).items():
             if v == v:
                 got.setdefault(k, []).append(v)
-    return {k: (sorted(xs)[int(0.05 * (len(xs) - 1))], sorted(xs)[int(round(0.95 * (len(xs) - 1)))])
-            for k, xs in got.items()}
+    return {k: interval(xs) for k, xs in got.items()}
 
 def fig_cells(v, lohi, paper):
     """value, whisker low and high, paper's value (NaN: none) for a figure's CSV row."""
     lo, hi = lohi if lohi else (v, v)
-    return "%.4f,%.4f,%.4f,%s" % (v, lo, hi, "%.4f" % paper if paper is not None else "NaN")
+    return "%.4f,%.4f,%.4f,%s" % (v, lo, hi, report_sim.number_or_nan(paper))
 
 def normalised(view, k=None):
     """A view of seeds -> system -> number, divided by F-Hybrid's (the k-th item of tuples)."""
@@ -397,11 +401,10 @@ if verdicts:
         for t, o, _, _ in claims([draw.choice(seeds) for _ in seeds]):
             boot.setdefault(t, []).append(o)
     def spread(text):
-        xs = sorted(x for x in boot.get(text, []) if x == x)
+        xs = [x for x in boot.get(text, []) if x == x]
         if not xs or len(seeds) < 2:
             return "—"   # one seed: nothing to resample
-        lo, hi = xs[int(0.05 * (len(xs) - 1))], xs[int(round(0.95 * (len(xs) - 1)))]
-        return "%.3f–%.3f" % (lo, hi)
+        return "%.3f–%.3f" % interval(xs)
     def yes(h): return "yes" if h else "**no**"
     head = ["## Direction of the Chapter 4 results (%d of %d hold)" % (held, len(verdicts)), "",
             "*ours* is computed over all the seeds' runs; *seeds* counts the seeds whose runs alone agree "

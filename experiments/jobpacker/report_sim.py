@@ -47,9 +47,13 @@ PAPER_FIG = {"batch": {"JobPacker": 0.65, "F-Hybrid": 1.0, "Corral": 0.85, "F-EP
              "adhoc": {"JobPacker": 0.62, "F-Hybrid": 1.0, "Corral": 0.83, "F-EPS": None}}
 
 
-def paper_cell(fig, sysn):
-    v = PAPER_FIG[fig].get(sysn)
+def number_or_nan(v):
+    """A CSV cell gnuplot reads as missing where there is no number."""
     return "NaN" if v is None else "%.4f" % v
+
+
+def paper_cell(fig, sysn):
+    return number_or_nan(PAPER_FIG[fig].get(sysn))
 
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
