@@ -4,6 +4,10 @@
  *           (a timer) -> task_done; the output is then "stored" (served on
  *           request: the data port answers any request).
  *   reduce  fetch messages queue transfers; at most `copiers` run at once;
+ *           a circuit transfer in hold mode starts at once and takes no
+ *           copier (it waits at the sender for its circuit; a copier on it
+ *           would idle while other holders' bytes could move: the OCS
+ *           demand then also sees every byte waiting for a circuit);
  *           each finished one is reported (flow_done).  When the final
  *           fetch message has come and every transfer is done: compute,
  *           task_done with bytes_in = bytes fetched.  A failed transfer
@@ -32,9 +36,9 @@ struct task {
 	bool final;
 	struct xfer *queue;           /* transfers not started yet */
 	int nq, qhead, capq;
-	struct fetch **act;           /* running fetches (copiers slots) */
+	struct fetch **act;           /* running fetches */
 	struct xfer *actx;            /* their transfers */
-	int nact;
+	int nact, capact, ncopying;   /* ncopying: those that hold a copier */
 	struct fetch *input;          /* map input fetch */
 	struct ev timer;              /* compute */
 	struct task *next;
@@ -165,29 +169,46 @@ void tasks_reduce(const struct msg *m)
 		return;
 	t->state = T_SHUFFLE;
 	t->copiers = m->copiers > 0 ? m->copiers : agent.copiers;
-	t->act = calloc((size_t)t->copiers, sizeof *t->act);
-	t->actx = calloc((size_t)t->copiers, sizeof *t->actx);
-	if (!t->act || !t->actx)
-		task_done(t, false, "out of memory");
 }
 
 static void on_xfer(struct fetch *f, void *arg);
+
+static bool rides(const struct xfer *x) { return x->circuit && agent.hold; }
+
+/* Start one transfer.  Returns false if t was freed. */
+static bool start(struct task *t, const struct xfer *x)
+{
+	if (t->nact == t->capact) {
+		int cap = t->capact ? 2 * t->capact : 8;
+		struct fetch **a = realloc(t->act, (size_t)cap * sizeof *a);
+		if (a)
+			t->act = a;
+		struct xfer *ax = a ? realloc(t->actx, (size_t)cap * sizeof *ax) : NULL;
+		if (!ax) {
+			task_done(t, false, "fetch: out of memory");
+			return false;
+		}
+		t->actx = ax;
+		t->capact = cap;
+	}
+	struct fetch *f = fetch_start(&x->addr, (uint32_t)x->id, x->bytes, x->circuit, x->src_rack, x->dst_rack, on_xfer, t);
+	if (!f) {
+		task_done(t, false, "fetch: out of memory");
+		return false;
+	}
+	t->act[t->nact] = f;
+	t->actx[t->nact++] = *x;
+	t->ncopying += !rides(x);
+	return true;
+}
 
 /* Start queued transfers into free copier slots; compute when all is done.
  * Returns false if t was freed. */
 static bool pump(struct task *t)
 {
-	while (t->nact < t->copiers && t->qhead < t->nq) {
-		struct xfer *x = &t->queue[t->qhead++];
-		struct fetch *f = fetch_start(&x->addr, (uint32_t)x->id, x->bytes, x->circuit, x->src_rack, x->dst_rack,
-					      on_xfer, t);
-		if (!f) {
-			task_done(t, false, "fetch: out of memory");
+	while (t->ncopying < t->copiers && t->qhead < t->nq)
+		if (!start(t, &t->queue[t->qhead++]))
 			return false;
-		}
-		t->act[t->nact] = f;
-		t->actx[t->nact++] = *x;
-	}
 	if (t->final && t->qhead == t->nq && t->nact == 0 && t->state == T_SHUFFLE)
 		compute(t);
 	return true;
@@ -208,6 +229,7 @@ static void on_xfer(struct fetch *f, void *arg)
 	t->act[i] = t->act[t->nact - 1];
 	t->actx[i] = t->actx[t->nact - 1];
 	t->nact--;
+	t->ncopying -= !rides(&x);
 	if (!r->ok) {
 		t->bytes_in += r->bytes;
 		task_done(t, false, r->error);
@@ -243,9 +265,11 @@ void tasks_fetch(const struct msg *m)
 		t->queue = q;
 		t->capq = cap;
 	}
-	if (m->nxfers)   /* a final fetch may carry none (and the queue may not exist yet) */
-		memcpy(t->queue + t->nq, m->xfers, (size_t)m->nxfers * sizeof *m->xfers);
-	t->nq += m->nxfers;
+	for (int i = 0; i < m->nxfers; i++)
+		if (!rides(&m->xfers[i]))
+			t->queue[t->nq++] = m->xfers[i];
+		else if (!start(t, &m->xfers[i]))
+			return;
 	t->final = m->final;
 	pump(t);
 }

@@ -1,8 +1,9 @@
 /* backend_sim.c — the flow-level simulator backend: a virtual clock, an
  * event queue, tasks modelled as the agents run them (a map reads its input
- * then computes; a reduce fetches its transfers, at most `copiers` at once,
- * then computes), transfers as flows of sim_net.c, and the OCS controller's
- * decisions (the same matching, emu/ocs_ctl.c) applied in virtual time.
+ * then computes; a reduce fetches its transfers, at most `copiers` at once
+ * besides its circuit transfers in hold mode, then computes), transfers as
+ * flows of sim_net.c, and the OCS controller's decisions (the same
+ * matching, emu/ocs_ctl.c) applied in virtual time.
  *
  * A reconfiguration at time T that changes anything: the circuits that go
  * (every lit one with the "all" dark scope) stop carrying traffic at T (the
@@ -32,7 +33,8 @@ struct sim_task {
 	uint64_t bytes_in;
 	struct xfer *queue;    /* reduce: transfers not started yet */
 	int nq, qhead, capq;
-	int active;            /* reduce: running fetches */
+	int active;            /* reduce: running fetches that hold a copier */
+	int riders;            /* reduce: running circuit fetches (hold mode), which hold none */
 	bool final;
 };
 
@@ -111,6 +113,7 @@ static struct event ev_pop(struct sim_be *b)
 
 /* A flow's tag: the task, and the transfer id + 1 (0 = a map's input). */
 static int64_t tag_of(int task, int xfer) { return (int64_t)task << 32 | (uint32_t)(xfer + 1); }
+#define RIDER_BIT ((int64_t)1 << 62)
 
 static void compute(struct run *r, struct task *t)
 {
@@ -136,7 +139,7 @@ static void start_fetches(struct run *r, struct task *t)
 		st->active++;
 		start_flow(r, x->src, t->server, x->bytes, x->circuit, tag_of(t->id, x->id));
 	}
-	if (st->final && !st->active && st->qhead == st->nq && !st->computing)
+	if (st->final && !st->active && !st->riders && st->qhead == st->nq && !st->computing)
 		compute(r, t);
 }
 
@@ -169,15 +172,21 @@ static void sim_fetch(struct run *r, struct task *t, const struct xfer *xs, int 
 		st->queue = q;
 		st->capq = cap;
 	}
-	if (n)
-		memcpy(st->queue + st->nq, xs, n * sizeof *xs);
-	st->nq += n;
+	for (int i = 0; i < n; i++) {
+		if (r->p.hold && xs[i].circuit) {   /* takes no copier: the agents' rule (agents/tasks.c) */
+			st->riders++;
+			start_flow(r, xs[i].src, t->server, xs[i].bytes, true, tag_of(t->id, xs[i].id) | RIDER_BIT);
+		} else
+			st->queue[st->nq++] = xs[i];
+	}
 	st->final = final;
 	start_fetches(r, t);
 }
 
 static void flow_done(struct run *r, int64_t tag, uint64_t bytes)
 {
+	bool rider = tag & RIDER_BIT;
+	tag &= ~RIDER_BIT;
 	int task = (int)(tag >> 32), xfer = (int)(uint32_t)tag - 1;
 	struct task *t = &r->w->tasks[task];
 	struct sim_task *st = &S(r)->tasks[task];
@@ -186,7 +195,10 @@ static void flow_done(struct run *r, int64_t tag, uint64_t bytes)
 		return;
 	}
 	run_flow_done(r, xfer, bytes, S(r)->now);
-	st->active--;
+	if (rider)
+		st->riders--;
+	else
+		st->active--;
 	st->bytes_in += bytes;
 	start_fetches(r, t);
 }

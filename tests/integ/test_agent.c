@@ -433,6 +433,35 @@ Test(agent, copiers_bound_the_parallel_fetches)
 	cr_assert_eq(r.bytes, 3 * MB);
 }
 
+/* In hold mode a circuit transfer waits at the sender for its circuit and
+ * takes no copier: with one copier, the EPS transfer queued behind a held
+ * one moves while the circuit is dark, and the held one's bytes are all in
+ * the sender's demand. */
+Test(agent, a_held_circuit_transfer_takes_no_copier)
+{
+	int ids[] = {0, 1, 3};
+	start_agents(ids, 3, "--hold");
+	send_reduce(3, 10, 0, 1);
+	struct xfer x[2] = {xfer_of(300, 0, 3, MB, true), xfer_of(301, 1, 3, MB, false)};
+	send_fetch(3, 10, true, x, 2);
+	struct msg r;
+	expect_msg(3, OP_FLOW_DONE, &r, 10);
+	cr_assert_eq(r.xfer, 301, "xfer %d finished first, wanted the EPS one (301)", r.xfer);
+	cr_assert_not(r.circuit);
+	only_demand_for(0, 0.3);
+	cr_assert_eq(C.a[0].demand[1], MB, "pending demand %llu", (unsigned long long)C.a[0].demand[1]);
+
+	set_circuits("0>1");
+	send_pairs(0, OP_CIRCUITS, 0, 1);
+	expect_msg(3, OP_FLOW_DONE, &r, 10);
+	cr_assert_eq(r.xfer, 300);
+	cr_assert(r.circuit);
+	cr_assert_eq(r.bytes, MB);
+	expect_msg(3, OP_TASK_DONE, &r, 5);
+	cr_assert(r.ok, "%s", r.error);
+	cr_assert_eq(r.bytes, 2 * MB);
+}
+
 Test(agent, circuit_transfer_is_held_while_dark_and_takes_the_circuit_when_lit)
 {
 	int ids[] = {0, 2};
