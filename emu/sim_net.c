@@ -7,7 +7,12 @@
  * O((L + F·P) log L) for L links, F flows, paths of P <= 4 links.
  *
  * Link counters are kept as bytes B at time T plus a rate R, so nothing is
- * touched between allocations except the few links of a removed flow. */
+ * touched between allocations except the few links of a removed flow.
+ *
+ * A held flow (hold mode, its circuit dark) is set aside by rack pair until
+ * its circuit lights: it has rate 0 and no path, and with every reduce's
+ * circuit transfers started at once (backend_sim.c) there are 10^5 of them
+ * at paper scale, which every allocation would otherwise visit. */
 #include "emu/sim_net.h"
 #include <math.h>
 #include <stdlib.h>
@@ -25,8 +30,13 @@ struct flow {
 	uint64_t bytes;
 	int path[MAXP], rpath[MAXP], np, nrp;
 	bool marked_eps;                   /* eligible but on the EPS (fallback): the leak counter */
-	int act_pos;
+	bool aside;                        /* held, in aside[srack * racks + drack] */
+	int act_pos;                       /* in act, or in its aside list */
 };
+
+/* Held flows of one rack pair, and their remaining bytes (each truncated,
+ * as simnet_demand counts them). */
+struct aside { int *h, n, cap; int64_t bytes; };
 
 struct counter { double bytes, rate, t, mbytes, mrate; };
 
@@ -46,7 +56,9 @@ struct simnet {
 	int *ncirc;                    /* racks x racks: active circuit-eligible flows */
 	struct flow *f;
 	int nf, capf, *freel, nfree;
-	int *act, nact;                /* active flow handles */
+	int *act, nact;                /* active flow handles, but those set aside */
+	struct aside *aside;           /* racks x racks */
+	int naside;
 	int *heap, nheap;              /* completion heap of handles, by t_done */
 	/* Per handle, kept apart from struct flow so that the heap's work stays
 	 * in cache with 10^5 flows. */
@@ -89,10 +101,11 @@ struct simnet *simnet_new(const struct topo *t, bool hold)
 	n->ctr = calloc(n->nlinks, sizeof *n->ctr);
 	n->lit_port = malloc((size_t)n->racks * n->racks * sizeof *n->lit_port);
 	n->ncirc = calloc((size_t)n->racks * n->racks, sizeof *n->ncirc);
+	n->aside = calloc((size_t)n->racks * n->racks, sizeof *n->aside);
 	n->cnt = calloc(n->nlinks, sizeof *n->cnt);
 	n->start = calloc(n->nlinks + 1, sizeof *n->start);
 	n->capr = calloc(n->nlinks, sizeof *n->capr);
-	if (!n->cap || !n->ctr || !n->lit_port || !n->ncirc || !n->cnt || !n->start || !n->capr) {
+	if (!n->cap || !n->ctr || !n->lit_port || !n->ncirc || !n->aside || !n->cnt || !n->start || !n->capr) {
 		simnet_free(n);
 		return NULL;
 	}
@@ -115,6 +128,9 @@ void simnet_free(struct simnet *n)
 	free(n->ctr);
 	free(n->lit_port);
 	free(n->ncirc);
+	for (int i = 0; n->aside && i < n->racks * n->racks; i++)
+		free(n->aside[i].h);
+	free(n->aside);
 	free(n->f);
 	free(n->freel);
 	free(n->act);
@@ -268,9 +284,18 @@ int64_t simnet_remove(struct simnet *n, int h, double now, uint64_t *bytes)
 		sift_down(n, i);
 		sift_up(n, n->heap_pos[last]);
 	}
-	int moved = n->act[--n->nact];
-	n->act[f->act_pos] = moved;
-	n->f[moved].act_pos = f->act_pos;
+	if (f->aside) {
+		struct aside *a = &n->aside[f->srack * n->racks + f->drack];
+		int moved = a->h[--a->n];
+		a->h[f->act_pos] = moved;
+		n->f[moved].act_pos = f->act_pos;
+		a->bytes -= (int64_t)f->rem;
+		n->naside--;
+	} else {
+		int moved = n->act[--n->nact];
+		n->act[f->act_pos] = moved;
+		n->f[moved].act_pos = f->act_pos;
+	}
 	n->heap_pos[h] = -1;
 	n->freel[n->nfree++] = h;
 	n->dirty = true;
@@ -286,7 +311,43 @@ void simnet_set_lit(struct simnet *n, const struct circuit_cfg *lit)
 		for (int s = 0; s < lit->racks && s < n->racks; s++)
 			if (lit->out[p][s] >= 0 && lit->out[p][s] < n->racks)
 				n->lit_port[s * n->racks + lit->out[p][s]] = (int16_t)p;
+	/* The held flows of the pairs lit now are active again. */
+	for (int k = 0; k < n->racks * n->racks; k++) {
+		struct aside *a = &n->aside[k];
+		if (!a->n || n->lit_port[k] < 0)
+			continue;
+		for (int i = 0; i < a->n; i++) {
+			struct flow *f = &n->f[a->h[i]];
+			f->aside = false;
+			f->act_pos = n->nact;
+			n->act[n->nact++] = a->h[i];
+		}
+		n->naside -= a->n;
+		a->n = 0;
+		a->bytes = 0;
+	}
 	n->dirty = true;
+}
+
+/* Set a held flow aside (its rate is 0 and its rem up to date).  -1: out of
+ * memory, and it stays active. */
+static int set_aside(struct simnet *n, int h)
+{
+	struct flow *f = &n->f[h];
+	struct aside *a = &n->aside[f->srack * n->racks + f->drack];
+	if (a->n == a->cap) {
+		int cap = a->cap ? 2 * a->cap : 64;
+		if (resize(&a->h, cap, sizeof *a->h))
+			return -1;
+		a->cap = cap;
+	}
+	f->aside = true;
+	f->act_pos = a->n;
+	a->h[a->n++] = h;
+	a->bytes += (int64_t)f->rem;
+	n->naside++;
+	n->t_done[h] = INFINITY;
+	return 0;
 }
 
 /* The route the emulator's ToRs would give f now (see sim_net.h). */
@@ -383,18 +444,10 @@ void simnet_allocate(struct simnet *n, double now)
 	for (int i = 0; i < n->nact; i++)
 		mark[n->act[i]] = true;
 	n->nact = 0;
-	for (int h = 0; h < n->nf; h++)
-		if (mark[h]) {
-			n->f[h].act_pos = n->nact;
-			n->act[n->nact++] = h;
-		}
-	memset(n->cnt, 0, n->nlinks * sizeof *n->cnt);
-	for (int l = 0; l < n->nlinks; l++) {   /* every rate is about to be replaced */
-		ctr_at(&n->ctr[l], now);
-		n->ctr[l].rate = n->ctr[l].mrate = 0;
-	}
-	for (int i = 0; i < n->nact; i++) {
-		struct flow *f = &n->f[n->act[i]];
+	for (int h = 0; h < n->nf; h++) {
+		if (!mark[h])
+			continue;
+		struct flow *f = &n->f[h];
 		f->rem -= f->rate * (now - f->t_set);
 		/* Bytes are whole: less than one left is rounding, the flow is done.  Kept, a held
 		 * flow's sub-byte rest was 0 bytes of OCS demand (it truncates), so its circuit was
@@ -404,6 +457,18 @@ void simnet_allocate(struct simnet *n, double now)
 		f->t_set = now;
 		f->rate = 0;
 		route(n, f);
+		if (f->held && f->rem > 0 && !set_aside(n, h))
+			continue;
+		f->act_pos = n->nact;
+		n->act[n->nact++] = h;
+	}
+	memset(n->cnt, 0, n->nlinks * sizeof *n->cnt);
+	for (int l = 0; l < n->nlinks; l++) {   /* every rate is about to be replaced */
+		ctr_at(&n->ctr[l], now);
+		n->ctr[l].rate = n->ctr[l].mrate = 0;
+	}
+	for (int i = 0; i < n->nact; i++) {
+		struct flow *f = &n->f[n->act[i]];
 		struct fill *x = &n->fl[i];
 		x->np = f->rem > 0 ? f->np : 0;
 		memcpy(x->path, f->path, sizeof x->path);
@@ -473,7 +538,7 @@ void simnet_allocate(struct simnet *n, double now)
 }
 
 bool simnet_dirty(const struct simnet *n) { return n->dirty; }
-int simnet_active(const struct simnet *n) { return n->nact; }
+int simnet_active(const struct simnet *n) { return n->nact + n->naside; }
 
 double simnet_next_done(const struct simnet *n, int *flow)
 {
@@ -504,6 +569,8 @@ void simnet_demand(const struct simnet *n, double now, int64_t *demand)
 		if (f->circuit)
 			demand[f->srack * n->racks + f->drack] += (int64_t)simnet_remaining(n, n->act[i], now);
 	}
+	for (int k = 0; k < n->racks * n->racks; k++)
+		demand[k] += n->aside[k].bytes;
 }
 
 int simnet_stats(struct simnet *n, double now, struct link_stats **out, int *count)

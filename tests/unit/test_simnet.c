@@ -95,6 +95,52 @@ Test(simnet, circuit_eps_hold_and_fallback)
 	simnet_free(fb);
 }
 
+/* A held flow keeps its place through dark and lit spells: it stays active
+ * and in the demand with what it has left, resumes at the circuit's rate
+ * when its circuit lights again, and can be removed while it waits. */
+Test(simnet, held_flows_wait_with_their_remainder_and_resume_when_lit)
+{
+	struct topo t;
+	struct simnet *n = net(&t, ocs3, true);
+	struct circuit_cfg lit, none;
+	char err[TOPO_ERR_LEN];
+	cr_assert_eq(circuits_parse("0>1", &t, &lit, err), 0, "%s", err);
+	circuits_clear(&none, &t);
+	const double r = PAYLOAD(60e6);
+	int a = simnet_add(n, 0, 0, 2, 1000000, true, 1);
+	int b = simnet_add(n, 0, 1, 3, 1000000, true, 2);
+	int c = simnet_add(n, 0, 0, 4, 1000000, true, 3);   /* r0 -> r2: never lit */
+	simnet_allocate(n, 0);
+	cr_assert_eq(simnet_active(n), 3);
+	cr_assert_float_eq(simnet_rate(n, a), 0, 1e-9);
+	simnet_set_lit(n, &lit);   /* 0.1 s at half the circuit each */
+	simnet_allocate(n, 1);
+	cr_assert_float_eq(simnet_rate(n, a), r / 2, 1e-6);
+	cr_assert_float_eq(simnet_rate(n, b), r / 2, 1e-6);
+	simnet_set_lit(n, &none);
+	simnet_allocate(n, 1.1);
+	double left = 1000000 - r / 2 * 0.1;
+	cr_assert_float_eq(simnet_remaining(n, a, 5), left, 1e-3, "held: nothing moves");
+	int64_t d[9];
+	simnet_demand(n, 5, d);
+	cr_assert_eq(d[0 * 3 + 1], 2 * (int64_t)left);
+	cr_assert_eq(d[0 * 3 + 2], 1000000);
+	uint64_t bytes;
+	cr_assert_eq(simnet_remove(n, b, 5, &bytes), 2);   /* aborted while held */
+	cr_assert_eq(bytes, 1000000);
+	cr_assert_eq(simnet_active(n), 2);
+	simnet_demand(n, 5, d);
+	cr_assert_eq(d[0 * 3 + 1], (int64_t)left);
+	simnet_set_lit(n, &lit);
+	simnet_allocate(n, 5);
+	cr_assert_float_eq(simnet_rate(n, a), r, 1e-6, "alone on the circuit now");
+	int done;
+	cr_assert_float_eq(simnet_next_done(n, &done), 5 + left / r, 1e-9);
+	cr_assert_eq(done, a);
+	cr_assert_float_eq(simnet_rate(n, c), 0, 1e-9);
+	simnet_free(n);
+}
+
 Test(simnet, completion_times_and_counters)
 {
 	struct topo t;
