@@ -16,6 +16,7 @@
  *   kill    aborts a task (sockets closed, timer cancelled) and answers
  *           task_done ok=false error="killed". */
 #include "agents/agent.h"
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,8 +193,10 @@ static bool start(struct task *t, const struct xfer *x)
 		t->capact = cap;
 	}
 	struct fetch *f = fetch_start(&x->addr, (uint32_t)x->id, x->bytes, x->circuit, x->src_rack, x->dst_rack, on_xfer, t);
-	if (!f) {
-		task_done(t, false, "fetch: out of memory");
+	if (!f) {   /* out of memory or of descriptors: every circuit transfer is a connection */
+		char err[96];
+		snprintf(err, sizeof err, "fetch: %s", strerror(errno));
+		task_done(t, false, err);
 		return false;
 	}
 	t->act[t->nact] = f;

@@ -21,6 +21,14 @@ static const char eps3[] = "racks = 3;\nservers_per_rack = 2;\nserver = { rate =
 static const char ocs3[] = "racks = 3;\nservers_per_rack = 2;\nserver = { rate = \"100Mbit\"; };\n"
 			   "eps = { uplink_rate = \"30Mbit\"; };\nocs = { ports_per_rack = 1; rate = \"60Mbit\"; };\n";
 
+/* The circuit 0>1, and no circuit. */
+static void lit_0to1_and_none(const struct topo *t, struct circuit_cfg *lit, struct circuit_cfg *none)
+{
+	char err[TOPO_ERR_LEN];
+	cr_assert_eq(circuits_parse("0>1", t, lit, err), 0, "%s", err);
+	circuits_clear(none, t);
+}
+
 Test(simnet, single_bottleneck_is_shared_equally)
 {
 	struct topo t;
@@ -103,9 +111,7 @@ Test(simnet, held_flows_wait_with_their_remainder_and_resume_when_lit)
 	struct topo t;
 	struct simnet *n = net(&t, ocs3, true);
 	struct circuit_cfg lit, none;
-	char err[TOPO_ERR_LEN];
-	cr_assert_eq(circuits_parse("0>1", &t, &lit, err), 0, "%s", err);
-	circuits_clear(&none, &t);
+	lit_0to1_and_none(&t, &lit, &none);
 	const double r = PAYLOAD(60e6);
 	int a = simnet_add(n, 0, 0, 2, 1000000, true, 1);
 	int b = simnet_add(n, 0, 1, 3, 1000000, true, 2);
@@ -202,9 +208,7 @@ Test(simnet, flow_with_a_rounding_remainder_completes_when_held)
 	struct topo t;
 	struct simnet *n = net(&t, ocs3, true);
 	struct circuit_cfg lit, none;
-	char err[TOPO_ERR_LEN];
-	cr_assert_eq(circuits_parse("0>1", &t, &lit, err), 0, "%s", err);
-	circuits_clear(&none, &t);
+	lit_0to1_and_none(&t, &lit, &none);
 	simnet_set_lit(n, &lit);
 	int f = -1, circ = simnet_add(n, 0, 0, 2, 1000000, true, 1);
 	simnet_allocate(n, 0);
