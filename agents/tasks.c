@@ -37,8 +37,7 @@ struct task {
 	bool final;
 	struct xfer *queue;           /* transfers not started yet */
 	int nq, qhead, capq;
-	struct fetch **act;           /* running fetches */
-	struct xfer *actx;            /* their transfers */
+	struct running { struct fetch *f; struct xfer x; } *act;   /* running fetches */
 	int nact, capact, ncopying;   /* ncopying: those that hold a copier */
 	struct fetch *input;          /* map input fetch */
 	struct ev timer;              /* compute */
@@ -64,13 +63,12 @@ static void task_free(struct task *t)
 			break;
 		}
 	for (int i = 0; i < t->nact; i++)
-		fetch_abort(t->act[i]);
+		fetch_abort(t->act[i].f);
 	if (t->input)
 		fetch_abort(t->input);
 	loop_close(&t->timer);
 	free(t->queue);
 	free(t->act);
-	free(t->actx);
 	free(t);
 }
 
@@ -78,7 +76,7 @@ static void task_done(struct task *t, bool ok, const char *error)
 {
 	if (!ok) {   /* count what the aborted fetches received so far */
 		for (int i = 0; i < t->nact; i++)
-			t->bytes_in += fetch_result(t->act[i])->bytes;
+			t->bytes_in += fetch_result(t->act[i].f)->bytes;
 		if (t->input)
 			t->bytes_in += fetch_result(t->input)->bytes;
 	}
@@ -181,15 +179,12 @@ static bool start(struct task *t, const struct xfer *x)
 {
 	if (t->nact == t->capact) {
 		int cap = t->capact ? 2 * t->capact : 8;
-		struct fetch **a = realloc(t->act, (size_t)cap * sizeof *a);
-		if (a)
-			t->act = a;
-		struct xfer *ax = a ? realloc(t->actx, (size_t)cap * sizeof *ax) : NULL;
-		if (!ax) {
+		struct running *a = realloc(t->act, (size_t)cap * sizeof *a);
+		if (!a) {
 			task_done(t, false, "fetch: out of memory");
 			return false;
 		}
-		t->actx = ax;
+		t->act = a;
 		t->capact = cap;
 	}
 	struct fetch *f = fetch_start(&x->addr, (uint32_t)x->id, x->bytes, x->circuit, x->src_rack, x->dst_rack, on_xfer, t);
@@ -199,8 +194,7 @@ static bool start(struct task *t, const struct xfer *x)
 		task_done(t, false, err);
 		return false;
 	}
-	t->act[t->nact] = f;
-	t->actx[t->nact++] = *x;
+	t->act[t->nact++] = (struct running){f, *x};
 	t->ncopying += !rides(x);
 	return true;
 }
@@ -222,16 +216,14 @@ static void on_xfer(struct fetch *f, void *arg)
 	struct task *t = arg;
 	const struct fetch_result *r = fetch_result(f);
 	int i;
-	for (i = 0; i < t->nact && t->act[i] != f; i++)
+	for (i = 0; i < t->nact && t->act[i].f != f; i++)
 		;
 	if (i == t->nact) {
 		alog("task %d: a fetch finished that it does not own", t->id);
 		return;
 	}
-	struct xfer x = t->actx[i];
-	t->act[i] = t->act[t->nact - 1];
-	t->actx[i] = t->actx[t->nact - 1];
-	t->nact--;
+	struct xfer x = t->act[i].x;
+	t->act[i] = t->act[--t->nact];
 	t->ncopying -= !rides(&x);
 	if (!r->ok) {
 		t->bytes_in += r->bytes;
