@@ -6,12 +6,13 @@
  *   loop.c     the event loop: epoll, timerfd timers, deferred frees, log
  *   control.c  the control connection: JSON lines in and out (emu/proto.h)
  *   serve.c    the data port: answers data requests with synthetic bytes,
- *              holds circuit transfers while their circuit is dark, and
- *              reports the pending circuit demand
+ *              holds circuit transfers while their circuit is dark
+ *   demand.c   the circuit demand reported to the controller: bytes still
+ *              to send (serve.c) and transfers held back (tasks.c)
  *   fetch.c    one fetch: connect, send a data_req, read to EOF, count;
  *              resume a stalled one on a new connection (stall.h)
  *   tasks.c    map and reduce tasks: input fetch, shuffle with at most
- *              `copiers` fetches at once, compute timers, kill
+ *              `copiers` moving fetches at once, compute timers, kill
  *
  * Single-threaded; every socket is non-blocking. */
 #ifndef AGENTS_AGENT_H
@@ -75,10 +76,15 @@ void agent_dispatch(struct msg *m);
 int serve_init(void);                           /* listen on addr:data_port */
 void serve_circuits(const struct rack_pair *lit, int n);   /* the lit set */
 void serve_announce(const struct rack_pair *going, int n);
-uint64_t serve_pending(int dst_rack);
 /* Whether the circuit src_rack -> dst_rack is lit (from the last circuits
  * and announce messages: every agent gets the whole set). */
 bool serve_lit(int src_rack, int dst_rack);
+
+/* --- demand.c ------------------------------------------------------------- */
+/* Circuit bytes this server still has to send to dst_rack (sender side) or
+ * holds back from src_rack (receiver side, hold mode) change by delta. */
+void demand_pending_add(int dst_rack, int64_t delta);
+void demand_queued_add(int src_rack, int64_t delta);
 
 /* --- fetch.c -------------------------------------------------------------- */
 struct fetch;
@@ -111,4 +117,6 @@ void tasks_map(const struct msg *m);
 void tasks_reduce(const struct msg *m);
 void tasks_fetch(const struct msg *m);
 void tasks_kill(int task);
+/* The lit circuits changed: reduces start what can move now. */
+void tasks_circuits_changed(void);
 #endif

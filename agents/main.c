@@ -29,8 +29,14 @@ void agent_dispatch(struct msg *m)
 	case OP_REDUCE: tasks_reduce(m); break;
 	case OP_FETCH: tasks_fetch(m); break;
 	case OP_KILL: tasks_kill(m->task); break;
-	case OP_CIRCUITS: serve_circuits(m->pairs, m->npairs); break;
-	case OP_ANNOUNCE: serve_announce(m->pairs, m->npairs); break;
+	case OP_CIRCUITS:
+		serve_circuits(m->pairs, m->npairs);
+		tasks_circuits_changed();
+		break;
+	case OP_ANNOUNCE:
+		serve_announce(m->pairs, m->npairs);
+		tasks_circuits_changed();
+		break;
 	case OP_SHUTDOWN:
 		/* normal end of a run: exit quietly */
 		exit(0);

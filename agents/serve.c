@@ -10,8 +10,8 @@
  * small TCP_NOTSENT_LOWAT, and in hold mode written only while the circuit
  * own rack -> req.dst_rack is lit: `announce` stops them at once, a
  * `circuits` message that lists the pair resumes them.  Their bytes not yet
- * handed to the kernel are the pending demand, reported per destination
- * rack to the controller when it changes, at most every 100 ms.
+ * handed to the kernel are the pending demand per destination rack
+ * (demand.c).
  *
  * Once every byte is handed to the kernel the sender shuts its side down
  * and waits for the fetcher to close (or for the kernel to report the bytes
@@ -41,7 +41,6 @@
 
 #define CHUNK        (1u << 20)    /* bytes per write call */
 #define BUDGET       (8u << 20)    /* bytes per socket per wakeup */
-#define DEMAND_EVERY 0.1           /* s between demand messages */
 
 enum sstate { S_REQ, S_SEND, S_DRAIN };   /* drain: all handed to the kernel, FIN sent */
 
@@ -68,65 +67,10 @@ static uint8_t lit_all[AGENT_MAX_RACKS][AGENT_MAX_RACKS / 8];   /* every lit pai
 static struct ev stimer = {.fd = -1};   /* stall sweep, while there are connections */
 static bool sarmed;
 
-/* demand */
-static uint64_t pending[AGENT_MAX_RACKS], reported[AGENT_MAX_RACKS];
-static struct ev dtimer = {.fd = -1};
-static bool darmed;
-static double dlast = -1;
-
-uint64_t serve_pending(int dst_rack)
-{
-	return dst_rack >= 0 && dst_rack < AGENT_MAX_RACKS ? pending[dst_rack] : 0;
-}
-
-static void demand_send(void)
-{
-	struct rack_bytes rb[AGENT_MAX_RACKS];
-	int n = 0;
-	bool changed = false;
-	for (int r = 0; r < AGENT_MAX_RACKS; r++) {
-		if (pending[r] != reported[r])
-			changed = true;
-		/* nonzero racks, and the ones that just dropped to zero */
-		if (pending[r] || reported[r])
-			rb[n++] = (struct rack_bytes){r, pending[r]};
-		reported[r] = pending[r];
-	}
-	if (!changed)
-		return;
-	struct msg m = {.op = OP_DEMAND, .pending = rb, .npending = n};
-	control_send(&m);
-	dlast = now_mono();
-}
-
-static void on_dtimer(struct ev *e, uint32_t events)
-{
-	(void)events;
-	timer_ack(e);
-	darmed = false;
-	demand_send();
-}
-
-static void demand_changed(void)
-{
-	if (darmed)
-		return;
-	double wait = dlast < 0 ? 0 : dlast + DEMAND_EVERY - now_mono();
-	timer_arm(&dtimer, wait);
-	darmed = true;
-}
-
 static void pend_sub(struct sconn *c, uint64_t n)
 {
-	if (!c->circuit || !n)
-		return;
-	pending[c->dst_rack] -= n;
-	/* A circuit's work done is news at once: a controller that reconfigures
-	 * early (ocs_early_due) waits for it; the rest is rate-limited. */
-	if (!pending[c->dst_rack] && reported[c->dst_rack])
-		demand_send();
-	else
-		demand_changed();
+	if (c->circuit && n)
+		demand_pending_add(c->dst_rack, -(int64_t)n);
 }
 
 static bool may_write(const struct sconn *c)
@@ -222,10 +166,8 @@ static void start_send(struct sconn *c)
 	}
 	c->bytes = c->left = bytes;
 	c->state = S_SEND;
-	if (c->circuit && bytes) {
-		pending[c->dst_rack] += bytes;
-		demand_changed();
-	}
+	if (c->circuit)
+		demand_pending_add(c->dst_rack, (int64_t)bytes);
 	if (!bytes) {
 		drain(c);
 		return;
@@ -436,7 +378,7 @@ int serve_init(void)
 			memfd = -1;
 		}
 	}
-	if (timer_open(&dtimer, on_dtimer) || timer_open(&stimer, on_stimer))
+	if (timer_open(&stimer, on_stimer))
 		return -1;
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0), one = 1;
 	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)agent.data_port),

@@ -3,12 +3,18 @@
  *   map     [fetch the input (remote input_src)] -> compute `duration`
  *           (a timer) -> task_done; the output is then "stored" (served on
  *           request: the data port answers any request).
- *   reduce  fetch messages queue transfers; at most `copiers` run at once;
- *           a circuit transfer in hold mode starts at once and takes no
- *           copier (it waits at the sender for its circuit; a copier on it
- *           would idle while other holders' bytes could move: the OCS
- *           demand then also sees every byte waiting for a circuit);
- *           each finished one is reported (flow_done).  When the final
+ *   reduce  fetch messages queue transfers; at most `copiers` move at
+ *           once, in arrival order among those that can move.  In hold
+ *           mode a circuit transfer can move only while its circuit is
+ *           lit: one whose circuit is dark is not started (a copier on it
+ *           would idle while other holders' bytes could move) and is
+ *           reported as queued demand (demand.c), so the OCS controller
+ *           sees every byte waiting for a circuit; a running one whose
+ *           circuit goes dark waits at its sender and gives up its copier
+ *           until the circuit is back.  Starting every held transfer at
+ *           once instead would, when its circuit lights, put all of a
+ *           reduce's senders on its port together (incast on real TCP).
+ *           Each finished transfer is reported (flow_done).  When the final
  *           fetch message has come and every transfer is done: compute,
  *           task_done with bytes_in = bytes fetched.  A failed transfer
  *           fails the task (task_done ok=false naming the transfer) and
@@ -38,7 +44,7 @@ struct task {
 	struct xfer *queue;           /* transfers not started yet */
 	int nq, qhead, capq;
 	struct running { struct fetch *f; struct xfer x; } *act;   /* running fetches */
-	int nact, capact, ncopying;   /* ncopying: those that hold a copier */
+	int nact, capact;
 	struct fetch *input;          /* map input fetch */
 	struct ev timer;              /* compute */
 	struct task *next;
@@ -55,6 +61,19 @@ static struct task *find(int id)
 	return NULL;
 }
 
+/* In hold mode a circuit transfer moves only while its circuit is lit. */
+static bool dark(const struct xfer *x)
+{
+	return x->circuit && agent.hold && !serve_lit(x->src_rack, x->dst_rack);
+}
+
+/* Queued circuit transfers (hold mode) are demand the senders cannot see. */
+static void count_queued(const struct xfer *x, int sign)
+{
+	if (x->circuit && agent.hold)
+		demand_queued_add(x->src_rack, sign * (int64_t)x->bytes);
+}
+
 static void task_free(struct task *t)
 {
 	for (struct task **p = &tasks; *p; p = &(*p)->next)
@@ -64,6 +83,8 @@ static void task_free(struct task *t)
 		}
 	for (int i = 0; i < t->nact; i++)
 		fetch_abort(t->act[i].f);
+	for (int i = t->qhead; i < t->nq; i++)
+		count_queued(&t->queue[i], -1);
 	if (t->input)
 		fetch_abort(t->input);
 	loop_close(&t->timer);
@@ -172,8 +193,6 @@ void tasks_reduce(const struct msg *m)
 
 static void on_xfer(struct fetch *f, void *arg);
 
-static bool rides(const struct xfer *x) { return x->circuit && agent.hold; }
-
 /* Start one transfer.  Returns false if t was freed. */
 static bool start(struct task *t, const struct xfer *x)
 {
@@ -188,24 +207,34 @@ static bool start(struct task *t, const struct xfer *x)
 		t->capact = cap;
 	}
 	struct fetch *f = fetch_start(&x->addr, (uint32_t)x->id, x->bytes, x->circuit, x->src_rack, x->dst_rack, on_xfer, t);
-	if (!f) {   /* out of memory or of descriptors: every circuit transfer is a connection */
+	if (!f) {   /* out of memory or of descriptors */
 		char err[96];
 		snprintf(err, sizeof err, "fetch: %s", strerror(errno));
 		task_done(t, false, err);
 		return false;
 	}
 	t->act[t->nact++] = (struct running){f, *x};
-	t->ncopying += !rides(x);
 	return true;
 }
 
-/* Start queued transfers into free copier slots; compute when all is done.
- * Returns false if t was freed. */
+/* Start queued transfers that can move into free copiers, the oldest
+ * first; compute when all is done.  Returns false if t was freed. */
 static bool pump(struct task *t)
 {
-	while (t->ncopying < t->copiers && t->qhead < t->nq)
-		if (!start(t, &t->queue[t->qhead++]))
+	int busy = 0;
+	for (int i = 0; i < t->nact; i++)
+		busy += !dark(&t->act[i].x);
+	for (int i = t->qhead; busy < t->copiers && i < t->nq; i++) {
+		if (dark(&t->queue[i]))
+			continue;
+		struct xfer x = t->queue[i];   /* out of the queue, which keeps its order */
+		memmove(&t->queue[t->qhead + 1], &t->queue[t->qhead], (size_t)(i - t->qhead) * sizeof x);
+		t->qhead++;
+		count_queued(&x, -1);
+		if (!start(t, &x))
 			return false;
+		busy++;
+	}
 	if (t->final && t->qhead == t->nq && t->nact == 0 && t->state == T_SHUFFLE)
 		compute(t);
 	return true;
@@ -224,7 +253,6 @@ static void on_xfer(struct fetch *f, void *arg)
 	}
 	struct xfer x = t->act[i].x;
 	t->act[i] = t->act[--t->nact];
-	t->ncopying -= !rides(&x);
 	if (!r->ok) {
 		t->bytes_in += r->bytes;
 		task_done(t, false, r->error);
@@ -260,13 +288,21 @@ void tasks_fetch(const struct msg *m)
 		t->queue = q;
 		t->capq = cap;
 	}
-	for (int i = 0; i < m->nxfers; i++)
-		if (!rides(&m->xfers[i]))
-			t->queue[t->nq++] = m->xfers[i];
-		else if (!start(t, &m->xfers[i]))
-			return;
+	for (int i = 0; i < m->nxfers; i++) {
+		t->queue[t->nq++] = m->xfers[i];
+		count_queued(&m->xfers[i], +1);
+	}
 	t->final = m->final;
 	pump(t);
+}
+
+void tasks_circuits_changed(void)
+{
+	for (struct task *t = tasks, *next; t; t = next) {
+		next = t->next;   /* pump may free t */
+		if (t->reduce && t->state == T_SHUFFLE)
+			pump(t);
+	}
 }
 
 void tasks_kill(int id)

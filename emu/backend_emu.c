@@ -31,6 +31,7 @@ struct agent {
 	pid_t pid;
 	bool up;                 /* said hello and still connected */
 	uint64_t *pending;       /* circuit-eligible bytes to send, per destination rack */
+	uint64_t *queued;        /* circuit transfers its reduces hold back, per source rack */
 };
 
 /* Connections before their hello are not yet tied to a server. */
@@ -195,15 +196,20 @@ static void accept_agent(struct emu_be *e)
 	epoll_ctl(e->epfd, EPOLL_CTL_ADD, fd, &ev);
 }
 
+static void set_rack_bytes(uint64_t *v, int racks, const struct rack_bytes *rb, int n)
+{
+	memset(v, 0, racks * sizeof *v);
+	for (int i = 0; i < n; i++)
+		if (rb[i].rack >= 0 && rb[i].rack < racks)
+			v[rb[i].rack] = rb[i].bytes;
+}
+
 static void demand(struct run *r, int server, const struct msg *m)
 {
 	struct emu_be *e = E(r);
 	pthread_mutex_lock(&e->demand_mu);
-	uint64_t *p = e->agents[server].pending;
-	memset(p, 0, r->c.racks * sizeof *p);
-	for (int i = 0; i < m->npending; i++)
-		if (m->pending[i].rack >= 0 && m->pending[i].rack < r->c.racks)
-			p[m->pending[i].rack] = m->pending[i].bytes;
+	set_rack_bytes(e->agents[server].pending, r->c.racks, m->pending, m->npending);
+	set_rack_bytes(e->agents[server].queued, r->c.racks, m->queued, m->nqueued);
 	pthread_mutex_unlock(&e->demand_mu);
 }
 
@@ -215,6 +221,7 @@ static void agent_lost(struct run *r, int server)
 	e->agents_up--;
 	pthread_mutex_lock(&e->demand_mu);
 	memset(e->agents[server].pending, 0, r->c.racks * sizeof(uint64_t));
+	memset(e->agents[server].queued, 0, r->c.racks * sizeof(uint64_t));
 	pthread_mutex_unlock(&e->demand_mu);
 	run_server_lost(r, server);
 }
@@ -365,9 +372,12 @@ static void *ocs_main(void *arg)
 		pthread_mutex_lock(&e->demand_mu);
 		for (int s = 0; s < r->c.racks; s++)
 			for (int d = 0; d < r->c.racks; d++) {
+				/* what senders in s have started for d, and what
+				 * reduces in d hold back from s */
 				uint64_t sum = 0;
 				for (int k = 0; k < r->c.per_rack; k++)
-					sum += e->agents[s * r->c.per_rack + k].pending[d];
+					sum += e->agents[s * r->c.per_rack + k].pending[d] +
+					       e->agents[d * r->c.per_rack + k].queued[s];
 				ocs_demand_set(&r->ocs, s, d, (int64_t)(sum > INT64_MAX / 4 ? INT64_MAX / 4 : sum));
 			}
 		pthread_mutex_unlock(&e->demand_mu);
@@ -463,7 +473,8 @@ static int emu_setup(struct run *r, char err[512])
 		goto oom;
 	for (int i = 0; i < r->c.nservers; i++) {
 		e->agents[i].fd = -1;
-		if (!(e->agents[i].pending = calloc(r->t->racks, sizeof(uint64_t))))
+		if (!(e->agents[i].pending = calloc(r->t->racks, sizeof(uint64_t))) ||
+		    !(e->agents[i].queued = calloc(r->t->racks, sizeof(uint64_t))))
 			goto oom;
 	}
 	run_say(r, "building the fabric (%d racks x %d servers)", r->t->racks, r->t->servers_per_rack);
@@ -585,8 +596,10 @@ static void emu_teardown(struct run *r)
 	fabric_close(e->fab);
 	if (e->fabric_made && !r->p.keep_fabric)
 		fabric_down(r->p.prefix, NULL);
-	for (int i = 0; e->agents && i < r->c.nservers; i++)
+	for (int i = 0; e->agents && i < r->c.nservers; i++) {
 		free(e->agents[i].pending);
+		free(e->agents[i].queued);
+	}
 	free(e->agents);
 	pthread_mutex_destroy(&e->send_mu);
 	pthread_mutex_destroy(&e->demand_mu);

@@ -1,7 +1,8 @@
 /* backend_sim.c — the flow-level simulator backend: a virtual clock, an
  * event queue, tasks modelled as the agents run them (a map reads its input
- * then computes; a reduce fetches its transfers, at most `copiers` at once
- * besides its circuit transfers in hold mode, then computes), transfers as
+ * then computes; a reduce fetches its transfers, at most `copiers` moving
+ * at once, in hold mode circuit transfers only while their circuit is lit
+ * (agents/tasks.c), then computes), transfers as
  * flows of sim_net.c, and the OCS controller's decisions (the same
  * matching, emu/ocs_ctl.c) applied in virtual time.
  *
@@ -33,9 +34,11 @@ struct sim_task {
 	uint64_t bytes_in;
 	struct xfer *queue;    /* reduce: transfers not started yet */
 	int nq, qhead, capq;
-	int active;            /* reduce: running fetches that hold a copier */
-	int riders;            /* reduce: running circuit fetches (hold mode), which hold none */
+	int eps;               /* reduce: running fetches over the EPS (or not held: fallback) */
+	struct held_run { int xfer, src_rack; } *circ;   /* reduce: running circuit fetches (hold mode) */
+	int ncirc, capcirc;
 	bool final;
+	bool listed;           /* in sim_be.waiting */
 };
 
 struct sim_be {
@@ -53,6 +56,13 @@ struct sim_be {
 	double t_lit;          /* when the lit configuration was lit */
 	bool check_queued;     /* an EV_OCS_CHECK is pending (early reconfiguration) */
 	int64_t *demand;
+	/* Reduces with transfers not started, looked at when circuits change;
+	 * the circuit transfers among those (hold mode), per rack pair
+	 * [src * racks + dst]: OCS demand that is not a flow yet. */
+	int *waiting, nwaiting, capwaiting;
+	int64_t *queued_bytes;
+	int *queued_n, nqueued;
+	bool *lit_pair;        /* [src * racks + dst]: lit now */
 	int computing;         /* EV_COMPUTED events queued (stale ones too) */
 	double idle_since;     /* sim_failure: nothing in flight since (-1: something is) */
 	unsigned long long events, allocations, flows;
@@ -113,7 +123,6 @@ static struct event ev_pop(struct sim_be *b)
 
 /* A flow's tag: the task, and the transfer id + 1 (0 = a map's input). */
 static int64_t tag_of(int task, int xfer) { return (int64_t)task << 32 | (uint32_t)(xfer + 1); }
-#define RIDER_BIT ((int64_t)1 << 62)
 
 static void compute(struct run *r, struct task *t)
 {
@@ -131,24 +140,103 @@ static void start_flow(struct run *r, int src, int dst, uint64_t bytes, bool cir
 		run_say(r, "simulator: out of memory for a flow");
 }
 
+static int rack_of(const struct run *r, int server) { return cluster_rack_of(&r->c, server); }
+
+/* Held back in hold mode while its circuit is dark; while it waits, a
+ * circuit transfer is demand (the agents' rule, agents/tasks.c). */
+static bool held_kind(const struct run *r, const struct xfer *x) { return r->p.hold && x->circuit; }
+
+static bool dark(const struct run *r, int src_rack, int dst_rack)
+{
+	return !S(r)->lit_pair[src_rack * r->c.racks + dst_rack];
+}
+
+static void count_queued(struct run *r, const struct task *t, const struct xfer *x, int sign)
+{
+	if (!held_kind(r, x))
+		return;
+	struct sim_be *b = S(r);
+	int k = rack_of(r, x->src) * r->c.racks + rack_of(r, t->server);
+	b->queued_bytes[k] += sign * (int64_t)x->bytes;
+	b->queued_n[k] += sign;
+	b->nqueued += sign;
+}
+
 static void start_fetches(struct run *r, struct task *t)
 {
 	struct sim_task *st = &S(r)->tasks[t->id];
-	while (st->active < r->p.copiers && st->qhead < st->nq) {
-		const struct xfer *x = &st->queue[st->qhead++];
-		st->active++;
-		start_flow(r, x->src, t->server, x->bytes, x->circuit, tag_of(t->id, x->id));
+	int dst = rack_of(r, t->server), busy = st->eps;
+	for (int i = 0; i < st->ncirc; i++)
+		busy += !dark(r, st->circ[i].src_rack, dst);
+	for (int i = st->qhead; busy < r->p.copiers && i < st->nq; i++) {
+		struct xfer x = st->queue[i];
+		int src = rack_of(r, x.src);
+		bool held = held_kind(r, &x);
+		if (held && dark(r, src, dst))
+			continue;
+		if (held && st->ncirc == st->capcirc) {
+			int cap = st->capcirc ? 2 * st->capcirc : 8;
+			struct held_run *c = realloc(st->circ, cap * sizeof *c);
+			if (!c) {
+				run_say(r, "simulator: out of memory for transfers");
+				return;
+			}
+			st->circ = c;
+			st->capcirc = cap;
+		}
+		memmove(&st->queue[st->qhead + 1], &st->queue[st->qhead], (i - st->qhead) * sizeof x);
+		st->qhead++;
+		count_queued(r, t, &x, -1);
+		if (held)
+			st->circ[st->ncirc++] = (struct held_run){x.id, src};
+		else
+			st->eps++;
+		busy++;
+		start_flow(r, x.src, t->server, x.bytes, x.circuit, tag_of(t->id, x.id));
 	}
-	if (st->final && !st->active && !st->riders && st->qhead == st->nq && !st->computing)
+	if (st->final && !st->eps && !st->ncirc && st->qhead == st->nq && !st->computing)
 		compute(r, t);
+}
+
+/* A task's state back to nothing (a new attempt, or done). */
+static void reset_task(struct run *r, struct task *t, int attempt)
+{
+	struct sim_task *st = &S(r)->tasks[t->id];
+	for (int i = st->qhead; i < st->nq; i++)
+		count_queued(r, t, &st->queue[i], -1);
+	free(st->queue);
+	free(st->circ);
+	*st = (struct sim_task){.attempt = attempt, .listed = st->listed};
+}
+
+/* The lit circuits changed: reduces start what can move now. */
+static void circuits_changed_pump(struct run *r)
+{
+	struct sim_be *b = S(r);
+	int R = r->c.racks;
+	memset(b->lit_pair, 0, (size_t)R * R * sizeof *b->lit_pair);
+	for (int p = 0; p < b->lit.ports; p++)
+		for (int s = 0; s < R; s++)
+			if (b->lit.out[p][s] >= 0)
+				b->lit_pair[s * R + b->lit.out[p][s]] = true;
+	int keep = 0;
+	for (int i = 0; i < b->nwaiting; i++) {
+		int id = b->waiting[i];
+		struct sim_task *st = &b->tasks[id];
+		if (st->qhead < st->nq)
+			start_fetches(r, &r->w->tasks[id]);
+		if (st->qhead < st->nq)
+			b->waiting[keep++] = id;
+		else
+			st->listed = false;
+	}
+	b->nwaiting = keep;
 }
 
 static void sim_start_task(struct run *r, struct task *t, int server, int input_src)
 {
 	struct sim_task *st = &S(r)->tasks[t->id];
-	int attempt = st->attempt + 1;
-	free(st->queue);
-	*st = (struct sim_task){.attempt = attempt};
+	reset_task(r, t, st->attempt + 1);
 	if (t->kind == TASK_MAP && input_src >= 0) {
 		st->bytes_in = t->input_bytes;
 		start_flow(r, input_src, server, t->input_bytes, false, tag_of(t->id, -1));
@@ -173,20 +261,30 @@ static void sim_fetch(struct run *r, struct task *t, const struct xfer *xs, int 
 		st->capq = cap;
 	}
 	for (int i = 0; i < n; i++) {
-		if (r->p.hold && xs[i].circuit) {   /* takes no copier: the agents' rule (agents/tasks.c) */
-			st->riders++;
-			start_flow(r, xs[i].src, t->server, xs[i].bytes, true, tag_of(t->id, xs[i].id) | RIDER_BIT);
-		} else
-			st->queue[st->nq++] = xs[i];
+		st->queue[st->nq++] = xs[i];
+		count_queued(r, t, &xs[i], +1);
 	}
 	st->final = final;
 	start_fetches(r, t);
+	struct sim_be *b = S(r);
+	if (st->qhead < st->nq && !st->listed) {
+		if (b->nwaiting == b->capwaiting) {
+			int cap = b->capwaiting ? 2 * b->capwaiting : 64;
+			int *w = realloc(b->waiting, cap * sizeof *w);
+			if (!w) {
+				run_say(r, "simulator: out of memory for transfers");
+				return;
+			}
+			b->waiting = w;
+			b->capwaiting = cap;
+		}
+		b->waiting[b->nwaiting++] = t->id;
+		st->listed = true;
+	}
 }
 
 static void flow_done(struct run *r, int64_t tag, uint64_t bytes)
 {
-	bool rider = tag & RIDER_BIT;
-	tag &= ~RIDER_BIT;
 	int task = (int)(tag >> 32), xfer = (int)(uint32_t)tag - 1;
 	struct task *t = &r->w->tasks[task];
 	struct sim_task *st = &S(r)->tasks[task];
@@ -195,10 +293,13 @@ static void flow_done(struct run *r, int64_t tag, uint64_t bytes)
 		return;
 	}
 	run_flow_done(r, xfer, bytes, S(r)->now);
-	if (rider)
-		st->riders--;
+	int i;
+	for (i = 0; i < st->ncirc && st->circ[i].xfer != xfer; i++)
+		;
+	if (i < st->ncirc)
+		st->circ[i] = st->circ[--st->ncirc];
 	else
-		st->active--;
+		st->eps--;
 	st->bytes_in += bytes;
 	start_fetches(r, t);
 }
@@ -210,8 +311,7 @@ static void computed(struct run *r, const struct event *e)
 	if (e->attempt != st->attempt || t->state != TASK_RUNNING)
 		return;
 	uint64_t bytes = st->bytes_in;
-	free(st->queue);
-	*st = (struct sim_task){.attempt = st->attempt};
+	reset_task(r, t, st->attempt);
 	run_task_done(r, t->server, t->id, true, bytes, NULL);
 }
 
@@ -229,7 +329,7 @@ static void ocs_tick_virtual(struct run *r)
 	int64_t served = 0, total = 0;
 	for (int s = 0; s < racks; s++)
 		for (int d = 0; d < racks; d++) {
-			ocs_demand_set(&r->ocs, s, d, b->demand[s * racks + d]);
+			ocs_demand_set(&r->ocs, s, d, b->demand[s * racks + d] + b->queued_bytes[s * racks + d]);
 			total += ocs_demand_get(&r->ocs, s, d);
 		}
 	if (ocs_decide(&r->ocs, &b->next, &served) || !circuits_changed(&b->crossbar, &b->next))
@@ -243,6 +343,7 @@ static void ocs_tick_virtual(struct run *r)
 			if (r->p.ocs.scope == OCS_DARK_ALL || b->lit.out[p][s] != b->next.out[p][s])
 				b->lit.out[p][s] = -1;
 	simnet_set_lit(b->net, &b->lit);
+	circuits_changed_pump(r);
 	b->crossbar = b->next;
 	b->lighting = true;
 	double t_lit = b->now + r->p.ocs.guard_s + r->p.ocs.delta_s;
@@ -261,10 +362,17 @@ static void ocs_light(struct run *r)
 	b->lighting = false;
 	b->t_lit = b->now;
 	simnet_set_lit(b->net, &b->lit);
+	circuits_changed_pump(r);
+}
+
+/* Circuit transfers from rack s to d, as flows or waiting to start. */
+static int circuit_work(const struct sim_be *b, int R, int s, int d)
+{
+	return simnet_circuit_flows(b->net, s, d) + b->queued_n[s * R + d];
 }
 
 /* Early reconfiguration (ocs_early_due): after every event, cheaply, from
- * the counts of circuit-eligible flows per rack pair; a configuration too
+ * the counts of circuit transfers per rack pair; a configuration too
  * young to give way is looked at again when it may. */
 static void ocs_early_check(struct run *r)
 {
@@ -275,12 +383,12 @@ static void ocs_early_check(struct run *r)
 	int busy = 0;   /* the common case: every port carries a busy circuit */
 	for (int p = 0; p < b->lit.ports; p++)
 		for (int s = 0; s < R; s++)
-			busy += b->lit.out[p][s] >= 0 && simnet_circuit_flows(b->net, s, b->lit.out[p][s]);
+			busy += b->lit.out[p][s] >= 0 && circuit_work(b, R, s, b->lit.out[p][s]);
 	if (busy == b->lit.ports * R)
 		return;
 	for (int s = 0; s < R; s++)
 		for (int d = 0; d < R; d++)
-			ocs_demand_set(&r->ocs, s, d, simnet_circuit_flows(b->net, s, d));
+			ocs_demand_set(&r->ocs, s, d, circuit_work(b, R, s, d));
 	double hold = b->t_lit + ocs_early_hold_s(&r->ocs);
 	if (ocs_early_due(&r->ocs, b->now - b->t_lit))
 		ocs_tick_virtual(r);
@@ -350,8 +458,12 @@ static int sim_setup(struct run *r, char err[512])
 	b->idle_since = -1;
 	b->net = simnet_new(r->t, r->p.hold);
 	b->tasks = calloc(r->w->ntasks ? r->w->ntasks : 1, sizeof *b->tasks);
-	b->demand = calloc((size_t)r->t->racks * r->t->racks, sizeof *b->demand);
-	if (!b->net || !b->tasks || !b->demand) {
+	size_t pairs = (size_t)r->t->racks * r->t->racks;
+	b->demand = calloc(pairs, sizeof *b->demand);
+	b->queued_bytes = calloc(pairs, sizeof *b->queued_bytes);
+	b->queued_n = calloc(pairs, sizeof *b->queued_n);
+	b->lit_pair = calloc(pairs, sizeof *b->lit_pair);
+	if (!b->net || !b->tasks || !b->demand || !b->queued_bytes || !b->queued_n || !b->lit_pair) {
 		snprintf(err, 512, "out of memory");
 		return -1;
 	}
@@ -388,11 +500,17 @@ static void sim_teardown(struct run *r)
 		return;
 	if (r->ocs_on)
 		ocs_ctl_free(&r->ocs);
-	for (int i = 0; b->tasks && i < r->w->ntasks; i++)
+	for (int i = 0; b->tasks && i < r->w->ntasks; i++) {
 		free(b->tasks[i].queue);
+		free(b->tasks[i].circ);
+	}
 	free(b->tasks);
 	free(b->ev);
 	free(b->demand);
+	free(b->queued_bytes);
+	free(b->queued_n);
+	free(b->lit_pair);
+	free(b->waiting);
 	simnet_free(b->net);
 	free(b);
 	r->be_priv = NULL;
@@ -422,7 +540,7 @@ static json_t *sim_summary(struct run *r)
 static const char *sim_failure(struct run *r)
 {
 	struct sim_be *b = S(r);
-	bool idle = !simnet_active(b->net) && !b->computing && r->c.running_jobs > 0;
+	bool idle = !simnet_active(b->net) && !b->nqueued && !b->computing && r->c.running_jobs > 0;
 	for (int j = 0; idle && j < r->w->njobs; j++)
 		idle = r->c.arrived[j] || r->w->jobs[j].submit_s <= b->now;
 	if (!idle) {

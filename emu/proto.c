@@ -16,7 +16,7 @@
  *                       the server of the connection it came on
  *   circuits.lit        the complete set of lit circuits (replaces the last)
  *   demand.pending      the sender's complete pending vector: racks absent
- *                       have nothing pending */
+ *                       have nothing pending; demand.queued likewise */
 #include "emu/proto.h"
 #include <arpa/inet.h>
 #include <jansson.h>
@@ -46,7 +46,7 @@ static const char *const op_fields[][10] = {
 	[OP_HELLO] = {"server", "pid", "data_port"},
 	[OP_TASK_DONE] = {"task", "ok", "t_start", "t_end", "bytes_in", "error"},
 	[OP_FLOW_DONE] = {"xfer", "task", "bytes", "t_start", "t_end", "circuit", "src", "dst"},
-	[OP_DEMAND] = {"pending"},
+	[OP_DEMAND] = {"pending", "queued"},
 	[OP_MAP] = {"task", "job", "duration", "input_bytes", "input_src", "input_addr", "output_bytes"},
 	[OP_REDUCE] = {"task", "job", "duration", "output_bytes", "copiers"},
 	[OP_FETCH] = {"task", "final", "xfers"},
@@ -86,6 +86,17 @@ static json_t *jpairs(const struct rack_pair *p, int n)
 	return a;
 }
 
+/* NULL (encoding fails) past the decoder's limit */
+static json_t *encode_rack_bytes(const struct rack_bytes *rb, int n)
+{
+	if (n < 0 || n > PROTO_MAX_PAIRS)
+		return NULL;
+	json_t *a = json_array();
+	for (int i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("[iI]", rb[i].rack, (json_int_t)rb[i].bytes));
+	return a;
+}
+
 static int set(json_t *o, const char *k, json_t *v)
 {
 	return v ? json_object_set_new(o, k, v) : -1;
@@ -120,15 +131,10 @@ static json_t *encode_obj(const struct msg *m)
 		rc |= set(o, "src", json_integer(m->src));
 		rc |= set(o, "dst", json_integer(m->dst));
 		break;
-	case OP_DEMAND: {
-		if (m->npending < 0 || m->npending > PROTO_MAX_PAIRS)
-			rc = -1;
-		json_t *a = json_array();
-		for (int i = 0; rc == 0 && i < m->npending; i++)
-			json_array_append_new(a, json_pack("[iI]", m->pending[i].rack, (json_int_t)m->pending[i].bytes));
-		rc |= set(o, "pending", a);
+	case OP_DEMAND:
+		rc |= set(o, "pending", encode_rack_bytes(m->pending, m->npending));
+		rc |= set(o, "queued", encode_rack_bytes(m->queued, m->nqueued));
 		break;
-	}
 	case OP_MAP:
 		rc |= set(o, "task", json_integer(m->task));
 		rc |= set(o, "job", json_integer(m->job));
@@ -404,6 +410,21 @@ static int decode_pairs(struct dec *d, json_t *o, const char *k, struct msg *m)
 	return 0;
 }
 
+static int decode_rack_bytes(struct dec *d, json_t *o, const char *k, struct rack_bytes **out, int *nout)
+{
+	long long tmp[2 * PROTO_MAX_PAIRS];
+	int n;
+	if (get_pairs(d, o, k, (long long)MAX_BYTES, tmp, &n))
+		return -1;
+	*out = calloc((size_t)n + 1, sizeof **out);
+	if (!*out)
+		return fail(d, "out of memory");
+	for (int i = 0; i < n; i++)
+		(*out)[i] = (struct rack_bytes){(int)tmp[2 * i], (uint64_t)tmp[2 * i + 1]};
+	*nout = n;
+	return 0;
+}
+
 static int decode_xfers(struct dec *d, json_t *o, struct msg *m)
 {
 	json_t *a = get_array(d, o, "xfers", PROTO_MAX_XFERS);
@@ -479,19 +500,9 @@ static int decode_obj(struct dec *d, json_t *o, struct msg *m)
 		       get_u64(d, o, "bytes", &m->bytes) || get_num(d, o, "t_start", MAX_EPOCH, &m->t_start) ||
 		       get_num(d, o, "t_end", MAX_EPOCH, &m->t_end) || get_bool(d, o, "circuit", &m->circuit) ||
 		       get_i(d, o, "src", 0, MAX_ID, &m->src) || get_i(d, o, "dst", -1, MAX_ID, &m->dst) ? -1 : 0;
-	case OP_DEMAND: {
-		long long tmp[2 * PROTO_MAX_PAIRS];
-		int n;
-		if (get_pairs(d, o, "pending", (long long)MAX_BYTES, tmp, &n))
-			return -1;
-		m->pending = calloc((size_t)n + 1, sizeof *m->pending);
-		if (!m->pending)
-			return fail(d, "out of memory");
-		for (int i = 0; i < n; i++)
-			m->pending[i] = (struct rack_bytes){(int)tmp[2 * i], (uint64_t)tmp[2 * i + 1]};
-		m->npending = n;
-		return 0;
-	}
+	case OP_DEMAND:
+		return decode_rack_bytes(d, o, "pending", &m->pending, &m->npending) ||
+		       decode_rack_bytes(d, o, "queued", &m->queued, &m->nqueued) ? -1 : 0;
 	case OP_MAP:
 		if (get_i(d, o, "task", 0, MAX_ID, &m->task) || get_i(d, o, "job", 0, MAX_ID, &m->job) ||
 		    get_num(d, o, "duration", MAX_SECONDS, &m->duration) || get_u64(d, o, "input_bytes", &m->input_bytes) ||
@@ -561,8 +572,9 @@ void proto_free(struct msg *m)
 	free(m->xfers);
 	free(m->pairs);
 	free(m->pending);
+	free(m->queued);
 	m->xfers = NULL;
 	m->pairs = NULL;
-	m->pending = NULL;
-	m->nxfers = m->npairs = m->npending = 0;
+	m->pending = m->queued = NULL;
+	m->nxfers = m->npairs = m->npending = m->nqueued = 0;
 }

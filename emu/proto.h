@@ -15,7 +15,10 @@
  *                (global server ids): one finished transfer, reported by
  *                the receiver
  *     demand     pending: array of [dst_rack, bytes] — circuit-eligible bytes
- *                this server still has to send, per destination rack
+ *                this server still has to send, per destination rack;
+ *                queued: array of [src_rack, bytes] — circuit transfers its
+ *                reduces hold back while their circuit is dark, per
+ *                source rack
  *   controller -> agent
  *     map        task, job, duration, input_bytes, input_src (server id, -1
  *                = local), input_addr, output_bytes
@@ -91,8 +94,8 @@ struct msg {
 	struct rack_pair *pairs;
 	int npairs;
 	/* demand */
-	struct rack_bytes *pending;
-	int npending;
+	struct rack_bytes *pending, *queued;
+	int npending, nqueued;
 	/* task_done / flow_done */
 	bool ok;
 	double t_start, t_end;

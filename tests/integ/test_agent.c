@@ -38,6 +38,7 @@ struct ag {
 	char buf[1 << 16];
 	size_t len;
 	uint64_t demand[2];     /* last reported pending bytes per dst rack */
+	uint64_t queued[2];     /* last reported held-back bytes per src rack */
 	int ndemand;            /* demand messages seen */
 };
 
@@ -188,9 +189,14 @@ static int next_msg(int id, struct msg *m, double timeout)
 			     line);
 		if (m->op != OP_DEMAND)
 			return 1;
+		memset(a->demand, 0, sizeof a->demand);   /* each message is the whole vector */
+		memset(a->queued, 0, sizeof a->queued);
 		for (int i = 0; i < m->npending; i++)
 			if (m->pending[i].rack < 2)
 				a->demand[m->pending[i].rack] = m->pending[i].bytes;
+		for (int i = 0; i < m->nqueued; i++)
+			if (m->queued[i].rack < 2)
+				a->queued[m->queued[i].rack] = m->queued[i].bytes;
 		a->ndemand++;
 		proto_free(m);
 	}
@@ -433,11 +439,17 @@ Test(agent, copiers_bound_the_parallel_fetches)
 	cr_assert_eq(r.bytes, 3 * MB);
 }
 
-/* In hold mode a circuit transfer waits at the sender for its circuit and
- * takes no copier: with one copier, the EPS transfer queued behind a held
- * one moves while the circuit is dark, and the held one's bytes are all in
- * the sender's demand. */
-Test(agent, a_held_circuit_transfer_takes_no_copier)
+/* Tell both ends of rack 0 -> rack 1 (the controller tells every agent). */
+static void circuit_0to1(enum msg_op op, int sender, int receiver)
+{
+	send_pairs(sender, op, 0, 1);
+	send_pairs(receiver, op, 0, 1);
+}
+
+/* In hold mode a circuit transfer whose circuit is dark is not started: it
+ * takes no copier, so with one copier the EPS transfer queued behind it
+ * moves, and the receiver reports its bytes as queued demand. */
+Test(agent, a_held_circuit_transfer_waits_at_the_receiver_as_demand_and_takes_no_copier)
 {
 	int ids[] = {0, 1, 3};
 	start_agents(ids, 3, "--hold");
@@ -448,11 +460,13 @@ Test(agent, a_held_circuit_transfer_takes_no_copier)
 	expect_msg(3, OP_FLOW_DONE, &r, 10);
 	cr_assert_eq(r.xfer, 301, "xfer %d finished first, wanted the EPS one (301)", r.xfer);
 	cr_assert_not(r.circuit);
-	only_demand_for(0, 0.3);
-	cr_assert_eq(C.a[0].demand[1], MB, "pending demand %llu", (unsigned long long)C.a[0].demand[1]);
+	only_demand_for(3, 0.3);
+	only_demand_for(0, 0.1);
+	cr_assert_eq(C.a[3].queued[0], MB, "queued demand %llu", (unsigned long long)C.a[3].queued[0]);
+	cr_assert_eq(C.a[0].demand[1], 0, "the sender has pending demand for a transfer not started");
 
 	set_circuits("0>1");
-	send_pairs(0, OP_CIRCUITS, 0, 1);
+	circuit_0to1(OP_CIRCUITS, 0, 3);
 	expect_msg(3, OP_FLOW_DONE, &r, 10);
 	cr_assert_eq(r.xfer, 300);
 	cr_assert(r.circuit);
@@ -460,6 +474,45 @@ Test(agent, a_held_circuit_transfer_takes_no_copier)
 	expect_msg(3, OP_TASK_DONE, &r, 5);
 	cr_assert(r.ok, "%s", r.error);
 	cr_assert_eq(r.bytes, 2 * MB);
+	cr_assert_eq(C.a[3].queued[0], 0, "queued demand %llu after the transfer", (unsigned long long)C.a[3].queued[0]);
+}
+
+/* Copiers bound lit circuit transfers too (all of a reduce's senders at
+ * once would be an incast), and a running one whose circuit goes dark
+ * gives its copier to a transfer that can move. */
+Test(agent, a_circuit_transfer_caught_by_the_dark_gives_up_its_copier)
+{
+	int ids[] = {0, 1, 3};
+	start_agents(ids, 3, "--hold");
+	set_circuits("0>1");
+	circuit_0to1(OP_CIRCUITS, 0, 3);
+	send_reduce(3, 13, 0, 1);
+	struct xfer x[3] = {xfer_of(400, 0, 3, 16 * MB, true), xfer_of(401, 0, 3, MB, true),
+			    xfer_of(402, 1, 3, MB, false)};
+	send_fetch(3, 13, true, x, 3);
+	only_demand_for(3, 0.4);   /* 400 runs (16 MB at 100 Mbit: ~1.3 s); 401 and 402 wait for the copier */
+	cr_assert_eq(C.a[3].queued[0], MB, "queued demand %llu", (unsigned long long)C.a[3].queued[0]);
+	circuit_0to1(OP_ANNOUNCE, 0, 3);
+	struct msg r;
+	expect_msg(3, OP_FLOW_DONE, &r, 5);
+	cr_assert_eq(r.xfer, 402, "xfer %d finished first, wanted the EPS one (402) while the circuit is dark", r.xfer);
+	only_demand_for(0, 0.3);
+	uint64_t held = C.a[0].demand[1];
+	cr_assert(held > 0 && held < 16 * MB, "the sender holds %llu bytes of 400", (unsigned long long)held);
+
+	circuit_0to1(OP_CIRCUITS, 0, 3);
+	double s[2], e[2];
+	for (int i = 0; i < 2; i++) {
+		expect_msg(3, OP_FLOW_DONE, &r, 10);
+		cr_assert_eq(r.xfer, 400 + i, "xfer %d finished out of order", r.xfer);
+		cr_assert(r.circuit);
+		s[i] = r.t_start;
+		e[i] = r.t_end;
+	}
+	cr_assert_geq(s[1], e[0] - 0.001, "401 started %.3f s before 400 ended: one copier", e[0] - s[1]);
+	expect_msg(3, OP_TASK_DONE, &r, 5);
+	cr_assert(r.ok, "%s", r.error);
+	cr_assert_eq(r.bytes, 18 * MB);
 }
 
 Test(agent, circuit_transfer_is_held_while_dark_and_takes_the_circuit_when_lit)
@@ -471,20 +524,19 @@ Test(agent, circuit_transfer_is_held_while_dark_and_takes_the_circuit_when_lit)
 	send_reduce(2, 9, 0, 5);
 	struct xfer x = xfer_of(55, 0, 2, size, true);
 	send_fetch(2, 9, true, &x, 1);
-	/* dark: nothing moves, the sender reports the demand */
+	/* dark: nothing moves, the receiver reports the demand */
 	only_demand_for(2, 1.0);
-	only_demand_for(0, 0.2);
-	cr_assert_geq(C.a[0].ndemand, 1, "no demand reported while held");
-	cr_assert_eq(C.a[0].demand[1], size, "pending demand %llu", (unsigned long long)C.a[0].demand[1]);
+	cr_assert_geq(C.a[2].ndemand, 1, "no demand reported while held");
+	cr_assert_eq(C.a[2].queued[0], size, "queued demand %llu", (unsigned long long)C.a[2].queued[0]);
 	cr_assert_lt(tor_tx(0, "up") - up0 + tor_tx(0, "o0") - o0, 50000, "a held transfer moved data");
 
-	/* light 0>1, tell the sender */
+	/* light 0>1, tell both ends */
 	set_circuits("0>1");
 	double t_lit = wall();
-	send_pairs(0, OP_CIRCUITS, 0, 1);
+	circuit_0to1(OP_CIRCUITS, 0, 2);
 	only_demand_for(0, 0.3);
-	/* announce: it stops at once; demand stays put */
-	send_pairs(0, OP_ANNOUNCE, 0, 1);
+	/* announce: it stops at once; the demand stays put, at the sender now */
+	circuit_0to1(OP_ANNOUNCE, 0, 2);
 	only_demand_for(0, 0.15);
 	uint64_t held = C.a[0].demand[1], o_mid = tor_tx(0, "o0");
 	cr_assert(held > 0 && held < size, "pending after announce %llu", (unsigned long long)held);
@@ -495,9 +547,10 @@ Test(agent, circuit_transfer_is_held_while_dark_and_takes_the_circuit_when_lit)
 		    (unsigned long long)size);
 
 	/* lit again: it completes on the circuit */
-	send_pairs(0, OP_CIRCUITS, 0, 1);
+	circuit_0to1(OP_CIRCUITS, 0, 2);
 	struct msg r;
 	expect_msg(2, OP_FLOW_DONE, &r, 10);
+	cr_assert_eq(C.a[2].queued[0], 0);
 	cr_assert_eq(r.xfer, 55);
 	cr_assert_eq(r.bytes, size);
 	cr_assert(r.circuit);
@@ -566,6 +619,9 @@ Test(agent, kill_aborts_a_task_and_frees_the_sender)
 	send_reduce(2, 20, 0, 5);
 	struct xfer x = xfer_of(90, 0, 2, 4 * MB, true);   /* held: no circuit */
 	send_fetch(2, 20, true, &x, 1);
+	/* The receiver alone hears of a circuit: it starts the fetch, and the
+	 * sender, still dark, holds it. */
+	send_pairs(2, OP_CIRCUITS, 0, 1);
 	only_demand_for(0, 0.4);
 	cr_assert_eq(C.a[0].demand[1], 4 * MB);
 	struct msg k = {.op = OP_KILL, .task = 20};

@@ -83,19 +83,24 @@ Test(proto, flow_done)
 
 Test(proto, demand)
 {
-	struct rack_bytes p[3] = {{1, 500}, {4, 0}, {249, (uint64_t)INT64_MAX}};
-	struct msg m = {.op = OP_DEMAND, .pending = p, .npending = 3}, o;
+	struct rack_bytes p[3] = {{1, 500}, {4, 0}, {249, (uint64_t)INT64_MAX}}, q[1] = {{7, 1234}};
+	struct msg m = {.op = OP_DEMAND, .pending = p, .npending = 3, .queued = q, .nqueued = 1}, o;
 	roundtrip(&m, &o);
 	cr_assert_eq(o.npending, 3);
 	for (int i = 0; i < 3; i++) {
 		cr_assert_eq(o.pending[i].rack, p[i].rack);
 		cr_assert_eq(o.pending[i].bytes, p[i].bytes);
 	}
+	cr_assert_eq(o.nqueued, 1);
+	cr_assert_eq(o.queued[0].rack, 7);
+	cr_assert_eq(o.queued[0].bytes, 1234);
 	proto_free(&o);
 	cr_assert_null(o.pending);
-	m.npending = 0;
+	cr_assert_null(o.queued);
+	m.npending = m.nqueued = 0;
 	roundtrip(&m, &o);
 	cr_assert_eq(o.npending, 0);
+	cr_assert_eq(o.nqueued, 0);
 	proto_free(&o);
 }
 
@@ -271,6 +276,8 @@ static const struct bad bad_lines[] = {
 	{"{\"op\":\"demand\",\"pending\":[[1,-2]]}", "pending[0] out of range"},
 	{"{\"op\":\"demand\",\"pending\":[[70000,2]]}", "pending[0] out of range"},
 	{"{\"op\":\"demand\",\"pending\":[[1,2],[\"a\",2]]}", "pending[1] must be a pair"},
+	{"{\"op\":\"demand\",\"pending\":[]}", "missing field 'queued'"},
+	{"{\"op\":\"demand\",\"pending\":[],\"queued\":[[1,-2]]}", "queued[0] out of range"},
 	{"{\"op\":\"map\",\"task\":1,\"job\":0,\"duration\":1,\"input_bytes\":5,\"input_src\":3,\"output_bytes\":0}", "missing field 'input_addr'"},
 	{"{\"op\":\"map\",\"task\":1,\"job\":0,\"duration\":1,\"input_bytes\":5,\"input_src\":-2,\"output_bytes\":0}", "'input_src' out of range"},
 	{"{\"op\":\"map\",\"task\":1,\"job\":0,\"duration\":1,\"input_bytes\":5,\"input_src\":-1,\"input_addr\":\"1.2.3.4:5\",\"output_bytes\":0}", "'input_addr' with a local input"},
