@@ -62,7 +62,6 @@ struct sim_be {
 	int *waiting, nwaiting, capwaiting;
 	int64_t *queued_bytes;
 	int *queued_n, nqueued;
-	bool *lit_pair;        /* [src * racks + dst]: lit now */
 	int computing;         /* EV_COMPUTED events queued (stale ones too) */
 	double idle_since;     /* sim_failure: nothing in flight since (-1: something is) */
 	unsigned long long events, allocations, flows;
@@ -71,6 +70,23 @@ struct sim_be {
 static struct sim_be *S(const struct run *r) { return r->be_priv; }
 
 static double sim_now(const struct run *r) { return S(r) ? S(r)->now : 0; }
+
+/* Room for `need` elements of `size` bytes in *pp, whose capacity *cap
+ * doubles as needed (from `first`).  -1: out of memory, *pp unchanged. */
+static int grow(void *pp, int *cap, int need, size_t size, int first)
+{
+	if (need <= *cap)
+		return 0;
+	int c = *cap ? *cap : first;
+	while (c < need)
+		c *= 2;
+	void *q = realloc(*(void **)pp, (size_t)c * size);
+	if (!q)
+		return -1;
+	*(void **)pp = q;
+	*cap = c;
+	return 0;
+}
 
 /* ---- events ------------------------------------------------------------- */
 
@@ -81,14 +97,8 @@ static bool ev_before(const struct event *a, const struct event *b)
 
 static int ev_push(struct sim_be *b, double t, enum ev_kind kind, int task, int attempt)
 {
-	if (b->nev == b->capev) {
-		int cap = b->capev ? 2 * b->capev : 1024;
-		struct event *e = realloc(b->ev, cap * sizeof *e);
-		if (!e)
-			return -1;
-		b->ev = e;
-		b->capev = cap;
-	}
+	if (grow(&b->ev, &b->capev, b->nev + 1, sizeof *b->ev, 1024))
+		return -1;
 	struct event x = {t, b->seq++, kind, task, attempt};
 	int i = b->nev++;
 	while (i > 0 && ev_before(&x, &b->ev[(i - 1) / 2])) {
@@ -146,11 +156,6 @@ static int rack_of(const struct run *r, int server) { return cluster_rack_of(&r-
  * circuit transfer is demand (the agents' rule, agents/tasks.c). */
 static bool held_kind(const struct run *r, const struct xfer *x) { return r->p.hold && x->circuit; }
 
-static bool dark(const struct run *r, int src_rack, int dst_rack)
-{
-	return !S(r)->lit_pair[src_rack * r->c.racks + dst_rack];
-}
-
 static void count_queued(struct run *r, const struct task *t, const struct xfer *x, int sign)
 {
 	if (!held_kind(r, x))
@@ -167,22 +172,16 @@ static void start_fetches(struct run *r, struct task *t)
 	struct sim_task *st = &S(r)->tasks[t->id];
 	int dst = rack_of(r, t->server), busy = st->eps;
 	for (int i = 0; i < st->ncirc; i++)
-		busy += !dark(r, st->circ[i].src_rack, dst);
+		busy += simnet_lit(S(r)->net, st->circ[i].src_rack, dst);
 	for (int i = st->qhead; busy < r->p.copiers && i < st->nq; i++) {
 		struct xfer x = st->queue[i];
 		int src = rack_of(r, x.src);
 		bool held = held_kind(r, &x);
-		if (held && dark(r, src, dst))
+		if (held && !simnet_lit(S(r)->net, src, dst))
 			continue;
-		if (held && st->ncirc == st->capcirc) {
-			int cap = st->capcirc ? 2 * st->capcirc : 8;
-			struct held_run *c = realloc(st->circ, cap * sizeof *c);
-			if (!c) {
-				run_say(r, "simulator: out of memory for transfers");
-				return;
-			}
-			st->circ = c;
-			st->capcirc = cap;
+		if (held && grow(&st->circ, &st->capcirc, st->ncirc + 1, sizeof *st->circ, 8)) {
+			run_say(r, "simulator: out of memory for transfers");
+			return;
 		}
 		memmove(&st->queue[st->qhead + 1], &st->queue[st->qhead], (i - st->qhead) * sizeof x);
 		st->qhead++;
@@ -210,15 +209,9 @@ static void reset_task(struct run *r, struct task *t, int attempt)
 }
 
 /* The lit circuits changed: reduces start what can move now. */
-static void circuits_changed_pump(struct run *r)
+static void pump_waiting(struct run *r)
 {
 	struct sim_be *b = S(r);
-	int R = r->c.racks;
-	memset(b->lit_pair, 0, (size_t)R * R * sizeof *b->lit_pair);
-	for (int p = 0; p < b->lit.ports; p++)
-		for (int s = 0; s < R; s++)
-			if (b->lit.out[p][s] >= 0)
-				b->lit_pair[s * R + b->lit.out[p][s]] = true;
 	int keep = 0;
 	for (int i = 0; i < b->nwaiting; i++) {
 		int id = b->waiting[i];
@@ -247,18 +240,12 @@ static void sim_start_task(struct run *r, struct task *t, int server, int input_
 
 static void sim_fetch(struct run *r, struct task *t, const struct xfer *xs, int n, bool final)
 {
-	struct sim_task *st = &S(r)->tasks[t->id];
-	if (st->nq + n > st->capq) {
-		int cap = st->capq ? st->capq : 16;
-		while (cap < st->nq + n)
-			cap *= 2;
-		struct xfer *q = realloc(st->queue, cap * sizeof *q);
-		if (!q) {
-			run_say(r, "simulator: out of memory for transfers");
-			return;
-		}
-		st->queue = q;
-		st->capq = cap;
+	struct sim_be *b = S(r);
+	struct sim_task *st = &b->tasks[t->id];
+	if (grow(&st->queue, &st->capq, st->nq + n, sizeof *st->queue, 16) ||
+	    (!st->listed && grow(&b->waiting, &b->capwaiting, b->nwaiting + 1, sizeof *b->waiting, 64))) {
+		run_say(r, "simulator: out of memory for transfers");
+		return;
 	}
 	for (int i = 0; i < n; i++) {
 		st->queue[st->nq++] = xs[i];
@@ -266,18 +253,7 @@ static void sim_fetch(struct run *r, struct task *t, const struct xfer *xs, int 
 	}
 	st->final = final;
 	start_fetches(r, t);
-	struct sim_be *b = S(r);
-	if (st->qhead < st->nq && !st->listed) {
-		if (b->nwaiting == b->capwaiting) {
-			int cap = b->capwaiting ? 2 * b->capwaiting : 64;
-			int *w = realloc(b->waiting, cap * sizeof *w);
-			if (!w) {
-				run_say(r, "simulator: out of memory for transfers");
-				return;
-			}
-			b->waiting = w;
-			b->capwaiting = cap;
-		}
+	if (st->qhead < st->nq && !st->listed) {   /* looked at again when circuits change */
 		b->waiting[b->nwaiting++] = t->id;
 		st->listed = true;
 	}
@@ -343,7 +319,7 @@ static void ocs_tick_virtual(struct run *r)
 			if (r->p.ocs.scope == OCS_DARK_ALL || b->lit.out[p][s] != b->next.out[p][s])
 				b->lit.out[p][s] = -1;
 	simnet_set_lit(b->net, &b->lit);
-	circuits_changed_pump(r);
+	pump_waiting(r);
 	b->crossbar = b->next;
 	b->lighting = true;
 	double t_lit = b->now + r->p.ocs.guard_s + r->p.ocs.delta_s;
@@ -362,7 +338,7 @@ static void ocs_light(struct run *r)
 	b->lighting = false;
 	b->t_lit = b->now;
 	simnet_set_lit(b->net, &b->lit);
-	circuits_changed_pump(r);
+	pump_waiting(r);
 }
 
 /* Circuit transfers from rack s to d, as flows or waiting to start. */
@@ -462,8 +438,7 @@ static int sim_setup(struct run *r, char err[512])
 	b->demand = calloc(pairs, sizeof *b->demand);
 	b->queued_bytes = calloc(pairs, sizeof *b->queued_bytes);
 	b->queued_n = calloc(pairs, sizeof *b->queued_n);
-	b->lit_pair = calloc(pairs, sizeof *b->lit_pair);
-	if (!b->net || !b->tasks || !b->demand || !b->queued_bytes || !b->queued_n || !b->lit_pair) {
+	if (!b->net || !b->tasks || !b->demand || !b->queued_bytes || !b->queued_n) {
 		snprintf(err, 512, "out of memory");
 		return -1;
 	}
@@ -509,7 +484,6 @@ static void sim_teardown(struct run *r)
 	free(b->demand);
 	free(b->queued_bytes);
 	free(b->queued_n);
-	free(b->lit_pair);
 	free(b->waiting);
 	simnet_free(b->net);
 	free(b);

@@ -10,9 +10,9 @@
  * touched between allocations except the few links of a removed flow.
  *
  * A held flow (hold mode, its circuit dark) is set aside by rack pair until
- * its circuit lights: it has rate 0 and no path, and with every reduce's
- * circuit transfers started at once (backend_sim.c) there are 10^5 of them
- * at paper scale, which every allocation would otherwise visit. */
+ * its circuit lights: it has rate 0 and no path, and every allocation would
+ * otherwise visit it (10^5 of them at paper scale when every circuit
+ * transfer started at once; now those a reconfiguration catches running). */
 #include "emu/sim_net.h"
 #include <math.h>
 #include <stdlib.h>
@@ -327,6 +327,11 @@ void simnet_set_lit(struct simnet *n, const struct circuit_cfg *lit)
 		a->bytes = 0;
 	}
 	n->dirty = true;
+}
+
+bool simnet_lit(const struct simnet *n, int src, int dst)
+{
+	return n->lit_port[src * n->racks + dst] >= 0;
 }
 
 /* Set a held flow aside (its rate is 0 and its rem up to date).  -1: out of

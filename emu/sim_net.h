@@ -35,6 +35,8 @@ void simnet_free(struct simnet *n);
 int simnet_add(struct simnet *n, double now, int src, int dst, uint64_t bytes, bool circuit, int64_t tag);
 /* Which circuits carry traffic now (a subset of the crossbar's). */
 void simnet_set_lit(struct simnet *n, const struct circuit_cfg *lit);
+/* Whether the circuit from rack src to rack dst is lit (the last set_lit). */
+bool simnet_lit(const struct simnet *n, int src, int dst);
 /* Max-min fair rates for every flow, as of `now`. */
 void simnet_allocate(struct simnet *n, double now);
 /* Changed since the last allocation (flows, circuits)? */
