@@ -79,6 +79,9 @@ void serve_announce(const struct rack_pair *going, int n);
 /* Whether the circuit src_rack -> dst_rack is lit (from the last circuits
  * and announce messages: every agent gets the whole set). */
 bool serve_lit(int src_rack, int dst_rack);
+/* Whether a transfer src_rack -> dst_rack waits for its circuit now: a
+ * circuit transfer in hold mode whose circuit is dark. */
+bool serve_held(bool circuit, int src_rack, int dst_rack);
 
 /* --- demand.c ------------------------------------------------------------- */
 /* Circuit bytes this server still has to send to dst_rack (sender side) or

@@ -101,7 +101,7 @@ static int sock_error(int fd)
 /* The sender is holding this transfer for its circuit: nothing may arrive. */
 static bool held(const struct fetch *f)
 {
-	return f->circuit && agent.hold && f->src_rack >= 0 && !serve_lit(f->src_rack, f->dst_rack);
+	return serve_held(f->circuit, f->src_rack, f->dst_rack);
 }
 
 static void on_timer(struct ev *e, uint32_t events);

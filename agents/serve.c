@@ -338,6 +338,11 @@ bool serve_lit(int src, int dst)
 	return in_range(&p) && (lit_all[src][dst / 8] >> (dst % 8) & 1);
 }
 
+bool serve_held(bool circuit, int src_rack, int dst_rack)
+{
+	return circuit && agent.hold && src_rack >= 0 && !serve_lit(src_rack, dst_rack);
+}
+
 void serve_circuits(const struct rack_pair *p, int n)
 {
 	fetch_circuits_changed();   /* the dark time until now does not count */

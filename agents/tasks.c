@@ -61,11 +61,7 @@ static struct task *find(int id)
 	return NULL;
 }
 
-/* In hold mode a circuit transfer moves only while its circuit is lit. */
-static bool dark(const struct xfer *x)
-{
-	return x->circuit && agent.hold && !serve_lit(x->src_rack, x->dst_rack);
-}
+static bool dark(const struct xfer *x) { return serve_held(x->circuit, x->src_rack, x->dst_rack); }
 
 /* Queued circuit transfers (hold mode) are demand the senders cannot see. */
 static void count_queued(const struct xfer *x, int sign)
