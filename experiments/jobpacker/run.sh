@@ -15,6 +15,10 @@
 #                       jobs with >= 100 MB of shuffle fitted to the cluster's 100 containers,
 #                       arrivals at GENI's rate, early OCS reconfiguration (FINDINGS.md)
 #   --jobs N            jobs per run (paper 1000; geni 30, --quick 12; paper --quick 100)
+#   --max-maps N        geni only: jobs with more maps are scaled down to N, shuffle and output
+#                       in proportion (default 100, the cluster's containers; 0 = off).  Wider
+#                       jobs favour JobPacker against Corral and load the online scenario more
+#                       (FINDINGS.md, eighteenth session)
 #   --reps N            seeded repetitions (GENI 5, GENI on the simulator 20, paper 3; --quick 1)
 #   --sens-reps N       repetitions of the sensitivity sweeps (GENI 3, paper --reps; at most --reps)
 #   --seeds "S1 S2 .."  workload seeds, one per repetition (default "4 5 6 8 9"; GENI on the
@@ -70,7 +74,7 @@ EMU=${EMU:-$ROOT/build/bin/emu}
 REPDIR=$HERE; [ -z "${RES:-}" ] || REPDIR=$RES
 RES_GIVEN=${RES:+1}
 RES=${RES:-$ROOT/results}
-QUICK=0; REPS=""; SREPS=""; TRACE=""; JOBS=""; BACKEND=emu; SCALE=""; PAR=1; SENS=1; BASE_SS=0.7
+QUICK=0; REPS=""; SREPS=""; TRACE=""; JOBS=""; MAXMAPS=""; BACKEND=emu; SCALE=""; PAR=1; SENS=1; BASE_SS=0.7
 NETARGS=""   # --ocs-mode, --copiers: given only, so that the runs made without them stay reusable
 SEEDS=${SEEDS:-}
 die() { echo "run.sh: $*" >&2; exit 2; }
@@ -81,12 +85,13 @@ while [ $# -gt 0 ]; do
     case "$1" in
     --quick) QUICK=1 ;;
     --no-sens) SENS=0 ;;
-    --reps|--sens-reps|--jobs|--parallel|--trace|--backend|--scale|--seeds|--baseline-slowstart|--ocs-mode|--copiers)
+    --reps|--sens-reps|--jobs|--max-maps|--parallel|--trace|--backend|--scale|--seeds|--baseline-slowstart|--ocs-mode|--copiers)
         [ $# -ge 2 ] || die "$1 needs a value (see --help)"
         case "$1" in
         --reps) posint "$1" "$2"; REPS=$2 ;;
         --sens-reps) posint "$1" "$2"; SREPS=$2 ;;
         --jobs) posint "$1" "$2"; JOBS=$2 ;;
+        --max-maps) [ "$2" = 0 ] || posint "$1" "$2"; MAXMAPS=$2 ;;
         --parallel) posint "$1" "$2"; PAR=$2 ;;
         --trace) [ -r "$2" ] || die "--trace: cannot read $2"; TRACE=$2 ;;
         --backend) BACKEND=$2 ;;
@@ -118,6 +123,7 @@ sim) : "${SCALE:=paper}" ;;
 *) die "--backend emu|sim, not '$BACKEND'" ;;
 esac
 case $SCALE in paper|geni) ;; *) die "--scale paper|geni, not '$SCALE'" ;; esac
+[ -z "$MAXMAPS" ] || [ "$SCALE" = geni ] || die "--max-maps is for --scale geni (paper scale runs its jobs as drawn)"
 [ -x "$EMU" ] || die "$EMU missing: run make first"
 
 if [ "$SCALE" = paper ]; then
@@ -160,7 +166,7 @@ else
     # a smaller cluster (notes/002 6.4).  The OCS gives way once its circuits are served
     # (--ocs-reconfig early): the dissertation's E = 9 delta x bw_o assumes configurations
     # about as long as their elephant flows (L852), not 1 s of which 91% idles.
-    SCALEARGS="--min-shuffle 100MB --max-maps 100 --ocs-reconfig early"
+    SCALEARGS="--min-shuffle 100MB --max-maps ${MAXMAPS:-100} --ocs-reconfig early"
     MIN_SHUFFLE=100000000
 fi
 : "${SEEDS:=4 5 6 8 9}" "${SREPS:=$REPS}"

@@ -299,6 +299,40 @@ Test(experiments, run_sh_passes_the_network_model_to_every_run, .timeout = 300)
 	}
 }
 
+/* The most maps of any job in a GENI-scale run's jobs.csv (column 7). */
+static int widest_job(const char *res, const char *run)
+{
+	char path[512], line[512];
+	snprintf(path, sizeof path, "%s/%s/jobpacker-sim-geni/%s/jobs.csv", root, res, run);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s missing", path);
+	int most = -1, maps;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "%*[^,],%*[^,],%*[^,],%*[^,],%*[^,],%*[^,],%d,", &maps) == 1 && maps > most)
+			most = maps;
+	fclose(f);
+	return most;
+}
+
+Test(experiments, run_sh_fits_the_jobs_to_max_maps, .timeout = 300)
+{
+	cr_assert_eq(study_args("res", "8", "4", "", "a.log"), 0, "run.sh failed (see %s/a.log)", root);
+	cr_assert_eq(summary_num("res", "jobpacker/batch-JobPacker-s4", "max_maps"), 100);
+	cr_assert_eq(widest_job("res", "jobpacker/batch-JobPacker-s4"), 100, "seed 4 draws jobs wider than 100 maps");
+	cr_assert_eq(study_args("res", "8", "4", "--max-maps 40", "b.log"), 0, "run.sh failed (see %s/b.log)", root);
+	cr_assert_not(file_has("b.log", "done already"), "a run made with another cap was reused");
+	cr_assert_eq(summary_num("res", "corral/batch-Corral-s4", "max_maps"), 40);
+	cr_assert_eq(widest_job("res", "jobpacker/batch-JobPacker-s4"), 40);
+	static const char *const bad[] = {"--max-maps x", "--max-maps -3", "--max-maps 40 --scale paper"};
+	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+		cr_assert_eq(study_args("bad", "8", "4", bad[k], "bad.log"), 2, "%s", bad[k]);
+		cr_assert(file_has("bad.log", "run.sh: --"), "%s: no error naming the option", bad[k]);
+		char path[600];
+		snprintf(path, sizeof path, "%s/bad", root);
+		cr_assert_neq(access(path, F_OK), 0, "%s: %s created", bad[k], path);
+	}
+}
+
 /* The mean JCT of a paper-scale run's finished ad-hoc jobs. */
 static double adhoc_mean_jct(const char *run)
 {
