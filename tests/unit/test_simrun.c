@@ -317,3 +317,125 @@ Test(simrun, copiers_bound_every_moving_fetch_circuit_transfers_too)
 	cr_assert_gt(makespan[1][0], 1.2 * makespan[1][1], "hold: makespan %.1f s with one copier, %.1f s with 20",
 		     makespan[1][0], makespan[1][1]);
 }
+
+/* The circuits of an ocs.csv as lit intervals: pair s>d lit from a row's
+ * t_lit until the next row's t_dark (the last row's until the run ends). */
+struct lit_span { int s, d; double from, to; };
+
+static int lit_spans(const char *path, struct lit_span *out, int cap)
+{
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	static char line[1 << 16];
+	int n = 0, row_first = 0;
+	cr_assert_not_null(fgets(line, sizeof line, f));
+	while (fgets(line, sizeof line, f)) {
+		double ts, ta, td, tsw, tl;
+		cr_assert_eq(sscanf(line, "%lf,%lf,%lf,%lf,%lf", &ts, &ta, &td, &tsw, &tl), 5, "%s", line);
+		for (int i = row_first; i < n; i++)
+			out[i].to = td;
+		row_first = n;
+		char *cfg = strrchr(line, ',') + 1;
+		for (char *tok = strtok(cfg, " \n"); tok; tok = strtok(NULL, " \n")) {
+			int s, d;
+			if (sscanf(tok, "%d>%d", &s, &d) != 2)
+				continue;   /* "none" */
+			cr_assert_lt(n, cap);
+			out[n++] = (struct lit_span){s, d, tl, INFINITY};
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+/* When pair s>d is first lit at or after t (INFINITY: never). */
+static double first_lit(const struct lit_span *l, int n, int s, int d, double t)
+{
+	double at = INFINITY;
+	for (int i = 0; i < n; i++)
+		if (l[i].s == s && l[i].d == d && l[i].to > t)
+			at = fmin(at, fmax(l[i].from, t));
+	return at;
+}
+
+static void one_copier_hold(struct run_params *p)
+{
+	p->copiers = 1;
+	p->hold = true;
+	p->ocs.early = true;
+}
+
+/* In hold mode a circuit transfer whose circuit is dark holds no copier,
+ * so the EPS fetches behind it go on (agents/tasks.c does the same on real
+ * TCP: integration tests agent/a_held_circuit_transfer_waits_at_the_...
+ * and agent/a_circuit_transfer_caught_by_the_dark_gives_up_its_copier).
+ * A reduce takes its fetches oldest first, in the order of their ids in
+ * flows.csv.  So with one copier per reduce: some EPS fetch behind one of
+ * its reduce's circuit transfers ends before that transfer's circuit is
+ * lit.  Were the dark transfer holding the copier, the EPS fetch could only
+ * follow it, after the circuit lit; and the run does not finish (6 of its
+ * 12 jobs by the timeout, tried): the OCS lights the pairs the reduces'
+ * queued transfers ask for while their one copier waits on a dark one. */
+Test(simrun, a_circuit_transfer_in_the_dark_leaves_its_copier_free)
+{
+	struct topo t;
+	struct workload w;
+	struct synth_params sp;
+	struct workload_params wp;
+	char err[512];
+	load_topo(&t, "topologies/geni-10rack.conf");
+	synth_params_default(&sp);
+	workload_params_default(&wp);
+	sp.njobs = 12;
+	sp.seed = 4;
+	wp.data_scale = 0.01;
+	wp.time_scale = 0.1;
+	wp.min_shuffle = 100000000;   /* the GENI study's jobs (experiments/jobpacker/run.sh) */
+	wp.max_maps = 100;
+	cr_assert_eq(workload_synthetic(&w, &sp, &wp, err), 0, "%s", err);
+	json_decref(sim_run(&t, &w, "jobpacker", "one-copier", one_copier_hold));
+	workload_free(&w);
+	char path[300];
+	static struct lit_span lit[20000];
+	snprintf(path, sizeof path, "%s/default/jobpacker/one-copier/ocs.csv", root);
+	int nlit = lit_spans(path, lit, 20000);
+	cr_assert_gt(nlit, 10);
+
+	enum { CAP = 200000 };
+	static struct { int id, task, sr, dr, circuit; double start, end; } fl[CAP];
+	snprintf(path, sizeof path, "%s/default/jobpacker/one-copier/flows.csv", root);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	char line[512], kind[16];
+	int n = 0;
+	cr_assert_not_null(fgets(line, sizeof line, f));
+	while (fgets(line, sizeof line, f)) {
+		int id, task, sr, dr, circuit;
+		double start, end;
+		cr_assert_eq(sscanf(line, "%d,%15[^,],%*d,%d,%*d,%*d,%d,%d,%*u,%lf,%lf,%d", &id, kind, &task, &sr, &dr,
+				    &start, &end, &circuit), 8, "%s", line);
+		if (strcmp(kind, "shuffle"))
+			continue;
+		cr_assert_lt(n, CAP);
+		fl[n].id = id, fl[n].task = task, fl[n].sr = sr, fl[n].dr = dr, fl[n].circuit = circuit;
+		fl[n].start = start, fl[n].end = end;
+		n++;
+	}
+	fclose(f);
+	cr_assert_gt(n, 100);
+
+	int circuit = 0, eps_past_dark = 0;
+	for (int i = 0; i < n; i++) {
+		if (!fl[i].circuit)
+			continue;
+		circuit++;
+		double lit_at = first_lit(lit, nlit, fl[i].sr, fl[i].dr, fl[i].start);
+		cr_assert_geq(fl[i].end, lit_at - 1e-3, "circuit transfer %d>%d of task %d ended at %.3f s, before it lit",
+			      fl[i].sr, fl[i].dr, fl[i].task, fl[i].end);
+		for (int j = 0; j < n; j++)
+			eps_past_dark += fl[j].task == fl[i].task && !fl[j].circuit && fl[j].id > fl[i].id &&
+					 fl[j].end < lit_at - 1e-3;
+	}
+	cr_assert_gt(circuit, 10);
+	cr_assert_gt(eps_past_dark, 0, "no EPS fetch went past a circuit transfer waiting in the dark");
+}
