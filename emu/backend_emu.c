@@ -253,7 +253,10 @@ static void handle_line(struct run *r, struct conn *c, char *line, size_t len)
 	} else if (c->server >= 0) {
 		switch (m.op) {
 		case OP_TASK_DONE: run_task_done(r, c->server, m.task, m.ok, m.bytes, m.error); break;
-		case OP_FLOW_DONE: run_flow_done(r, m.xfer, m.bytes, m.t_end - e->t0); break;
+		case OP_FLOW_DONE:
+			xfer_moving(r, m.xfer, m.t_start - e->t0);
+			run_flow_done(r, m.xfer, m.bytes, m.t_end - e->t0);
+			break;
 		case OP_DEMAND: demand(r, c->server, &m); break;
 		default: run_say(r, "unexpected message op %d from server %d", m.op, c->server);
 		}

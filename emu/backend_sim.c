@@ -192,6 +192,7 @@ static void start_fetches(struct run *r, struct task *t)
 			st->eps++;
 		busy++;
 		start_flow(r, x.src, t->server, x.bytes, x.circuit, tag_of(t->id, x.id));
+		xfer_moving(r, x.id, S(r)->now);
 	}
 	if (st->final && !st->eps && !st->ncirc && st->qhead == st->nq && !st->computing)
 		compute(r, t);

@@ -36,7 +36,7 @@ static int open_flows(struct run *r, char err[512])
 		snprintf(err, 512, "%s/flows.csv.tmp: %s", r->dir, strerror(errno));
 		return -1;
 	}
-	fprintf(r->flows_csv, "flow,kind,job,task,src,dst,src_rack,dst_rack,bytes,start_s,end_s,circuit_eligible,done\n");
+	fprintf(r->flows_csv, "flow,kind,job,task,src,dst,src_rack,dst_rack,bytes,start_s,moved_s,end_s,circuit_eligible,done\n");
 	return 0;
 }
 

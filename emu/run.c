@@ -142,7 +142,8 @@ void run_task_done(struct run *r, int server, int task, bool ok, uint64_t bytes,
 	}
 	if (t->kind == TASK_MAP && !t->data_local) {
 		struct xfer_rec x = {.job = j->id, .task = t->id, .dst = server, .bytes = bytes, .input = true,
-				     .done = true, .t_start = t->t_start, .t_end = r->c.now - t->duration_s};
+				     .done = true, .t_start = t->t_start, .t_moved = t->t_start,
+				     .t_end = r->c.now - t->duration_s};
 		for (int k = 0; k < 3; k++)   /* the replica it read from, for the record */
 			if (t->replicas[k] >= 0 && t->replicas[k] != server) {
 				x.src = t->replicas[k];

@@ -58,6 +58,8 @@ struct xfer_rec {
 	uint64_t bytes;
 	bool circuit, input, local, done;
 	double t_start, t_end;   /* s since the run started (start = when requested) */
+	double t_moved;          /* when its bytes began to move (-1: not yet): a fetch
+				    may wait for a copier or, in hold mode, its circuit */
 };
 
 struct run {
@@ -125,6 +127,7 @@ void shuffle_reset_reduce(struct run *r, struct task *reduce);
 /* xfers.c: returns the transfer's id; a done one is recorded at once. */
 int xfer_new(struct run *r, const struct xfer_rec *x);
 void xfer_finish(struct run *r, int id, uint64_t bytes, double t_end);
+void xfer_moving(struct run *r, int id, double t);   /* its bytes move from t on (the first call counts) */
 void xfer_flush(struct run *r);   /* record what is still in flight (end of run) */
 
 /* monitor.c */

@@ -121,11 +121,11 @@ static void pump_reduce(struct run *r, struct job *j, struct task *red, int firs
 		if (!bytes)
 			continue;
 		struct xfer_rec rec = {.job = j->id, .task = red->id, .src = h, .dst = red->server, .bytes = bytes,
-				       .t_start = run_now(r)};
+				       .t_start = run_now(r), .t_moved = -1};
 		if (h == red->server) {
 			/* Its own server: read from local disk, no network. */
 			rec.local = rec.done = true;
-			rec.t_end = rec.t_start;
+			rec.t_moved = rec.t_end = rec.t_start;
 			xfer_new(r, &rec);
 			continue;
 		}

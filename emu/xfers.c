@@ -59,6 +59,8 @@ static void write_flow(struct run *r, int id, const struct xfer_rec *x)
 	*p++ = ',';
 	p = put_ms(p, x->t_start);
 	*p++ = ',';
+	p = put_ms(p, x->t_moved);
+	*p++ = ',';
 	p = put_ms(p, x->done ? x->t_end : -1.0);
 	*p++ = ',';
 	*p++ = x->circuit ? '1' : '0';
@@ -153,20 +155,38 @@ static void remove_at(struct run *r, int k)
 	}
 }
 
-void xfer_finish(struct run *r, int id, uint64_t bytes, double t_end)
+static struct xfer_rec *inflight(struct run *r, int id, int *at)
 {
 	if (id < 0 || !r->cap_inflight)
-		return;
+		return NULL;
 	for (int k = slot(id, r->cap_inflight); r->inflight[k].id >= 0; k = (k + 1) & (r->cap_inflight - 1))
 		if (r->inflight[k].id == id) {
-			struct xfer_rec x = r->inflight[k];
-			x.done = true;
-			x.bytes = bytes;
-			x.t_end = t_end;
-			account(r, id, &x);
-			remove_at(r, k);
-			return;
+			*at = k;
+			return &r->inflight[k];
 		}
+	return NULL;
+}
+
+void xfer_moving(struct run *r, int id, double t)
+{
+	int k;
+	struct xfer_rec *x = inflight(r, id, &k);
+	if (x && x->t_moved < 0)
+		x->t_moved = t;
+}
+
+void xfer_finish(struct run *r, int id, uint64_t bytes, double t_end)
+{
+	int k;
+	struct xfer_rec *p = inflight(r, id, &k);
+	if (!p)
+		return;
+	struct xfer_rec x = *p;
+	x.done = true;
+	x.bytes = bytes;
+	x.t_end = t_end;
+	account(r, id, &x);
+	remove_at(r, k);
 }
 
 void xfer_flush(struct run *r)

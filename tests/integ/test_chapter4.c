@@ -8,7 +8,9 @@
 #include "run_fixture.h"
 #include "../ocs_log_fixture.h"
 #include <criterion/logging.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define P "itc4"
 #define RESULTS "/tmp/emu-itc4-results"
@@ -138,4 +140,32 @@ Test(chapter4, early_reconfiguration_moves_circuits_once_served)
 	cr_assert_gt(g.rows, 1);
 	cr_assert_geq(g.min_after_lit, 0.09 - 0.002, "gave way %.3f s after light", g.min_after_lit);
 	cr_assert_gt(g.sooner_than, 0, "no configuration gave way before its interval (%d reconfigurations)", g.rows);
+
+	/* flows.csv: each fetch moved between its request and its end (the
+	 * agents' stamps against the controller's, a few ms apart at most), and
+	 * in hold mode circuit transfers asked for while their circuit was dark
+	 * waited for it. */
+	FILE *f = fopen(RESULTS "/c4/jobpacker/JobPacker-early/flows.csv", "r");
+	cr_assert_not_null(f);
+	char line[512];
+	int n = 0;
+	double waited = 0;
+	cr_assert_not_null(fgets(line, sizeof line, f));
+	cr_assert(strstr(line, ",start_s,moved_s,end_s,"), "%s", line);
+	while (fgets(line, sizeof line, f)) {
+		double start, moved, end;
+		int circuit;
+		char kind[16];
+		cr_assert_eq(sscanf(line, "%*d,%15[^,],%*d,%*d,%*d,%*d,%*d,%*d,%*u,%lf,%lf,%lf,%d", kind, &start, &moved,
+				    &end, &circuit), 5, "%s", line);
+		if (strcmp(kind, "shuffle"))
+			continue;
+		cr_assert(moved >= start - 0.005 && moved <= end + 0.005, "%s", line);
+		if (circuit)
+			waited = fmax(waited, moved - start);
+		n++;
+	}
+	fclose(f);
+	cr_assert_gt(n, 10);
+	cr_assert_gt(waited, 0.005, "no circuit transfer waited for its circuit (longest %.3f s)", waited);
 }

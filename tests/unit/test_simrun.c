@@ -348,14 +348,12 @@ static int lit_spans(const char *path, struct lit_span *out, int cap)
 	return n;
 }
 
-/* When pair s>d is first lit at or after t (INFINITY: never). */
-static double first_lit(const struct lit_span *l, int n, int s, int d, double t)
+static bool lit_now(const struct lit_span *l, int n, int s, int d, double t)
 {
-	double at = INFINITY;
 	for (int i = 0; i < n; i++)
-		if (l[i].s == s && l[i].d == d && l[i].to > t)
-			at = fmin(at, fmax(l[i].from, t));
-	return at;
+		if (l[i].s == s && l[i].d == d && t >= l[i].from - 1e-3 && t <= l[i].to + 1e-3)
+			return true;
+	return false;
 }
 
 static void one_copier_hold(struct run_params *p)
@@ -370,12 +368,14 @@ static void one_copier_hold(struct run_params *p)
  * TCP: integration tests agent/a_held_circuit_transfer_waits_at_the_...
  * and agent/a_circuit_transfer_caught_by_the_dark_gives_up_its_copier).
  * A reduce takes its fetches oldest first, in the order of their ids in
- * flows.csv.  So with one copier per reduce: some EPS fetch behind one of
- * its reduce's circuit transfers ends before that transfer's circuit is
- * lit.  Were the dark transfer holding the copier, the EPS fetch could only
- * follow it, after the circuit lit; and the run does not finish (6 of its
- * 12 jobs by the timeout, tried): the OCS lights the pairs the reduces'
- * queued transfers ask for while their one copier waits on a dark one. */
+ * flows.csv.  So with one copier per reduce, from flows.csv and ocs.csv:
+ * every circuit transfer begins to move while its circuit is lit; a
+ * reduce's EPS fetches move one at a time; and some EPS fetch behind one
+ * of its reduce's circuit transfers is done before that transfer moves.
+ * Were the dark transfer holding the copier, the EPS fetch could only
+ * follow it; and the run does not finish (6 of its 12 jobs by the timeout,
+ * tried): the OCS lights the pairs the reduces' queued transfers ask for
+ * while their one copier waits on a dark one. */
 Test(simrun, a_circuit_transfer_in_the_dark_leaves_its_copier_free)
 {
 	struct topo t;
@@ -402,7 +402,7 @@ Test(simrun, a_circuit_transfer_in_the_dark_leaves_its_copier_free)
 	cr_assert_gt(nlit, 10);
 
 	enum { CAP = 200000 };
-	static struct { int id, task, sr, dr, circuit; double start, end; } fl[CAP];
+	static struct { int id, task, sr, dr, circuit; double start, moved, end; } fl[CAP];
 	snprintf(path, sizeof path, "%s/default/jobpacker/one-copier/flows.csv", root);
 	FILE *f = fopen(path, "r");
 	cr_assert_not_null(f, "%s", path);
@@ -411,14 +411,15 @@ Test(simrun, a_circuit_transfer_in_the_dark_leaves_its_copier_free)
 	cr_assert_not_null(fgets(line, sizeof line, f));
 	while (fgets(line, sizeof line, f)) {
 		int id, task, sr, dr, circuit;
-		double start, end;
-		cr_assert_eq(sscanf(line, "%d,%15[^,],%*d,%d,%*d,%*d,%d,%d,%*u,%lf,%lf,%d", &id, kind, &task, &sr, &dr,
-				    &start, &end, &circuit), 8, "%s", line);
+		double start, moved, end;
+		cr_assert_eq(sscanf(line, "%d,%15[^,],%*d,%d,%*d,%*d,%d,%d,%*u,%lf,%lf,%lf,%d", &id, kind, &task, &sr, &dr,
+				    &start, &moved, &end, &circuit), 9, "%s", line);
 		if (strcmp(kind, "shuffle"))
 			continue;
 		cr_assert_lt(n, CAP);
 		fl[n].id = id, fl[n].task = task, fl[n].sr = sr, fl[n].dr = dr, fl[n].circuit = circuit;
-		fl[n].start = start, fl[n].end = end;
+		fl[n].start = start, fl[n].moved = moved, fl[n].end = end;
+		cr_assert(start <= moved && moved <= end, "%s", line);
 		n++;
 	}
 	fclose(f);
@@ -426,15 +427,20 @@ Test(simrun, a_circuit_transfer_in_the_dark_leaves_its_copier_free)
 
 	int circuit = 0, eps_past_dark = 0;
 	for (int i = 0; i < n; i++) {
-		if (!fl[i].circuit)
+		if (!fl[i].circuit) {   /* EPS fetches never pause: one copier, one at a time */
+			for (int j = 0; j < n; j++)
+				cr_assert(j == i || fl[j].task != fl[i].task || fl[j].circuit ||
+					  fl[j].end <= fl[i].moved + 1e-3 || fl[j].moved >= fl[i].end - 1e-3,
+					  "task %d moved two EPS fetches at once", fl[i].task);
 			continue;
+		}
 		circuit++;
-		double lit_at = first_lit(lit, nlit, fl[i].sr, fl[i].dr, fl[i].start);
-		cr_assert_geq(fl[i].end, lit_at - 1e-3, "circuit transfer %d>%d of task %d ended at %.3f s, before it lit",
-			      fl[i].sr, fl[i].dr, fl[i].task, fl[i].end);
+		cr_assert(lit_now(lit, nlit, fl[i].sr, fl[i].dr, fl[i].moved),
+			  "circuit transfer %d>%d of task %d moved at %.3f s in the dark", fl[i].sr, fl[i].dr,
+			  fl[i].task, fl[i].moved);
 		for (int j = 0; j < n; j++)
 			eps_past_dark += fl[j].task == fl[i].task && !fl[j].circuit && fl[j].id > fl[i].id &&
-					 fl[j].end < lit_at - 1e-3;
+					 fl[j].end < fl[i].moved - 1e-3;
 	}
 	cr_assert_gt(circuit, 10);
 	cr_assert_gt(eps_past_dark, 0, "no EPS fetch went past a circuit transfer waiting in the dark");
