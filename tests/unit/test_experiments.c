@@ -277,6 +277,19 @@ Test(experiments, a_study_into_another_results_root_reports_there, .timeout = 30
 /* --ocs-mode and --copiers reach every run, the report says so, and the
  * default study does not reuse their runs; bad values stop run.sh before it
  * creates anything. */
+/* run.sh with the bad option `args` exits 2, naming it, and creates nothing. */
+static void rejects(const char *args)
+{
+	cr_assert_eq(study_args("bad", "8", "4", args, "bad.log"), 2, "%s", args);
+	cr_assert(file_has("bad.log", "run.sh: --"), "%s: no error naming the option", args);
+	static const char *const made[] = {"bad", "out-bad"};
+	for (size_t i = 0; i < 2; i++) {
+		char path[600];
+		snprintf(path, sizeof path, "%s/%s", root, made[i]);
+		cr_assert_neq(access(path, F_OK), 0, "%s: %s created", args, path);
+	}
+}
+
 Test(experiments, run_sh_passes_the_network_model_to_every_run, .timeout = 300)
 {
 	cr_assert_eq(study_args("res", "8", "4", "--ocs-mode fallback --copiers 8", "a.log"), 0,
@@ -288,15 +301,8 @@ Test(experiments, run_sh_passes_the_network_model_to_every_run, .timeout = 300)
 	cr_assert_not(file_has("b.log", "done already"));
 	cr_assert(file_has("out-res/REPORT.md", "mode hold; 5 copiers per reduce"));
 	static const char *const bad[] = {"--ocs-mode spill", "--copiers 0", "--copiers 1025", "--copiers x"};
-	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
-		cr_assert_eq(study_args("bad", "8", "4", bad[k], "bad.log"), 2, "%s", bad[k]);
-		cr_assert(file_has("bad.log", "run.sh: --"), "%s: no error naming the option", bad[k]);
-		char path[600];
-		snprintf(path, sizeof path, "%s/bad", root);
-		cr_assert_neq(access(path, F_OK), 0, "%s: %s created", bad[k], path);
-		snprintf(path, sizeof path, "%s/out-bad", root);
-		cr_assert_neq(access(path, F_OK), 0, "%s: %s created", bad[k], path);
-	}
+	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++)
+		rejects(bad[k]);
 }
 
 /* The most maps of any job in a GENI-scale run's jobs.csv (column 7). */
@@ -324,13 +330,8 @@ Test(experiments, run_sh_fits_the_jobs_to_max_maps, .timeout = 300)
 	cr_assert_eq(summary_num("res", "corral/batch-Corral-s4", "max_maps"), 40);
 	cr_assert_eq(widest_job("res", "jobpacker/batch-JobPacker-s4"), 40);
 	static const char *const bad[] = {"--max-maps x", "--max-maps -3", "--max-maps 40 --scale paper"};
-	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
-		cr_assert_eq(study_args("bad", "8", "4", bad[k], "bad.log"), 2, "%s", bad[k]);
-		cr_assert(file_has("bad.log", "run.sh: --"), "%s: no error naming the option", bad[k]);
-		char path[600];
-		snprintf(path, sizeof path, "%s/bad", root);
-		cr_assert_neq(access(path, F_OK), 0, "%s: %s created", bad[k], path);
-	}
+	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++)
+		rejects(bad[k]);
 }
 
 /* The mean JCT of a paper-scale run's finished ad-hoc jobs. */
