@@ -155,7 +155,7 @@ static void remove_at(struct run *r, int k)
 	}
 }
 
-static struct xfer_rec *inflight(struct run *r, int id, int *at)
+static struct xfer_rec *find_inflight(struct run *r, int id, int *at)
 {
 	if (id < 0 || !r->cap_inflight)
 		return NULL;
@@ -170,7 +170,7 @@ static struct xfer_rec *inflight(struct run *r, int id, int *at)
 void xfer_moving(struct run *r, int id, double t)
 {
 	int k;
-	struct xfer_rec *x = inflight(r, id, &k);
+	struct xfer_rec *x = find_inflight(r, id, &k);
 	if (x && x->t_moved < 0)
 		x->t_moved = t;
 }
@@ -178,7 +178,7 @@ void xfer_moving(struct run *r, int id, double t)
 void xfer_finish(struct run *r, int id, uint64_t bytes, double t_end)
 {
 	int k;
-	struct xfer_rec *p = inflight(r, id, &k);
+	struct xfer_rec *p = find_inflight(r, id, &k);
 	if (!p)
 		return;
 	struct xfer_rec x = *p;
