@@ -270,6 +270,15 @@ int results_write(struct run *r)
 		"ocs", json_pack("{s:b,s:I}", "enabled", r->ocs_on, "reconfigurations",
 				 (json_int_t)(r->ocs_on ? r->ocs.reconfigs : 0)),
 		"parameters", params_json(r));
+	static const char *const fetch_names[FETCH_CLASSES] = {"in_rack", "eps", "circuit_eligible"};
+	json_t *fetch_j = json_object();
+	for (int k = 0; k < FETCH_CLASSES; k++) {
+		const struct fetch_time *f = &tt->fetch[k];
+		json_object_set_new(fetch_j, fetch_names[k],
+				    json_pack("{s:I,s:f,s:f}", "fetches", (json_int_t)f->n, "wait_mean_s",
+					      f->n ? f->wait_s / f->n : 0.0, "move_mean_s", f->n ? f->move_s / f->n : 0.0));
+	}
+	json_object_set_new(sum_j, "fetch_time", fetch_j);
 	json_object_set_new(sum_j, "backend", json_string(r->be->name));
 	json_object_set_new(sum_j, "run_s", json_real(run_now(r)));
 	if (r->be->summary)
@@ -298,6 +307,13 @@ int results_write(struct run *r)
 		if (r->ocs_on)
 			printf("%-28s %.1f MB of cross-rack shuffle (transfers over %.2f MB)\n", "circuit-eligible",
 			       circuit / 1e6, r->p.elephant_bytes / 1e6);
+		for (int k = 0; k < FETCH_CLASSES; k++)
+			if (tt->fetch[k].n)
+				printf("%-28s %.3f s waiting, %.3f s moving (mean of %llu)\n",
+				       k == FETCH_IN_RACK ? "fetch, in a rack" : k == FETCH_EPS ? "fetch, over the EPS"
+											  : "fetch, circuit-eligible",
+				       tt->fetch[k].wait_s / tt->fetch[k].n, tt->fetch[k].move_s / tt->fetch[k].n,
+				       (unsigned long long)tt->fetch[k].n);
 		printf("%-28s %.1f%% node-local, %.1f%% rack-local\n", "map locality",
 		       maps ? 100.0 * node_local / maps : 0.0, maps ? 100.0 * rack_local / maps : 0.0);
 		printf("%-28s %s%s%s\n", "fidelity", verdict, *why ? ": " : "", why);

@@ -52,6 +52,9 @@ const struct backend_ops *backend_find(const char *name);
 
 /* One transfer: what a reduce fetches from one map-output holder in one
  * request (all the outputs available there), or a map's remote input. */
+/* Fetches by where they cross: inside a rack, over the EPS, circuit-eligible. */
+enum fetch_class { FETCH_IN_RACK, FETCH_EPS, FETCH_CIRCUIT, FETCH_CLASSES };
+
 struct xfer_rec {
 	int id;                  /* -1 = free slot of the in-flight table */
 	int job, task, src, dst;
@@ -87,6 +90,9 @@ struct run {
 	FILE *flows_csv;             /* finished ones, as they finish */
 	struct xfer_totals {
 		uint64_t shuffle_net, shuffle_xrack, shuffle_local, input_net, input_xrack, circuit_xrack;
+		/* finished network fetches by class: how long they waited to move
+		 * (for a copier, or in hold mode their circuit) and then moved */
+		struct fetch_time { uint64_t n; double wait_s, move_s; } fetch[FETCH_CLASSES];
 	} totals;
 
 	/* OCS (driven by the backend) */

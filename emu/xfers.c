@@ -86,6 +86,12 @@ static void account(struct run *r, int id, const struct xfer_rec *x)
 			t->shuffle_net += x->bytes;
 			t->shuffle_xrack += xr ? x->bytes : 0;
 			t->circuit_xrack += x->circuit && xr ? x->bytes : 0;
+			if (x->t_moved >= 0) {
+				struct fetch_time *f = &t->fetch[!xr ? FETCH_IN_RACK : x->circuit ? FETCH_CIRCUIT : FETCH_EPS];
+				f->n++;
+				f->wait_s += x->t_moved - x->t_start;
+				f->move_s += x->t_end - x->t_moved;
+			}
 		}
 	}
 	if (r->flows_csv)

@@ -265,6 +265,33 @@ lines += ["", "*÷ compute bound*: makespan over every task's compute time sprea
           "(the same work under every system), mean over the seeds.  A system near 1.0 leaves no makespan "
           "for any scheduler to win.", ""]
 
+# Where the batch's fetches spend their time (summary.json's fetch_time; runs made before it
+# have none, and then the table is left out).
+FETCH_CLASSES = (("in_rack", "in a rack"), ("eps", "over the EPS"), ("circuit_eligible", "circuit-eligible"))
+def fetch_times(rs):
+    """Per fetch class over the runs: (fetches, mean wait, mean move), or None."""
+    if not all("fetch_time" in s for _, s, _ in rs):
+        return None
+    out = {}
+    for k, _ in FETCH_CLASSES:
+        fs = [s["fetch_time"][k] for _, s, _ in rs]
+        n = sum(f["fetches"] for f in fs)
+        out[k] = (n, sum(f["fetches"] * f["wait_mean_s"] for f in fs) / n if n else float("nan"),
+                  sum(f["fetches"] * f["move_mean_s"] for f in fs) / n if n else float("nan"))
+    return out
+ft = per_system("batch", None, fetch_times, study)
+if ft and all(ft.values()):
+    lines += ["**Where the batch's shuffle fetches spend their time**: from its reduce asking for it, a "
+              "fetch waits (for one of the reduce's copiers, or in hold mode for its circuit) and then "
+              "moves (pauses in the dark included); mean seconds per fetch over the seeds' runs, and the "
+              "number of fetches (`flows.csv` has every one).", "",
+              "| system | " + " | ".join("%s: wait / move (fetches)" % t for _, t in FETCH_CLASSES) + " |",
+              "|---|---|---|---|"]
+    for sysn, v in ft.items():
+        lines.append("| %s | " % sysn + " | ".join(
+            "%.3f / %.3f (%d)" % (v[k][1], v[k][2], v[k][0]) if v[k][0] else "—" for k, _ in FETCH_CLASSES) + " |")
+    lines.append("")
+
 # Online: JCT CDF and median (Figs. 4.15, 4.16)
 o = online_view()
 base = med(o["F-Hybrid"][0]) if "F-Hybrid" in o else None

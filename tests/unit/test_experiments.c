@@ -325,6 +325,10 @@ Test(experiments, run_sh_fits_the_jobs_to_max_maps, .timeout = 300)
 	cr_assert_eq(study_args("res", "8", "4", "", "a.log"), 0, "run.sh failed (see %s/a.log)", root);
 	cr_assert_eq(summary_num("res", "jobpacker/batch-JobPacker-s4", "max_maps"), 100);
 	cr_assert_eq(widest_job("res", "jobpacker/batch-JobPacker-s4"), 100, "seed 4 draws jobs wider than 100 maps");
+	/* The report says where the fetches' time went (summary.json's fetch_time). */
+	cr_assert(file_has("out-res/REPORT.md", "| system | in a rack: wait / move (fetches) | over the EPS: wait / move "
+						 "(fetches) | circuit-eligible: wait / move (fetches) |"));
+	cr_assert(file_has("out-res/REPORT.md", "\n| JobPacker | 0."));
 	cr_assert_eq(study_args("res", "8", "4", "--max-maps 40", "b.log"), 0, "run.sh failed (see %s/b.log)", root);
 	cr_assert_not(file_has("b.log", "done already"), "a run made with another cap was reused");
 	cr_assert_eq(summary_num("res", "corral/batch-Corral-s4", "max_maps"), 40);

@@ -393,7 +393,7 @@ Test(simrun, a_circuit_transfer_in_the_dark_leaves_its_copier_free)
 	wp.min_shuffle = 100000000;   /* the GENI study's jobs (experiments/jobpacker/run.sh) */
 	wp.max_maps = 100;
 	cr_assert_eq(workload_synthetic(&w, &sp, &wp, err), 0, "%s", err);
-	json_decref(sim_run(&t, &w, "jobpacker", "one-copier", one_copier_hold));
+	json_t *sum = sim_run(&t, &w, "jobpacker", "one-copier", one_copier_hold);
 	workload_free(&w);
 	char path[300];
 	static struct lit_span lit[20000];
@@ -426,6 +426,7 @@ Test(simrun, a_circuit_transfer_in_the_dark_leaves_its_copier_free)
 	cr_assert_gt(n, 100);
 
 	int circuit = 0, eps_past_dark = 0;
+	double circuit_wait = 0;
 	for (int i = 0; i < n; i++) {
 		if (!fl[i].circuit) {   /* EPS fetches never pause: one copier, one at a time */
 			for (int j = 0; j < n; j++)
@@ -435,6 +436,7 @@ Test(simrun, a_circuit_transfer_in_the_dark_leaves_its_copier_free)
 			continue;
 		}
 		circuit++;
+		circuit_wait += fl[i].moved - fl[i].start;
 		cr_assert(lit_now(lit, nlit, fl[i].sr, fl[i].dr, fl[i].moved),
 			  "circuit transfer %d>%d of task %d moved at %.3f s in the dark", fl[i].sr, fl[i].dr,
 			  fl[i].task, fl[i].moved);
@@ -444,4 +446,10 @@ Test(simrun, a_circuit_transfer_in_the_dark_leaves_its_copier_free)
 	}
 	cr_assert_gt(circuit, 10);
 	cr_assert_gt(eps_past_dark, 0, "no EPS fetch went past a circuit transfer waiting in the dark");
+	/* The summary's fetch times are flows.csv's, per class. */
+	json_t *fc = json_object_get(json_object_get(sum, "fetch_time"), "circuit_eligible");
+	cr_assert_eq(json_integer_value(json_object_get(fc, "fetches")), circuit);
+	cr_assert_float_eq(num(fc, "wait_mean_s"), circuit_wait / circuit, 1e-3);
+	cr_assert_gt(num(fc, "wait_mean_s"), 0.05, "circuit transfers should wait for their circuits");
+	json_decref(sum);
 }
