@@ -145,6 +145,13 @@ static int write_tasks(struct run *r)
 	return commit(r, "tasks.csv", f);
 }
 
+/* Each fetch class's key in summary.json and its label in the printed summary. */
+static const char *const fetch_class_names[FETCH_CLASSES][2] = {
+	[FETCH_IN_RACK] = {"in_rack", "fetch, in a rack"},
+	[FETCH_EPS] = {"eps", "fetch, over the EPS"},
+	[FETCH_CIRCUIT] = {"circuit_eligible", "fetch, circuit-eligible"},
+};
+
 static json_t *params_json(const struct run *r)
 {
 	const struct workload_params *w = &r->w->params;
@@ -270,11 +277,10 @@ int results_write(struct run *r)
 		"ocs", json_pack("{s:b,s:I}", "enabled", r->ocs_on, "reconfigurations",
 				 (json_int_t)(r->ocs_on ? r->ocs.reconfigs : 0)),
 		"parameters", params_json(r));
-	static const char *const fetch_names[FETCH_CLASSES] = {"in_rack", "eps", "circuit_eligible"};
 	json_t *fetch_j = json_object();
 	for (int k = 0; k < FETCH_CLASSES; k++) {
 		const struct fetch_time *f = &tt->fetch[k];
-		json_object_set_new(fetch_j, fetch_names[k],
+		json_object_set_new(fetch_j, fetch_class_names[k][0],
 				    json_pack("{s:I,s:f,s:f}", "fetches", (json_int_t)f->n, "wait_mean_s",
 					      f->n ? f->wait_s / f->n : 0.0, "move_mean_s", f->n ? f->move_s / f->n : 0.0));
 	}
@@ -309,9 +315,7 @@ int results_write(struct run *r)
 			       circuit / 1e6, r->p.elephant_bytes / 1e6);
 		for (int k = 0; k < FETCH_CLASSES; k++)
 			if (tt->fetch[k].n)
-				printf("%-28s %.3f s waiting, %.3f s moving (mean of %llu)\n",
-				       k == FETCH_IN_RACK ? "fetch, in a rack" : k == FETCH_EPS ? "fetch, over the EPS"
-											  : "fetch, circuit-eligible",
+				printf("%-28s %.3f s waiting, %.3f s moving (mean of %llu)\n", fetch_class_names[k][1],
 				       tt->fetch[k].wait_s / tt->fetch[k].n, tt->fetch[k].move_s / tt->fetch[k].n,
 				       (unsigned long long)tt->fetch[k].n);
 		printf("%-28s %.1f%% node-local, %.1f%% rack-local\n", "map locality",

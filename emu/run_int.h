@@ -50,11 +50,11 @@ struct backend_ops {
 extern const struct backend_ops backend_emu, backend_sim;
 const struct backend_ops *backend_find(const char *name);
 
-/* One transfer: what a reduce fetches from one map-output holder in one
- * request (all the outputs available there), or a map's remote input. */
 /* Fetches by where they cross: inside a rack, over the EPS, circuit-eligible. */
 enum fetch_class { FETCH_IN_RACK, FETCH_EPS, FETCH_CIRCUIT, FETCH_CLASSES };
 
+/* One transfer: what a reduce fetches from one map-output holder in one
+ * request (all the outputs available there), or a map's remote input. */
 struct xfer_rec {
 	int id;                  /* -1 = free slot of the in-flight table */
 	int job, task, src, dst;

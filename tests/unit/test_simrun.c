@@ -37,7 +37,10 @@ static void load_topo(struct topo *t, const char *file)
 	cr_assert_eq(topo_load(t, file, 0, err), 0, "%s", err);
 }
 
-static void synth_scaled(struct workload *w, int njobs, unsigned long seed, double data_scale, double time_scale)
+/* A synthetic workload; min_shuffle (unscaled bytes) and max_maps as emu
+ * run's --min-shuffle and --max-maps (0: off). */
+static void synth_fit(struct workload *w, int njobs, unsigned long seed, double data_scale, double time_scale,
+		      uint64_t min_shuffle, int max_maps)
 {
 	struct synth_params sp;
 	struct workload_params wp;
@@ -48,7 +51,14 @@ static void synth_scaled(struct workload *w, int njobs, unsigned long seed, doub
 	sp.seed = seed;
 	wp.data_scale = data_scale;
 	wp.time_scale = time_scale;
+	wp.min_shuffle = min_shuffle;
+	wp.max_maps = max_maps;
 	cr_assert_eq(workload_synthetic(w, &sp, &wp, err), 0, "%s", err);
+}
+
+static void synth_scaled(struct workload *w, int njobs, unsigned long seed, double data_scale, double time_scale)
+{
+	synth_fit(w, njobs, seed, data_scale, time_scale, 0, 0);
 }
 
 /* The GENI emulation's scales. */
@@ -380,19 +390,8 @@ Test(simrun, a_circuit_transfer_in_the_dark_leaves_its_copier_free)
 {
 	struct topo t;
 	struct workload w;
-	struct synth_params sp;
-	struct workload_params wp;
-	char err[512];
 	load_topo(&t, "topologies/geni-10rack.conf");
-	synth_params_default(&sp);
-	workload_params_default(&wp);
-	sp.njobs = 12;
-	sp.seed = 4;
-	wp.data_scale = 0.01;
-	wp.time_scale = 0.1;
-	wp.min_shuffle = 100000000;   /* the GENI study's jobs (experiments/jobpacker/run.sh) */
-	wp.max_maps = 100;
-	cr_assert_eq(workload_synthetic(&w, &sp, &wp, err), 0, "%s", err);
+	synth_fit(&w, 12, 4, 0.01, 0.1, 100000000, 100);   /* the GENI study's jobs (experiments/jobpacker/run.sh) */
 	json_t *sum = sim_run(&t, &w, "jobpacker", "one-copier", one_copier_hold);
 	workload_free(&w);
 	char path[300];
