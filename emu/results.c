@@ -166,6 +166,7 @@ static json_t *params_json(const struct run *r)
 			 "time_floor_s", w->time_floor_s, "workload", r->w->source, "server_rate_bps",
 			 (double)r->t->server.rate, "uplink_rate_bps", (double)r->t->uplink.rate, "ocs_rate_bps",
 			 r->t->ocs ? (double)r->t->optical.rate : 0.0);
+	json_object_set_new(o, "server_tx_rate_bps", json_real((double)r->t->server_tx.rate));
 	json_object_set_new(o, "backend", json_string(r->be->name));
 	json_object_set_new(o, "ocs_reconfig", json_string(r->p.ocs.early ? "early" : "periodic"));
 	json_object_set_new(o, "min_shuffle_bytes", json_integer((json_int_t)w->min_shuffle));

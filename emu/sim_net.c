@@ -109,8 +109,10 @@ struct simnet *simnet_new(const struct topo *t, bool hold)
 		simnet_free(n);
 		return NULL;
 	}
-	for (int s = 0; s < n->servers; s++)
-		n->cap[l_up(n, s)] = n->cap[l_down(n, s)] = (double)t->server.rate / 8 / WIRE;
+	for (int s = 0; s < n->servers; s++) {
+		n->cap[l_up(n, s)] = (double)t->server_tx.rate / 8 / WIRE;
+		n->cap[l_down(n, s)] = (double)t->server.rate / 8 / WIRE;
+	}
 	for (int r = 0; r < n->racks; r++) {
 		n->cap[l_eps_out(n, r)] = n->cap[l_eps_in(n, r)] = (double)t->uplink.rate / 8 / WIRE;
 		for (int p = 0; p < n->ports; p++)

@@ -109,11 +109,13 @@ static int get_str(struct ctx *c, const config_setting_t *g, const char *key, bo
 	return 0;
 }
 
-static int get_rate(struct ctx *c, const config_setting_t *g, const char *key, uint64_t *out)
+static int get_rate(struct ctx *c, const config_setting_t *g, const char *key, bool required, uint64_t *out)
 {
 	const char *v = NULL;
-	if (get_str(c, g, key, true, &v))
+	if (get_str(c, g, key, required, &v))
 		return -1;
+	if (!v)
+		return 0;
 	if (units_parse_rate(v, out))
 		return fail(c, config_setting_get_member(g, key),
 			    "bad rate '%s' for '%s' (e.g. \"100Mbit\", \"1Gbit\", \"10Gbps\"; bits/s)", v, key);
@@ -202,11 +204,13 @@ static int finish_link(struct ctx *c, const config_setting_t *where, const char 
  * two of the largest packets, or TCP cannot fill its link. */
 static void finish_gso(struct topo *t)
 {
-	uint32_t g = t->server.gso_max < t->uplink.gso_max ? t->server.gso_max : t->uplink.gso_max;
-	if (t->ocs && t->optical.gso_max < g)
-		g = t->optical.gso_max;
-	struct topo_link *links[] = {&t->server, &t->uplink, &t->optical};
-	for (int i = 0; i < (t->ocs ? 3 : 2); i++) {
+	struct topo_link *links[] = {&t->server, &t->server_tx, &t->uplink, &t->optical};
+	int n = t->ocs ? 4 : 3;
+	uint32_t g = links[0]->gso_max;
+	for (int i = 1; i < n; i++)
+		if (links[i]->gso_max < g)
+			g = links[i]->gso_max;
+	for (int i = 0; i < n; i++) {
 		links[i]->gso_max = g;
 		if (links[i]->queue_bytes < 2ULL * g)
 			links[i]->queue_bytes = 2ULL * g;
@@ -217,7 +221,7 @@ static int parse(struct ctx *c, config_t *cfg, struct topo *t, double rate_scale
 {
 	static const char *const top_keys[] = {"name", "racks", "servers_per_rack", "rate_scale",
 		"server", "eps", "ocs", "tcp", "addressing", NULL};
-	static const char *const server_keys[] = {"rate", "queue", "containers", "cores", "memory", NULL};
+	static const char *const server_keys[] = {"rate", "tx_rate", "queue", "containers", "cores", "memory", NULL};
 	static const char *const eps_keys[] = {"uplink_rate", "queue", NULL};
 	static const char *const ocs_keys[] = {"enabled", "ports_per_rack", "rate", "mode", "queue", NULL};
 	static const char *const tcp_keys[] = {"congestion_control", NULL};
@@ -251,8 +255,14 @@ static int parse(struct ctx *c, config_t *cfg, struct topo *t, double rate_scale
 		t->rate_scale = rate_scale;
 
 	if (!(g = group(c, root, "server", true, &rc)) || check_keys(c, g, server_keys) ||
-	    get_rate(c, g, "rate", &t->server.rate) || get_queue(c, g, &t->server, &q_server))
+	    get_rate(c, g, "rate", true, &t->server.rate) || get_queue(c, g, &t->server, &q_server))
 		return -1;
+	/* A server's egress may be faster than its ingress: on GENI each task
+	 * was capped, while a rack's map output was served by its VM. */
+	if (get_rate(c, g, "tx_rate", false, &t->server_tx.rate))
+		return -1;
+	if (!t->server_tx.rate)
+		t->server_tx.rate = t->server.rate;
 	t->containers = 1;
 	t->cores = 1;
 	t->memory = 4000000000ULL;
@@ -267,7 +277,7 @@ static int parse(struct ctx *c, config_t *cfg, struct topo *t, double rate_scale
 	const config_setting_t *server_g = g;
 
 	if (!(g = group(c, root, "eps", true, &rc)) || check_keys(c, g, eps_keys) ||
-	    get_rate(c, g, "uplink_rate", &t->uplink.rate) || get_queue(c, g, &t->uplink, &q_uplink))
+	    get_rate(c, g, "uplink_rate", true, &t->uplink.rate) || get_queue(c, g, &t->uplink, &q_uplink))
 		return -1;
 	const config_setting_t *eps_g = g;
 
@@ -289,7 +299,7 @@ static int parse(struct ctx *c, config_t *cfg, struct topo *t, double rate_scale
 	if (t->ocs) {
 		t->ocs_ports = 1;
 		if (get_int(c, g, "ports_per_rack", false, 1, TOPO_MAX_PORTS, &t->ocs_ports) ||
-		    get_rate(c, g, "rate", &t->optical.rate) || get_queue(c, g, &t->optical, &q_optical))
+		    get_rate(c, g, "rate", true, &t->optical.rate) || get_queue(c, g, &t->optical, &q_optical))
 			return -1;
 		s = "directed";
 		if (get_str(c, g, "mode", false, &s))
@@ -324,7 +334,11 @@ static int parse(struct ctx *c, config_t *cfg, struct topo *t, double rate_scale
 	if (t->server_net.s_addr == t->fabric_net.s_addr)
 		return fail(c, g, "the server and fabric networks must differ");
 
-	if (finish_link(c, server_g, "server", &t->server, t->rate_scale, q_server) ||
+	if (finish_link(c, server_g, "server", &t->server, t->rate_scale, q_server))
+		return -1;
+	/* The same bytes both ways (one `queue` key; what topo_save writes). */
+	t->server_tx.queue_bytes = t->server.queue_bytes;
+	if (finish_link(c, server_g, "server tx", &t->server_tx, t->rate_scale, q_server) ||
 	    finish_link(c, eps_g, "EPS uplink", &t->uplink, t->rate_scale, q_uplink) ||
 	    (t->ocs && finish_link(c, ocs_g, "OCS port", &t->optical, t->rate_scale, q_optical)))
 		return -1;
@@ -392,6 +406,11 @@ int topo_save(const struct topo *t, const char *path)
 	config_setting_set_int(config_setting_add(root, "servers_per_rack", CONFIG_TYPE_INT), t->servers_per_rack);
 	g = config_setting_add(root, "server", CONFIG_TYPE_GROUP);
 	put_link(g, "rate", &t->server);
+	if (t->server_tx.rate != t->server.rate) {
+		char b2[32];
+		snprintf(b2, sizeof b2, "%llubit", (unsigned long long)t->server_tx.rate);
+		put_str(g, "tx_rate", b2);
+	}
 	config_setting_set_int(config_setting_add(g, "containers", CONFIG_TYPE_INT), t->containers);
 	config_setting_set_int(config_setting_add(g, "cores", CONFIG_TYPE_INT), t->cores);
 	snprintf(b, sizeof b, "%lluB", (unsigned long long)t->memory);

@@ -55,10 +55,12 @@ static struct fabric *open_or_complain(void)
 
 static void describe(const struct topo *t, FILE *out)
 {
-	char a[32], b[32], c[32];
-	fprintf(out, "%s: %d racks x %d servers (%d servers), server %s, uplink %s (%.3g:1 oversubscribed)",
+	char a[32], b[32], c[32], tx[48] = "";
+	if (t->server_tx.rate != t->server.rate)
+		snprintf(tx, sizeof tx, " (sending %s)", units_fmt_rate(t->server_tx.rate, c, sizeof c));
+	fprintf(out, "%s: %d racks x %d servers (%d servers), server %s%s, uplink %s (%.3g:1 oversubscribed)",
 		t->name[0] ? t->name : "fabric", t->racks, t->servers_per_rack, topo_servers(t),
-		units_fmt_rate(t->server.rate, a, sizeof a), units_fmt_rate(t->uplink.rate, b, sizeof b),
+		units_fmt_rate(t->server.rate, a, sizeof a), tx, units_fmt_rate(t->uplink.rate, b, sizeof b),
 		topo_oversubscription(t));
 	if (t->ocs)
 		fprintf(out, ", OCS %d port%s x %s %s", t->ocs_ports, t->ocs_ports > 1 ? "s" : "",

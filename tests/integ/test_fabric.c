@@ -112,6 +112,42 @@ Test(fabric, intra_rack_flow_gets_server_rate)
 		  (unsigned long long)f.total_bytes);
 }
 
+/* A server that sends faster than it receives (GENI's task caps, the
+ * topology's tx_rate): one sender feeds two receivers at their full rate,
+ * while two senders into one receiver still share its rate. */
+Test(fabric, a_server_sends_at_its_tx_rate_and_receives_at_its_rate)
+{
+	static const char *fast_tx =
+		"name = \"itest\"; racks = 2; servers_per_rack = 3;\n"
+		"server = { rate = \"50Mbit\"; tx_rate = \"200Mbit\"; };\n"
+		"eps = { uplink_rate = \"20Mbit\"; };\n";
+	struct topo t;
+	fx_up(P, fast_tx, &t);
+	double want = tr_expected_goodput(50e6);
+	struct tr_flow out[2] = {
+		{.src_ns = P "-r0h0", .dst_ns = P "-r0h1", .dst_addr = "198.18.0.2"},
+		{.src_ns = P "-r0h0", .dst_ns = P "-r0h2", .dst_addr = "198.18.0.3"},
+	};
+	double full[2] = {want, want};
+	run_flows_within(out, 2, 1.0, 3.0, full, 0.85, 1.04, baseline_h1);
+	double sent = out[0].goodput_bps + out[1].goodput_bps;
+	cr_log_info("one sender, two receivers: %.2f + %.2f Mbit/s (each expected %.2f)", out[0].goodput_bps / 1e6,
+		    out[1].goodput_bps / 1e6, want / 1e6);
+	/* Sending at the 50 Mbit/s it receives at, the two would share 50. */
+	cr_assert(sent > 1.7 * want, "the sender carried %.2f Mbit/s, not twice the %.2f a receiver takes",
+		  sent / 1e6, want / 1e6);
+	struct tr_flow in[2] = {
+		{.src_ns = P "-r0h1", .dst_ns = P "-r0h0", .dst_addr = "198.18.0.1"},
+		{.src_ns = P "-r0h2", .dst_ns = P "-r0h0", .dst_addr = "198.18.0.1"},
+	};
+	double half[2] = {want / 2, want / 2};
+	run_flows_within(in, 2, 1.0, 3.0, half, 0.10, 1.90, baseline_h1);
+	double got = in[0].goodput_bps + in[1].goodput_bps;
+	cr_log_info("two senders, one receiver: %.2f Mbit/s (expected %.2f)", got / 1e6, want / 1e6);
+	cr_assert(got > 0.85 * want && got < 1.04 * want, "the receiver took %.2f Mbit/s, expected %.2f", got / 1e6,
+		  want / 1e6);
+}
+
 Test(fabric, cross_rack_flows_share_the_eps_uplink)
 {
 	struct topo t;

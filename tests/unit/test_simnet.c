@@ -45,6 +45,33 @@ Test(simnet, single_bottleneck_is_shared_equally)
 	simnet_free(n);
 }
 
+Test(simnet, a_server_with_a_faster_tx_rate_feeds_two_receivers)
+{
+	struct topo t;
+	/* Server 0 sends to both other servers of its rack.  At 100 Mbit/s both
+	 * ways its egress halves the two flows; sending at 1 Gbit/s, each
+	 * flow gets its receiver's 100 Mbit/s. */
+	static const char sym[] = "racks = 2;\nservers_per_rack = 3;\nserver = { rate = \"100Mbit\"; };\n"
+				  "eps = { uplink_rate = \"30Mbit\"; };\n";
+	static const char fast[] = "racks = 2;\nservers_per_rack = 3;\n"
+				   "server = { rate = \"100Mbit\"; tx_rate = \"1Gbit\"; };\n"
+				   "eps = { uplink_rate = \"30Mbit\"; };\n";
+	const char *text[2] = {sym, fast};
+	double want[2] = {PAYLOAD(100e6) / 2, PAYLOAD(100e6)};
+	for (int i = 0; i < 2; i++) {
+		struct simnet *n = net(&t, text[i], true);
+		int a = simnet_add(n, 0, 0, 1, 1000000, false, 1), b = simnet_add(n, 0, 0, 2, 1000000, false, 2);
+		simnet_allocate(n, 0);
+		cr_assert_float_eq(simnet_rate(n, a), want[i], 1e-6, "%s", text[i]);
+		cr_assert_float_eq(simnet_rate(n, b), want[i], 1e-6, "%s", text[i]);
+		/* The receiving side keeps its rate: two senders into server 1. */
+		int c = simnet_add(n, 0, 2, 1, 1000000, false, 3);
+		simnet_allocate(n, 0);
+		cr_assert_float_eq(simnet_rate(n, a) + simnet_rate(n, c), PAYLOAD(100e6), 1e-6, "%s", text[i]);
+		simnet_free(n);
+	}
+}
+
 Test(simnet, two_bottlenecks_max_min)
 {
 	struct topo t;

@@ -90,6 +90,43 @@ Test(topo, rate_scale_applies_to_every_link)
 	cr_assert_float_eq(t.rate_scale, 0.1, 1e-12);
 }
 
+Test(topo, a_server_sends_at_its_rate_unless_tx_rate_says_otherwise)
+{
+	struct topo t;
+	char err[TOPO_ERR_LEN];
+	cr_assert_eq(topo_load_string(&t, geni, "g.conf", 0, err), 0, "%s", err);
+	cr_assert_eq(t.server_tx.rate, t.server.rate);
+	cr_assert_eq(t.server_tx.queue_bytes, t.server.queue_bytes);
+	static const char *fast_tx =
+		"racks = 2;\nservers_per_rack = 2;\n"
+		"server = { rate = \"100Mbit\"; tx_rate = \"1Gbit\"; queue = \"20ms\"; };\n"
+		"eps = { uplink_rate = \"100Mbit\"; };\n";
+	cr_assert_eq(topo_load_string(&t, fast_tx, "f.conf", 0.5, err), 0, "%s", err);
+	cr_assert_eq(t.server.rate, 50000000ULL);
+	cr_assert_eq(t.server_tx.rate, 500000000ULL, "rate_scale applies to tx_rate too");
+	/* One queue, in bytes, both ways: 20 ms at the receiving rate. */
+	cr_assert_eq(t.server_tx.queue_bytes, 125000);
+	cr_assert_eq(t.server_tx.gso_max, t.server.gso_max);
+	cr_assert_float_eq(topo_oversubscription(&t), 2.0, 1e-9, "oversubscription counts what servers receive");
+	char path[] = "/tmp/emu-topo-XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	close(fd);
+	struct topo b;
+	cr_assert_eq(topo_save(&t, path), 0);
+	cr_assert_eq(topo_load(&b, path, 0, err), 0, "%s", err);
+	unlink(path);
+	cr_assert_eq(b.server_tx.rate, t.server_tx.rate);
+	cr_assert_eq(b.server_tx.queue_bytes, t.server_tx.queue_bytes);
+	cr_assert_neq(topo_load_string(&t,
+				       "racks = 2;\nservers_per_rack = 2;\n"
+				       "server = { rate = \"1Mbit\"; tx_rate = \"quick\"; };\n"
+				       "eps = { uplink_rate = \"1Mbit\"; };\n",
+				       "t.conf", 0, err),
+		      0);
+	cr_assert(strstr(err, "t.conf:3: bad rate 'quick' for 'tx_rate'"), "%s", err);
+}
+
 struct bad_case { const char *text; const char *expect; };
 
 Test(topo, errors_name_file_and_line)
