@@ -289,8 +289,9 @@ one() {  # scenario system seed envs args
     runargs="--backend $BACKEND --topology $(topo_of "$sys") --scheduler $(sched_of "$sys") --seed $seed \
 --jobs $JOBS --slowstart $(slowstart_of "$sys") --recurring 1 $SCALEARGS$NETARGS $wl $args"
     # A finished run is kept only if it was made of the same: `--quick` (12 jobs) then the full
-    # study must not keep the quick runs of their common seed.  The binary may differ.
-    key="$envs $runargs${TRACE:+ trace=$TRACE}"
+    # study must not keep the quick runs of their common seed, nor a study the runs of an
+    # edited topology file.  The binary may differ.
+    key="$envs $runargs topology-sha1=$(sha1sum < "$(topo_of "$sys")" | cut -c1-12)${TRACE:+ trace=$TRACE}"
     if [ -f "$dir/summary.json" ] && grep -q '"partial": *false' "$dir/summary.json" &&
        [ "$(cat "$dir/run.key" 2>/dev/null)" = "$key" ]; then
         note="done already"

@@ -257,6 +257,28 @@ Test(experiments, quick_keeps_its_runs_and_report_apart, .timeout = 300)
 		  "%s was written", committed);
 }
 
+Test(experiments, run_sh_makes_a_run_again_when_its_topology_file_changed, .timeout = 300)
+{
+	/* A tree with its own copy of the topologies: editing one must not leave
+	 * the runs made on the old fabric standing as results of the new. */
+	char cmd[4096], study[1024];
+	snprintf(study, sizeof study,
+		 "cd '%s/tree' && EMU='%s' SYSTEMS=JobPacker ONLY='^batch-' experiments/jobpacker/run.sh --backend sim "
+		 "--scale geni --quick",
+		 root, emu);
+	snprintf(cmd, sizeof cmd,
+		 "mkdir -p '%s/tree/experiments' && ln -s '%s/experiments/jobpacker' '%s/tree/experiments/' && "
+		 "cp -r '%s/topologies' '%s/tree/' && %s > '%s/a.log' 2>&1 && %s > '%s/b.log' 2>&1",
+		 root, repo, root, repo, root, study, root, study, root);
+	cr_assert_eq(system(cmd), 0, "run.sh failed (see %s/a.log, b.log)", root);
+	cr_assert(file_has("b.log", "batch-JobPacker-s4: done already"));
+	snprintf(cmd, sizeof cmd, "sed -i 's/tx_rate = \"1Gbit\"/tx_rate = \"100Mbit\"/' '%s/tree/topologies/geni-10rack.conf' && "
+		 "grep -q 'tx_rate = \"100Mbit\"' '%s/tree/topologies/geni-10rack.conf' && %s > '%s/c.log' 2>&1",
+		 root, root, study, root);
+	cr_assert_eq(system(cmd), 0, "run.sh failed (see %s/c.log)", root);
+	cr_assert_not(file_has("c.log", "done already"), "a run made on the old topology was reused");
+}
+
 Test(experiments, a_study_into_another_results_root_reports_there, .timeout = 300)
 {
 	/* RES without OUT_SIM: the report goes under RES, not over the committed
