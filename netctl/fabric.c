@@ -195,7 +195,7 @@ static int fill_server(struct builder *b, struct nlbatch *nb, int r, int s)
 	/* Only the emulated servers are routable: no default route, so nothing
 	 * can leave for the machine's real network. */
 	rq_route(nb, true, RT_TABLE_MAIN, t->server_net, 16, &gw, IFX_SERVER_ETH0);
-	return rq_shape(nb, IFX_SERVER_ETH0, &t->server);
+	return rq_shape(nb, IFX_SERVER_ETH0, &t->server_tx);
 }
 
 static int fill_eps(struct builder *b, struct nlbatch *nb, int unused1, int unused2)
