@@ -43,12 +43,22 @@ for be in $BACKENDS; do
             n=$((n + 1))
             name="$be-$sys-s$seed"
             dir="$RES/crossval/$(sched_of $sys)/$name"
-            if [ -f "$dir/summary.json" ]; then echo "[$n] $name: done already"; continue; fi
+            args="--backend $be --topology $(topo_of $sys) --scheduler $(sched_of $sys) --seed $seed --jobs $JOBS \
+--slowstart $(slowstart_of $sys)"
+            # Kept only if made of the same arguments and topology file.
+            key="$args topology-sha1=$(sha1sum < "$(topo_of $sys)" | cut -c1-12)"
+            if [ -f "$dir/summary.json" ] && [ "$(cat "$dir/run.key" 2>/dev/null)" = "$key" ]; then
+                echo "[$n] $name: done already"; continue
+            fi
             echo "[$n] $name"
-            "$EMU" run --backend "$be" --prefix xv --experiment crossval --run "$name" --results "$RES" --quiet \
-                --topology "$(topo_of $sys)" --scheduler "$(sched_of $sys)" --seed "$seed" --jobs "$JOBS" \
-                --slowstart "$(slowstart_of $sys)" > "$OUT/$name.log" 2>&1 ||
+            rm -rf "$dir"
+            # shellcheck disable=SC2086 # $args is a list of words
+            if "$EMU" run --prefix xv --experiment crossval --run "$name" --results "$RES" --quiet $args \
+                > "$OUT/$name.log" 2>&1; then
+                printf '%s\n' "$key" > "$dir/run.key"
+            else
                 echo "    (exit $?; see $OUT/$name.log)"
+            fi
         done
     done
 done
