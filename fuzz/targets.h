@@ -87,12 +87,12 @@ static inline int fuzz_topo(const uint8_t *data, size_t size)
 			bad = 1;
 		else if (t.ocs && (t.ocs_ports < 1 || t.ocs_ports > TOPO_MAX_PORTS || t.racks < 2))
 			bad = 2;
-		else if (!fz_rate_ok(&t, t.server.rate) || !fz_rate_ok(&t, t.server_tx.rate) || !fz_rate_ok(&t, t.uplink.rate) ||
-			 (t.ocs && !fz_rate_ok(&t, t.optical.rate)))
+		else if (!fz_rate_ok(&t, t.server.rate) || !fz_rate_ok(&t, t.server_tx.rate) ||
+			 !fz_rate_ok(&t, t.uplink.rate) || (t.ocs && !fz_rate_ok(&t, t.optical.rate)))
 			bad = 3;
 		else if (!t.server.queue_bytes || !t.uplink.queue_bytes || !t.server.gso_max ||
-			 t.server.queue_bytes < 2ULL * t.server.gso_max || t.server_tx.queue_bytes != t.server.queue_bytes ||
-			 t.server_tx.gso_max != t.server.gso_max)
+			 t.server.queue_bytes < 2ULL * t.server.gso_max ||
+			 t.server_tx.queue_bytes != t.server.queue_bytes || t.server_tx.gso_max != t.server.gso_max)
 			bad = 4;
 		else if (!t.tcp_cc[0] || t.server_net.s_addr == t.fabric_net.s_addr)
 			bad = 5;

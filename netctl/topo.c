@@ -407,9 +407,8 @@ int topo_save(const struct topo *t, const char *path)
 	g = config_setting_add(root, "server", CONFIG_TYPE_GROUP);
 	put_link(g, "rate", &t->server);
 	if (t->server_tx.rate != t->server.rate) {
-		char b2[32];
-		snprintf(b2, sizeof b2, "%llubit", (unsigned long long)t->server_tx.rate);
-		put_str(g, "tx_rate", b2);
+		snprintf(b, sizeof b, "%llubit", (unsigned long long)t->server_tx.rate);
+		put_str(g, "tx_rate", b);
 	}
 	config_setting_set_int(config_setting_add(g, "containers", CONFIG_TYPE_INT), t->containers);
 	config_setting_set_int(config_setting_add(g, "cores", CONFIG_TYPE_INT), t->cores);

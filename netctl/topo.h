@@ -35,8 +35,8 @@ struct topo {
 	int racks;
 	int servers_per_rack;
 	double rate_scale;         /* already applied to every rate below */
-	struct topo_link server;   /* ToR -> server, and server -> ToR unless tx_rate is given */
-	struct topo_link server_tx;/* server -> ToR: server's rate, or `tx_rate` */
+	struct topo_link server;   /* ToR -> server: what a server receives at */
+	struct topo_link server_tx;/* server -> ToR: `tx_rate`, else server's rate */
 	struct topo_link uplink;   /* ToR <-> EPS core (the oversubscribed hop) */
 	bool ocs;
 	int ocs_ports;             /* optical ports per rack */
