@@ -161,13 +161,15 @@ static void remove_at(struct run *r, int k)
 	}
 }
 
+/* The in-flight transfer `id`, or NULL; its slot in *at when at is given. */
 static struct xfer_rec *find_inflight(struct run *r, int id, int *at)
 {
 	if (id < 0 || !r->cap_inflight)
 		return NULL;
 	for (int k = slot(id, r->cap_inflight); r->inflight[k].id >= 0; k = (k + 1) & (r->cap_inflight - 1))
 		if (r->inflight[k].id == id) {
-			*at = k;
+			if (at)
+				*at = k;
 			return &r->inflight[k];
 		}
 	return NULL;
@@ -175,8 +177,7 @@ static struct xfer_rec *find_inflight(struct run *r, int id, int *at)
 
 void xfer_moving(struct run *r, int id, double t)
 {
-	int k;
-	struct xfer_rec *x = find_inflight(r, id, &k);
+	struct xfer_rec *x = find_inflight(r, id, NULL);
 	if (x && x->t_moved < 0)
 		x->t_moved = t;
 }
