@@ -14,6 +14,8 @@ struct fidelity {
 	unsigned long cpu_hot;      /* of them, with every CPU over 95% busy */
 	unsigned long standing;     /* link-samples whose queue stood through the interval without dropping */
 	unsigned long slow;         /* of those, sending below 80% of the link's rate */
+	unsigned long bursts;       /* slow link-samples whose link, looked at again, had sent what it held:
+				       bursts caught at both instants, not a queue the CPU left standing */
 	unsigned long dropping;     /* link-samples whose queue overflowed (TCP backs off: the network's doing) */
 	unsigned long paused;       /* link-samples whose senders the network paused: a drop before, circuits reconfigured */
 	unsigned long long softnet_base, softnet_dropped;   /* kernel input-backlog drops: at the start, since */
@@ -26,9 +28,17 @@ struct fidelity {
 
 /* One link over one sampling interval: its counters before and after and
  * what it sent meanwhile, against its rate (both bits/s); `paused` when the
- * network paused its senders during the interval (fidelity.c). */
-void fidelity_link(struct fidelity *f, const struct link_stats *prev, const struct link_stats *cur, double tx_bps,
-		   double rate_bps, bool paused);
+ * network paused its senders during the interval (fidelity.c).  Returns
+ * the time after which to look at the link again (fidelity_recheck) when
+ * its queue looked standing yet it sent slowly, else 0. */
+double fidelity_link(struct fidelity *f, const struct link_stats *prev, const struct link_stats *cur, double tx_bps,
+		     double rate_bps, bool paused);
+
+/* The second look at a link fidelity_link asked about: its counters then
+ * and now, elapsed_s apart, against its rate (bits/s).  Slow only if it
+ * did not send what it held. */
+void fidelity_recheck(struct fidelity *f, const struct link_stats *then, const struct link_stats *now, double elapsed_s,
+		      double rate_bps);
 
 /* One reconfiguration: how long its circuits were dark (drain, switch, δ,
  * routes) against the δ asked for. */

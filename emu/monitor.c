@@ -60,7 +60,8 @@ int monitor_open(struct run *r)
 	r->last = malloc(r->nlinks * sizeof *r->last);
 	r->drops_before = malloc(r->nlinks * sizeof *r->drops_before);
 	r->changes_seen = calloc(r->c.racks, sizeof *r->changes_seen);
-	if (!r->last || !r->drops_before || !r->changes_seen)
+	r->recheck = malloc(r->nlinks * sizeof *r->recheck);
+	if (!r->last || !r->drops_before || !r->changes_seen || !r->recheck)
 		return -1;
 	memcpy(r->last, r->base, r->nlinks * sizeof *r->last);
 	for (int i = 0; i < r->nlinks; i++)
@@ -119,9 +120,10 @@ void monitor_sample(struct run *r, bool final)
 {
 	struct link_stats *cur;
 	int n;
-	double now = run_now(r), dt = now - r->last_sample;
+	double now = run_now(r), dt = now - r->last_sample, wait = 0;
 	if (dt <= 0 || r->be->stats(r, &cur, &n) || n != r->nlinks)
 		return;
+	r->nrecheck = 0;   /* a recheck the loop did not reach in time (it is due well before this sample) */
 	r->fid.samples++;
 	/* One snapshot of the controller's per-rack counts for every link of
 	 * this sample, and the baseline for the next one. */
@@ -144,7 +146,11 @@ void monitor_sample(struct run *r, bool final)
 			if (!final && fmax(tx, rx) >= CONGESTED * cap)
 				r->congested_samples++;
 		}
-		fidelity_link(&r->fid, p, l, tx, (double)capacity(r, l), senders_paused(r, i, l, changes));
+		double again = fidelity_link(&r->fid, p, l, tx, (double)capacity(r, l), senders_paused(r, i, l, changes));
+		if (again > 0) {
+			r->recheck[r->nrecheck++] = i;
+			wait = fmax(wait, again);
+		}
 		r->drops_before[i] = p->drops;
 		if (r->links_csv && (l->tx_bytes != p->tx_bytes || l->rx_bytes != p->rx_bytes))
 			fprintf(r->links_csv, "%.3f,tor%d-%s%d,%s,%d,%d,%d,%llu,%llu,%.3f,%.3f,%llu,%u,%llu\n", now,
@@ -159,8 +165,34 @@ void monitor_sample(struct run *r, bool final)
 	memcpy(r->last, cur, n * sizeof *cur);
 	free(cur);
 	r->last_sample = now;
+	if (r->nrecheck) {
+		r->recheck_at = now + wait;
+		if (final) {   /* no loop left to come back: wait here */
+			usleep((useconds_t)(wait * 1e6));
+			monitor_recheck(r);
+		}
+	}
 	if (!r->p.quiet)
 		progress(r, final);
+}
+
+/* The second look at the links whose queue seemed to stand while they sent
+ * slowly (fidelity.c): after they could have sent what they held. */
+void monitor_recheck(struct run *r)
+{
+	struct link_stats *cur;
+	int n;
+	double elapsed = run_now(r) - r->last_sample;
+	if (r->nrecheck && !r->be->stats(r, &cur, &n)) {
+		if (n == r->nlinks)
+			for (int k = 0; k < r->nrecheck; k++) {
+				const struct link_stats *then = &r->last[r->recheck[k]];
+				fidelity_recheck(&r->fid, then, &cur[r->recheck[k]], elapsed, (double)capacity(r, then));
+			}
+		free(cur);
+	}
+	r->nrecheck = 0;
+	r->recheck_at = 0;
 }
 
 void monitor_close(struct run *r)
@@ -172,6 +204,8 @@ void monitor_close(struct run *r)
 	free(r->last);
 	free(r->drops_before);
 	free(r->changes_seen);
+	free(r->recheck);
+	r->recheck = NULL;
 	r->base = r->last = NULL;
 	r->drops_before = NULL;
 	r->changes_seen = NULL;

@@ -241,6 +241,8 @@ static void loop(struct run *r)
 	double next_hb = 0, next_sample = r->p.monitor_s, next_arr = 0;
 	while (!run_stop_requested) {
 		double deadline = fmin(fmin(next_hb, next_sample), fmin(next_arr, r->p.timeout_s));
+		if (r->recheck_at > 0)
+			deadline = fmin(deadline, r->recheck_at);
 		r->be->poll(r, deadline);
 		r->c.now = run_now(r);
 		if (r->c.now >= next_arr) {
@@ -261,6 +263,8 @@ static void loop(struct run *r)
 			next_sample += r->p.monitor_s;
 			monitor_sample(r, false);
 		}
+		if (r->recheck_at > 0 && r->c.now >= r->recheck_at)
+			monitor_recheck(r);
 		if (all_done(r))
 			break;
 		const char *why = r->be->failure(r);

@@ -107,6 +107,8 @@ struct run {
 	int nlinks;
 	double last_sample;
 	struct fidelity fid;
+	int *recheck, nrecheck;           /* links fidelity_link asked to look at again */
+	double recheck_at;                /* when (run time); 0 = none */
 	unsigned long congested_samples;
 	unsigned long long cpu_prev_busy, cpu_prev_total;
 	double wall_start, last_progress;   /* wall clock (progress lines are for people) */
@@ -139,6 +141,7 @@ void xfer_flush(struct run *r);   /* record what is still in flight (end of run)
 /* monitor.c */
 int monitor_open(struct run *r);
 void monitor_sample(struct run *r, bool final);
+void monitor_recheck(struct run *r);
 void monitor_close(struct run *r);
 
 /* results.c */

@@ -12,15 +12,45 @@ static struct link_stats at(uint32_t backlog, uint64_t drops)
 	return (struct link_stats){.cls = LINK_UPLINK, .backlog = backlog, .drops = drops};
 }
 
+static struct link_stats sent(uint32_t backlog, uint64_t drops, uint64_t tx_bytes)
+{
+	struct link_stats l = at(backlog, drops);
+	l.tx_bytes = tx_bytes;
+	return l;
+}
+
 Test(fidelity, a_standing_queue_below_its_rate_is_slow)
 {
 	struct fidelity f = {0};
-	struct link_stats a = at(30000, 5), b = at(40000, 5);
-	fidelity_link(&f, &a, &b, 60e6, 100e6, false);
-	fidelity_link(&f, &a, &b, 95e6, 100e6, false);
+	struct link_stats a = at(30000, 5), b = sent(40000, 5, 1000000), late = sent(20000, 5, 1020000);
+	cr_assert_eq(fidelity_link(&f, &a, &b, 95e6, 100e6, false), 0);
+	cr_assert_eq(f.standing, 1);
+	/* Slow: looked at again once its 40 kB could have left at 100 Mb/s (3.2 ms). */
+	double again = fidelity_link(&f, &a, &b, 60e6, 100e6, false);
+	cr_assert(again >= 0.0032 && again < 0.01, "%g", again);
+	cr_assert_eq(f.standing, 1);
+	fidelity_recheck(&f, &b, &late, again, 100e6);   /* sent half of what it held */
 	cr_assert_eq(f.standing, 2);
 	cr_assert_eq(f.slow, 1);
-	cr_assert_eq(f.dropping, 0);
+	cr_assert_eq(f.dropping + f.bursts, 0);
+}
+
+Test(fidelity, a_slow_link_that_sent_what_it_held_when_looked_at_again_kept_up)
+{
+	struct fidelity f = {0};
+	struct link_stats a = at(30000, 5), b = sent(90000, 5, 1000000);
+	cr_assert(fidelity_link(&f, &a, &b, 10e6, 100e6, false) > 0);
+	struct link_stats refilled = sent(60000, 5, 1090000), dropped = sent(60000, 6, 1000000);
+	fidelity_recheck(&f, &b, &refilled, 0.01, 100e6);   /* sent its 90 kB; a new burst came */
+	cr_assert_eq(f.bursts, 1);
+	cr_assert_eq(f.standing + f.slow, 0);
+	/* Looked at too soon to owe all of it: 2 ms at 100 Mb/s is 25 kB. */
+	struct link_stats soon = sent(70000, 5, 1021000);
+	fidelity_recheck(&f, &b, &soon, 0.002, 100e6);
+	cr_assert_eq(f.bursts, 2);
+	fidelity_recheck(&f, &b, &dropped, 0.01, 100e6);   /* dropped meanwhile: TCP backs off */
+	cr_assert_eq(f.dropping, 1);
+	cr_assert_eq(f.standing + f.slow, 0);
 }
 
 Test(fidelity, a_queue_that_dropped_is_the_network_backing_off)
