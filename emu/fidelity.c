@@ -23,7 +23,7 @@
  *    second.  If it sent what it held, it kept up (`bursts`); only one that
  *    did not counts as slow.  Four F-EPS runs had 74-100% of their
  *    standing link-seconds slow; at half every rate and twice every time
- *    they gave the same JCTs and the same share;
+ *    they gave the same JCTs and as many slow link-seconds;
  *  - packets the kernel dropped because a CPU's input backlog overflowed
  *    (softnet "dropped"): loss the emulated network does not have;
  *  - CPUs saturated for most of the run;

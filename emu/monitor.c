@@ -124,6 +124,7 @@ void monitor_sample(struct run *r, bool final)
 	if (dt <= 0 || r->be->stats(r, &cur, &n) || n != r->nlinks)
 		return;
 	r->nrecheck = 0;   /* a recheck the loop did not reach in time (it is due well before this sample) */
+	r->recheck_at = 0;
 	r->fid.samples++;
 	/* One snapshot of the controller's per-rack counts for every link of
 	 * this sample, and the baseline for the next one. */
