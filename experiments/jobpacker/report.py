@@ -387,6 +387,21 @@ for sysn, (mr, ma) in m.items():
     lines.append("| %s | %.2f / %.2f | %.3f / %.3f | %s |" % (sysn, mr, ma, norm(mr, bases.get("r")),
                                                              norm(ma, bases.get("a")), paper_mix[sysn]))
 lines.append("")
+# Which half is recurring is drawn at random: a seed whose recurring half holds little of the
+# shuffle leaves JobPacker little EPS load to take off the ad-hoc jobs (FINDINGS, twentieth session).
+if "JobPacker" in m and "F-Hybrid" in m:
+    lines += ["Per seed: the recurring jobs' share of the workload's shuffle bytes (the half is drawn at "
+              "random), and JobPacker's median JCT over F-Hybrid's.", "",
+              "| seed | recurring share of shuffle | JobPacker ÷ F-Hybrid, recurring / ad hoc |", "|---|---|---|"]
+    for sd in sorted({seed_of(n) for n, _, _ in study.pick("mixed", "F-Hybrid")}):
+        jobs = study.pick("mixed", "F-Hybrid", sd)[0][2]
+        total = sum(int(r["shuffle_bytes"]) for r in jobs)
+        rec = sum(int(r["shuffle_bytes"]) for r in jobs if r["recurring"] == "1")
+        v = mixed_view(sd)
+        lines.append("| %d | %.0f%% | %.3f / %.3f |" % (sd, 100.0 * rec / total if total else float("nan"),
+                                                         norm(v["JobPacker"][0], v["F-Hybrid"][0]),
+                                                         norm(v["JobPacker"][1], v["F-Hybrid"][1])))
+    lines.append("")
 
 # Sensitivity (emulation only; the paper's sweeps are simulations)
 srows = []

@@ -388,3 +388,59 @@ Test(experiments, paper_study_runs_fig_4_18_with_the_adhoc_trial, .timeout = 300
 	snprintf(row, sizeof row, " | %.2f / %.2f | %.3f | ", without, with, with / without);
 	cr_assert(file_has("out-res/REPORT.md", row), "no ad-hoc mean JCT cell %s", row);
 }
+
+/* From a GENI-scale run's jobs.csv (under root/res/jobpacker-sim-geni): the median JCT of its
+ * finished recurring (rec 1) or ad-hoc (rec 0) jobs, and the share of the workload's shuffle
+ * bytes its recurring jobs hold. */
+static double class_median(const char *res, const char *run, int rec, double *rec_share)
+{
+	char path[512], line[1024];
+	snprintf(path, sizeof path, "%s/%s/jobpacker-sim-geni/%s/jobs.csv", root, res, run);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s missing", path);
+	double v[256], all = 0, recurring = 0;
+	int n = 0;
+	cr_assert_not_null(fgets(line, sizeof line, f));   /* header */
+	while (fgets(line, sizeof line, f) && n < 256) {
+		char *field[16];
+		int k = 0;
+		for (char *p = line, *tok; k < 16 && (tok = strsep(&p, ",")); )
+			field[k++] = tok;
+		cr_assert_geq(k, 13, "%s: a short row", path);
+		all += atof(field[9]);   /* shuffle_bytes */
+		if (atoi(field[11]) == 1)
+			recurring += atof(field[9]);
+		if (atoi(field[12]) == 1 && atoi(field[11]) == rec)
+			v[n++] = atof(field[5]);   /* jct_s */
+	}
+	fclose(f);
+	cr_assert_gt(n, 0, "%s: no finished job of the class", path);
+	for (int i = 1; i < n; i++)   /* insertion sort: a few dozen jobs */
+		for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+			double t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	*rec_share = all > 0 ? recurring / all : NAN;
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+Test(experiments, report_shows_how_each_seed_split_the_mixed_shuffle, .timeout = 300)
+{
+	cr_assert_eq(run_sh("res", "out-res", "SYSTEMS='JobPacker F-Hybrid' ONLY='^mixed-'",
+			    "--backend sim --scale geni --no-sens --reps 1 --seeds 5 --jobs 12", "a.log"),
+		     0, "run.sh failed (see %s/a.log)", root);
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "python3 '%s/experiments/jobpacker/report.py' '%s/res/jobpacker-sim-geni' '%s/emu' "
+		 "> /dev/null 2>&1", repo, root, root);
+	cr_assert_eq(system(cmd), 0);
+	double share, s2;
+	double jr = class_median("res", "jobpacker/mixed-JobPacker-s5", 1, &share);
+	double ja = class_median("res", "jobpacker/mixed-JobPacker-s5", 0, &s2);
+	double fr = class_median("res", "fair/mixed-F-Hybrid-s5", 1, &s2);
+	double fa = class_median("res", "fair/mixed-F-Hybrid-s5", 0, &s2);
+	cr_assert(share > 0 && share < 1, "seed 5 should split its shuffle between the halves (%g)", share);
+	char row[128];
+	snprintf(row, sizeof row, "| 5 | %.0f%% | %.3f / %.3f |", 100 * share, jr / fr, ja / fa);
+	cr_assert(file_has("emu/REPORT.md", row), "no per-seed row %s", row);
+}
