@@ -167,15 +167,17 @@ Test(experiments, report_gives_the_spread_over_resampled_seeds, .timeout = 300)
 	cr_assert(file_has("out-res/REPORT.md", cell), "no interval %s in the direction table", cell);
 }
 
-/* The JCTs of the finished jobs in a run's jobs.csv (under the results root `res`), of every
- * job or (adhoc_only) of the ad-hoc ones; returns how many. */
-static int finished_jcts(const char *res, const char *run, bool adhoc_only, double *v, int cap)
+/* The JCTs of the finished jobs in a run's jobs.csv (under the results root `res`) of class
+ * `rec` (1 recurring, 0 ad hoc, -1 every job); returns how many.  rec_share (if not NULL):
+ * the share of the workload's shuffle bytes its recurring jobs hold. */
+static int finished_jcts(const char *res, const char *run, int rec, double *v, int cap, double *rec_share)
 {
 	char path[512], line[1024];
 	snprintf(path, sizeof path, "%s/%s/%s/jobs.csv", root, res, run);
 	FILE *f = fopen(path, "r");
 	cr_assert_not_null(f, "%s missing", path);
 	int n = 0;
+	double all = 0, recurring = 0;
 	cr_assert_not_null(fgets(line, sizeof line, f));   /* header */
 	while (fgets(line, sizeof line, f) && n < cap) {
 		char *field[16];
@@ -183,22 +185,26 @@ static int finished_jcts(const char *res, const char *run, bool adhoc_only, doub
 		for (char *p = line, *tok; k < 16 && (tok = strsep(&p, ",")); )
 			field[k++] = tok;
 		cr_assert_geq(k, 13, "%s: a short row", path);
-		if (atoi(field[12]) == 1 && (!adhoc_only || atoi(field[11]) == 0))   /* finished (ad hoc) */
+		all += atof(field[9]);   /* shuffle_bytes */
+		recurring += atoi(field[11]) == 1 ? atof(field[9]) : 0;
+		if (atoi(field[12]) == 1 && (rec < 0 || atoi(field[11]) == rec))   /* finished, of the class */
 			v[n++] = atof(field[5]);   /* jct_s */
 	}
 	fclose(f);
+	if (rec_share)
+		*rec_share = all > 0 ? recurring / all : NAN;
 	return n;
 }
 
-/* The median of the finished jobs' JCTs in a GENI-scale run (as statistics.median: the mean
- * of the middle two of an even count). */
-static double median_jct(const char *res, const char *run)
+/* The median of the finished JCTs of class `rec` (as finished_jcts) in a GENI-scale run, as
+ * statistics.median (the mean of the middle two of an even count); rec_share as there. */
+static double class_median(const char *res, const char *run, int rec, double *rec_share)
 {
 	char where[256];
 	snprintf(where, sizeof where, "%s/jobpacker-sim-geni", res);
 	double v[4096];
-	int n = finished_jcts(where, run, false, v, 4096);
-	cr_assert_gt(n, 0);
+	int n = finished_jcts(where, run, rec, v, 4096, rec_share);
+	cr_assert_gt(n, 0, "%s: no finished job of the class", run);
 	for (int i = 1; i < n; i++)   /* insertion sort: a few dozen jobs */
 		for (int k = i; k > 0 && v[k - 1] > v[k]; k--) {
 			double t = v[k];
@@ -206,6 +212,11 @@ static double median_jct(const char *res, const char *run)
 			v[k - 1] = t;
 		}
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static double median_jct(const char *res, const char *run)
+{
+	return class_median(res, run, -1, NULL);
 }
 
 Test(experiments, report_gives_the_online_median_against_the_arrival_rate, .timeout = 300)
@@ -364,7 +375,7 @@ Test(experiments, run_sh_fits_the_jobs_to_max_maps, .timeout = 300)
 static double adhoc_mean_jct(const char *run)
 {
 	static double v[4096];
-	int n = finished_jcts("res/jobpacker-sim", run, true, v, 4096);
+	int n = finished_jcts("res/jobpacker-sim", run, 0, v, 4096, NULL);
 	cr_assert_gt(n, 0);
 	double sum = 0;
 	for (int i = 0; i < n; i++)
@@ -387,42 +398,6 @@ Test(experiments, paper_study_runs_fig_4_18_with_the_adhoc_trial, .timeout = 300
 	cr_assert(file_has("out-res/REPORT.md", "## Ad-hoc jobs on a few racks"));
 	snprintf(row, sizeof row, " | %.2f / %.2f | %.3f | ", without, with, with / without);
 	cr_assert(file_has("out-res/REPORT.md", row), "no ad-hoc mean JCT cell %s", row);
-}
-
-/* From a GENI-scale run's jobs.csv (under root/res/jobpacker-sim-geni): the median JCT of its
- * finished recurring (rec 1) or ad-hoc (rec 0) jobs, and the share of the workload's shuffle
- * bytes its recurring jobs hold. */
-static double class_median(const char *res, const char *run, int rec, double *rec_share)
-{
-	char path[512], line[1024];
-	snprintf(path, sizeof path, "%s/%s/jobpacker-sim-geni/%s/jobs.csv", root, res, run);
-	FILE *f = fopen(path, "r");
-	cr_assert_not_null(f, "%s missing", path);
-	double v[256], all = 0, recurring = 0;
-	int n = 0;
-	cr_assert_not_null(fgets(line, sizeof line, f));   /* header */
-	while (fgets(line, sizeof line, f) && n < 256) {
-		char *field[16];
-		int k = 0;
-		for (char *p = line, *tok; k < 16 && (tok = strsep(&p, ",")); )
-			field[k++] = tok;
-		cr_assert_geq(k, 13, "%s: a short row", path);
-		all += atof(field[9]);   /* shuffle_bytes */
-		if (atoi(field[11]) == 1)
-			recurring += atof(field[9]);
-		if (atoi(field[12]) == 1 && atoi(field[11]) == rec)
-			v[n++] = atof(field[5]);   /* jct_s */
-	}
-	fclose(f);
-	cr_assert_gt(n, 0, "%s: no finished job of the class", path);
-	for (int i = 1; i < n; i++)   /* insertion sort: a few dozen jobs */
-		for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
-			double t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-	*rec_share = all > 0 ? recurring / all : NAN;
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 Test(experiments, report_shows_how_each_seed_split_the_mixed_shuffle, .timeout = 300)
