@@ -21,7 +21,7 @@
  *    them: a port fed by faster senders (GENI's slots send at 1 Gb/s into
  *    100 Mb/s ports) holds a burst at many instants while idle most of the
  *    second.  If it sent what it held, it kept up (`bursts`); only one that
- *    did not counts as slow.  Four F-EPS runs had 74-100% of their
+ *    did not counts as slow.  Four F-EPS runs had 40-100% of their
  *    standing link-seconds slow; at half every rate and twice every time
  *    they gave the same JCTs and as many slow link-seconds;
  *  - packets the kernel dropped because a CPU's input backlog overflowed
