@@ -385,11 +385,17 @@ static void put_str(config_setting_t *g, const char *key, const char *v)
 	config_setting_set_string(config_setting_add(g, key, CONFIG_TYPE_STRING), v);
 }
 
+static void put_rate(config_setting_t *g, const char *key, uint64_t rate)
+{
+	char b[32];
+	snprintf(b, sizeof b, "%llubit", (unsigned long long)rate);
+	put_str(g, key, b);
+}
+
 static void put_link(config_setting_t *g, const char *rate_key, const struct topo_link *l)
 {
 	char b[32];
-	snprintf(b, sizeof b, "%llubit", (unsigned long long)l->rate);
-	put_str(g, rate_key, b);
+	put_rate(g, rate_key, l->rate);
 	snprintf(b, sizeof b, "%lluB", (unsigned long long)l->queue_bytes);
 	put_str(g, "queue", b);
 }
@@ -406,10 +412,8 @@ int topo_save(const struct topo *t, const char *path)
 	config_setting_set_int(config_setting_add(root, "servers_per_rack", CONFIG_TYPE_INT), t->servers_per_rack);
 	g = config_setting_add(root, "server", CONFIG_TYPE_GROUP);
 	put_link(g, "rate", &t->server);
-	if (t->server_tx.rate != t->server.rate) {
-		snprintf(b, sizeof b, "%llubit", (unsigned long long)t->server_tx.rate);
-		put_str(g, "tx_rate", b);
-	}
+	if (t->server_tx.rate != t->server.rate)
+		put_rate(g, "tx_rate", t->server_tx.rate);
 	config_setting_set_int(config_setting_add(g, "containers", CONFIG_TYPE_INT), t->containers);
 	config_setting_set_int(config_setting_add(g, "cores", CONFIG_TYPE_INT), t->cores);
 	snprintf(b, sizeof b, "%lluB", (unsigned long long)t->memory);
