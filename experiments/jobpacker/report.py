@@ -265,6 +265,48 @@ lines += ["", "*÷ compute bound*: makespan over every task's compute time sprea
           "(the same work under every system), mean over the seeds.  A system near 1.0 leaves no makespan "
           "for any scheduler to win.", ""]
 
+# JobPacker's plan against its run: the plan (JOBPACKER_PLAN_LOG, written beside this report by
+# run.sh) says when each job should end by Eq. 4.1; F-EPS is the yardstick of the "within 5%"
+# claim.  A plan ahead of F-EPS whose run is not says the misses come from executing the plan,
+# not from choosing it (FINDINGS, twentieth session).
+PLAN_ROW = re.compile(r"\s*\d+ (\S+)\s+-?\d+ ([01])\s+\d+\s+\d+\s+([\d.]+)\s+([\d.]+)\s")
+def plan_of(name):
+    """A run's plan from out/<run>.plan: job name -> (shuffle-heavy, planned start, planned end);
+    {} when the run left no plan."""
+    path = os.path.join(out, name + ".plan")
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        return {m.group(1): (m.group(2) == "1", float(m.group(3)), float(m.group(4)))
+                for m in map(PLAN_ROW.match, f) if m}
+
+def plan_rows():
+    """Per seed with a JobPacker and an F-EPS batch run and JobPacker's plan: (seed, plan makespan,
+    run makespan, F-EPS makespan, median lateness of shuffle-heavy jobs, of the others)."""
+    rows = []
+    for name, s, jobs in study.pick("batch", "JobPacker"):
+        plan, feps = plan_of(name), study.pick("batch", "F-EPS", seed_of(name))
+        if not plan or not feps:
+            continue
+        late = {sh: [float(r["end_s"]) - plan[r["name"]][2] for r in jobs
+                     if r["name"] in plan and plan[r["name"]][0] == sh] for sh in (True, False)}
+        rows.append((seed_of(name), max(e for _, _, e in plan.values()), s["makespan_s"],
+                     feps[0][1]["makespan_s"], med(late[True]), med(late[False])))
+    return sorted(rows)
+prows = plan_rows()
+if prows:
+    def tot(i): return sum(r[i] for r in prows)
+    lines += ["**JobPacker's plan against its run**: the makespan its plan predicted (Eq. 4.1, `<run>.plan` "
+              "beside this report), the one its run took, and F-EPS's; *late*: the median of the jobs' "
+              "run end minus planned end.  Over the seeds the plan is %.3f of F-EPS's makespan and the "
+              "runs take %.3f of their plan." % (tot(1) / tot(3), tot(2) / tot(1)), "",
+              "| seed | plan (s) | run (s) | run ÷ plan | F-EPS (s) | plan ÷ F-EPS | run ÷ F-EPS "
+              "| late (s): shuffle-heavy / other jobs |", "|---|---|---|---|---|---|---|---|"]
+    for sd, pm, rm, fm, lh, lo in prows:
+        lines.append("| %d | %.2f | %.2f | %.3f | %.2f | %.3f | %.3f | %.2f / %.2f |" % (
+            sd, pm, rm, rm / pm, fm, pm / fm, rm / fm, lh, lo))
+    lines.append("")
+
 # Where the batch's fetches spend their time (summary.json's fetch_time; runs made before it
 # have none, and then the table is left out).
 FETCH_CLASSES = (("in_rack", "in a rack"), ("eps", "over the EPS"), ("circuit_eligible", "circuit-eligible"))
@@ -314,6 +356,22 @@ for sysn, md, mn, share in orows:
     lines.append("| %s | %.2f | %.3f | %s | %.2f | %.1f%% |" % (sysn, md, norm(md, base), paper_med[sysn], mn,
                                                                100 * share))
 lines.append("")
+# Where a job's time goes: waiting for its first container, then running.  JobPacker's plan
+# queues jobs in arrival order on its racks (L1000) where Fair shares at once; the split shows
+# whether a distance from F-EPS is in the wait or in the run (FINDINGS, twentieth session).
+def wait_run(rs):
+    """Over the runs' finished jobs: (median and 90th-percentile wait, median run), seconds."""
+    js = [r for _, _, jobs in rs for r in jobs if r["finished"] == "1"]
+    waits = sorted(float(r["start_s"]) - float(r["submit_s"]) for r in js)
+    return (med(waits), waits[int(0.9 * (len(waits) - 1))] if waits else float("nan"),
+            med([float(r["end_s"]) - float(r["start_s"]) for r in js]))
+wr = per_system("online", None, wait_run, study)
+if wr:
+    lines += ["**Waiting and running** (online, every finished job of the seeds): from its arrival to its "
+              "first container, and from there to its end.", "",
+              "| system | wait, median / 90th percentile (s) | run, median (s) |", "|---|---|---|"]
+    lines += ["| %s | %.2f / %.2f | %.2f |" % (sysn, w50, w90, r50) for sysn, (w50, w90, r50) in wr.items()]
+    lines.append("")
 
 # The online scenario at other arrival rates (run.sh's load sweep: this study's runs, then its
 # simulator twin's).  JobPacker's plan serves jobs in order of arrival (L1000), Fair shares the

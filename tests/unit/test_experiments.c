@@ -167,10 +167,15 @@ Test(experiments, report_gives_the_spread_over_resampled_seeds, .timeout = 300)
 	cr_assert(file_has("out-res/REPORT.md", cell), "no interval %s in the direction table", cell);
 }
 
-/* The JCTs of the finished jobs in a run's jobs.csv (under the results root `res`) of class
- * `rec` (1 recurring, 0 ad hoc, -1 every job); returns how many.  rec_share (if not NULL):
- * the share of the workload's shuffle bytes its recurring jobs hold. */
-static int finished_jcts(const char *res, const char *run, int rec, double *v, int cap, double *rec_share)
+/* What finished_spans takes of a job: its JCT, its wait from arrival to its first container,
+ * or its run from there to its end. */
+enum span { SPAN_JCT, SPAN_WAIT, SPAN_RUN };
+
+/* The spans `what` of the finished jobs in a run's jobs.csv (under the results root `res`) of
+ * class `rec` (1 recurring, 0 ad hoc, -1 every job); returns how many.  rec_share (if not
+ * NULL): the share of the workload's shuffle bytes its recurring jobs hold. */
+static int finished_spans(const char *res, const char *run, int rec, enum span what, double *v, int cap,
+			  double *rec_share)
 {
 	char path[512], line[1024];
 	snprintf(path, sizeof path, "%s/%s/%s/jobs.csv", root, res, run);
@@ -188,7 +193,9 @@ static int finished_jcts(const char *res, const char *run, int rec, double *v, i
 		all += atof(field[9]);   /* shuffle_bytes */
 		recurring += atoi(field[11]) == 1 ? atof(field[9]) : 0;
 		if (atoi(field[12]) == 1 && (rec < 0 || atoi(field[11]) == rec))   /* finished, of the class */
-			v[n++] = atof(field[5]);   /* jct_s */
+			/* submit_s, start_s, end_s, jct_s */
+			v[n++] = what == SPAN_WAIT ? atof(field[3]) - atof(field[2])
+				 : what == SPAN_RUN ? atof(field[4]) - atof(field[3]) : atof(field[5]);
 	}
 	fclose(f);
 	if (rec_share)
@@ -196,14 +203,15 @@ static int finished_jcts(const char *res, const char *run, int rec, double *v, i
 	return n;
 }
 
-/* The median of the finished JCTs of class `rec` (as finished_jcts) in a GENI-scale run, as
- * statistics.median (the mean of the middle two of an even count); rec_share as there. */
-static double class_median(const char *res, const char *run, int rec, double *rec_share)
+/* The median of the finished jobs' spans `what` of class `rec` (as finished_spans) in a
+ * GENI-scale run, as statistics.median (the mean of the middle two of an even count);
+ * rec_share as there. */
+static double class_median(const char *res, const char *run, int rec, enum span what, double *rec_share)
 {
 	char where[256];
 	snprintf(where, sizeof where, "%s/jobpacker-sim-geni", res);
 	double v[4096];
-	int n = finished_jcts(where, run, rec, v, 4096, rec_share);
+	int n = finished_spans(where, run, rec, what, v, 4096, rec_share);
 	cr_assert_gt(n, 0, "%s: no finished job of the class", run);
 	for (int i = 1; i < n; i++)   /* insertion sort: a few dozen jobs */
 		for (int k = i; k > 0 && v[k - 1] > v[k]; k--) {
@@ -216,7 +224,7 @@ static double class_median(const char *res, const char *run, int rec, double *re
 
 static double median_jct(const char *res, const char *run)
 {
-	return class_median(res, run, -1, NULL);
+	return class_median(res, run, -1, SPAN_JCT, NULL);
 }
 
 Test(experiments, report_gives_the_online_median_against_the_arrival_rate, .timeout = 300)
@@ -375,7 +383,7 @@ Test(experiments, run_sh_fits_the_jobs_to_max_maps, .timeout = 300)
 static double adhoc_mean_jct(const char *run)
 {
 	static double v[4096];
-	int n = finished_jcts("res/jobpacker-sim", run, 0, v, 4096, NULL);
+	int n = finished_spans("res/jobpacker-sim", run, 0, SPAN_JCT, v, 4096, NULL);
 	cr_assert_gt(n, 0);
 	double sum = 0;
 	for (int i = 0; i < n; i++)
@@ -410,12 +418,55 @@ Test(experiments, report_shows_how_each_seed_split_the_mixed_shuffle, .timeout =
 		 "> /dev/null 2>&1", repo, root, root);
 	cr_assert_eq(system(cmd), 0);
 	double share, s2;
-	double jr = class_median("res", "jobpacker/mixed-JobPacker-s5", 1, &share);
-	double ja = class_median("res", "jobpacker/mixed-JobPacker-s5", 0, &s2);
-	double fr = class_median("res", "fair/mixed-F-Hybrid-s5", 1, &s2);
-	double fa = class_median("res", "fair/mixed-F-Hybrid-s5", 0, &s2);
+	double jr = class_median("res", "jobpacker/mixed-JobPacker-s5", 1, SPAN_JCT, &share);
+	double ja = class_median("res", "jobpacker/mixed-JobPacker-s5", 0, SPAN_JCT, &s2);
+	double fr = class_median("res", "fair/mixed-F-Hybrid-s5", 1, SPAN_JCT, &s2);
+	double fa = class_median("res", "fair/mixed-F-Hybrid-s5", 0, SPAN_JCT, &s2);
 	cr_assert(share > 0 && share < 1, "seed 5 should split its shuffle between the halves (%g)", share);
 	char row[128];
 	snprintf(row, sizeof row, "| 5 | %.0f%% | %.3f / %.3f |", 100 * share, jr / fr, ja / fa);
 	cr_assert(file_has("emu/REPORT.md", row), "no per-seed row %s", row);
+}
+
+/* The latest planned end in a run's plan (JOBPACKER_PLAN_LOG, the list's `end` column). */
+static double plan_makespan(const char *name)
+{
+	char path[512], line[512];
+	snprintf(path, sizeof path, "%s/%s", root, name);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s missing", path);
+	double last = -1, start, end;
+	int pos, sub, sh, rm, rr;
+	char job[64];
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "%d %63s %d %d %d %d %lf %lf", &pos, job, &sub, &sh, &rm, &rr, &start, &end) == 8)
+			last = fmax(last, end);
+	fclose(f);
+	return last;
+}
+
+Test(experiments, report_puts_jobpackers_plan_beside_its_run_and_splits_waiting_from_running, .timeout = 300)
+{
+	cr_assert_eq(run_sh("res", "out-res", "SYSTEMS='JobPacker F-EPS' ONLY='^(batch|online)-'",
+			    "--backend sim --scale geni --no-sens --reps 1 --seeds 5 --jobs 12", "a.log"),
+		     0, "run.sh failed (see %s/a.log)", root);
+	double plan = plan_makespan("out-res/batch-JobPacker-s5.plan");
+	double run = summary_num("res", "jobpacker/batch-JobPacker-s5", "makespan_s");
+	double feps = summary_num("res", "fair/batch-F-EPS-s5", "makespan_s");
+	cr_assert(plan > 0 && run > 0 && feps > 0, "plan %g, run %g, F-EPS %g", plan, run, feps);
+	char row[256];
+	snprintf(row, sizeof row, "| 5 | %.2f | %.2f | %.3f | %.2f | %.3f | %.3f | ", plan, run, run / plan, feps,
+		 plan / feps, run / feps);
+	cr_assert(file_has("out-res/REPORT.md", row), "no plan row %s", row);
+	/* Waiting and running add up to the JCT job by job, so the medians come from jobs.csv's columns. */
+	const char *online[] = {"jobpacker/online-JobPacker-s5", "fair/online-F-EPS-s5"}, *sys[] = {"JobPacker", "F-EPS"};
+	for (int i = 0; i < 2; i++) {
+		double wait = class_median("res", online[i], -1, SPAN_WAIT, NULL);
+		double running = class_median("res", online[i], -1, SPAN_RUN, NULL);
+		cr_assert(wait >= 0 && running > 0, "%s: wait %g, run %g", online[i], wait, running);
+		snprintf(row, sizeof row, "| %s | %.2f / ", sys[i], wait);
+		cr_assert(file_has("out-res/REPORT.md", row), "no waiting row %s", row);
+		snprintf(row, sizeof row, " | %.2f |", running);
+		cr_assert(file_has("out-res/REPORT.md", row), "no running cell %s for %s", row, sys[i]);
+	}
 }
