@@ -268,16 +268,16 @@ lines += ["", "*÷ compute bound*: makespan over every task's compute time sprea
 # JobPacker's plan against its run: the plan (JOBPACKER_PLAN_LOG, written beside this report by
 # run.sh) says when each job should end by Eq. 4.1; F-EPS is the yardstick of the "within 5%"
 # claim.  A plan ahead of F-EPS whose run is not says the misses come from executing the plan,
-# not from choosing it (FINDINGS, twentieth session).
-PLAN_ROW = re.compile(r"\s*\d+ (\S+)\s+-?\d+ ([01])\s+\d+\s+\d+\s+([\d.]+)\s+([\d.]+)\s")
+# not from choosing it (FINDINGS, twenty-first session).
+PLAN_ROW = re.compile(r"\s*\d+ (\S+)\s+-?\d+ ([01])\s+\d+\s+\d+\s+[\d.]+\s+([\d.]+)\s")
 def plan_of(name):
-    """A run's plan from out/<run>.plan: job name -> (shuffle-heavy, planned start, planned end);
-    {} when the run left no plan."""
+    """A run's plan from out/<run>.plan: job name -> (shuffle-heavy, planned end); {} when the run
+    left no plan."""
     path = os.path.join(out, name + ".plan")
     if not os.path.exists(path):
         return {}
     with open(path) as f:
-        return {m.group(1): (m.group(2) == "1", float(m.group(3)), float(m.group(4)))
+        return {m.group(1): (m.group(2) == "1", float(m.group(3)))
                 for m in map(PLAN_ROW.match, f) if m}
 
 def plan_rows():
@@ -288,9 +288,9 @@ def plan_rows():
         plan, feps = plan_of(name), study.pick("batch", "F-EPS", seed_of(name))
         if not plan or not feps:
             continue
-        late = {sh: [float(r["end_s"]) - plan[r["name"]][2] for r in jobs
+        late = {sh: [float(r["end_s"]) - plan[r["name"]][1] for r in jobs
                      if r["name"] in plan and plan[r["name"]][0] == sh] for sh in (True, False)}
-        rows.append((seed_of(name), max(e for _, _, e in plan.values()), s["makespan_s"],
+        rows.append((seed_of(name), max(e for _, e in plan.values()), s["makespan_s"],
                      feps[0][1]["makespan_s"], med(late[True]), med(late[False])))
     return sorted(rows)
 prows = plan_rows()
@@ -358,7 +358,7 @@ for sysn, md, mn, share in orows:
 lines.append("")
 # Where a job's time goes: waiting for its first container, then running.  JobPacker's plan
 # queues jobs in arrival order on its racks (L1000) where Fair shares at once; the split shows
-# whether a distance from F-EPS is in the wait or in the run (FINDINGS, twentieth session).
+# whether a distance from F-EPS is in the wait or in the run (FINDINGS, twenty-first session).
 def wait_run(rs):
     """Over the runs' finished jobs: (median and 90th-percentile wait, median run), seconds."""
     js = [r for _, _, jobs in rs for r in jobs if r["finished"] == "1"]
