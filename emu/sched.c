@@ -1,5 +1,7 @@
 /* sched.c — scheduler plumbing and the hooks' defaults. */
 #include "emu/sched.h"
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 int sched_init(struct sched *s, const struct sched_ops *ops, struct cluster *c, const struct sched_params *p)
@@ -65,4 +67,17 @@ struct task *sched_job_task(struct sched *s, struct job *j, int server)
 		return r;
 	struct task *t = cluster_best_map(s->c, j, server, NULL);
 	return t ? t : r;
+}
+
+bool sched_env_num(const char *name, double *v)
+{
+	const char *s = getenv(name);
+	char *end;
+	if (!s || !*s)
+		return false;
+	double x = strtod(s, &end);
+	if (*end || !isfinite(x))
+		return false;
+	*v = x;
+	return true;
 }

@@ -82,4 +82,7 @@ struct task *sched_job_task(struct sched *s, struct job *j, int server);
  * reduces while its maps are pending asks this (sched_job_task, delay, nas). */
 bool sched_ramp_up_ok(const struct cluster *c, const struct job *j);
 int sched_running(const struct job *j);
+/* A policy's experiment override: environment variable `name` as a finite
+ * number into *v; false (v untouched) when unset, empty or not a number. */
+bool sched_env_num(const char *name, double *v);
 #endif

@@ -14,7 +14,7 @@ int cmd_cleanup(int argc, char **argv)
 {
 	static const struct option opts[] = {{"prefix", required_argument, 0, 'p'}, {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
-	const char *prefix = getenv("EMU_PREFIX") && *getenv("EMU_PREFIX") ? getenv("EMU_PREFIX") : "emu";
+	const char *prefix = cli_default_prefix();
 	int c;
 	while ((c = getopt_long(argc, argv, "p:h", opts, NULL)) != -1) {
 		switch (c) {

@@ -57,7 +57,7 @@ int cmd_ocs(int argc, char **argv)
 		{"guard", required_argument, 0, 'g'}, {"scope", required_argument, 0, 's'},
 		{"duration", required_argument, 0, 'T'}, {"log", required_argument, 0, 'l'},
 		{"rt", no_argument, 0, 'r'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-	const char *prefix = getenv("EMU_PREFIX") && *getenv("EMU_PREFIX") ? getenv("EMU_PREFIX") : "emu";
+	const char *prefix = cli_default_prefix();
 	const char *demand = NULL, *log = NULL;
 	double duration = -1;
 	int rt = 0, c;

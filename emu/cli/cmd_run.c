@@ -158,8 +158,7 @@ int cmd_run(int argc, char **argv)
 	double rate_scale = 0, x, elephant = -1;
 	int njobs = 20, c;
 	bool dry = false, arrivals_given = false, recurring_given = false;
-	if (getenv("EMU_PREFIX") && *getenv("EMU_PREFIX"))
-		rp.prefix = getenv("EMU_PREFIX");
+	rp.prefix = cli_default_prefix();
 	while ((c = getopt_long(argc, argv, "t:w:n:a:s:S:D:T:R:l:e:m:i:d:x:r:o:p:O:kqhF:b:H:M:Q:E:A:", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': topo_file = optarg; break;

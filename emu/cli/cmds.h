@@ -4,4 +4,6 @@
 int cmd_ocs(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_cleanup(int argc, char **argv);
+/* The prefix a command works under before --prefix: EMU_PREFIX, else "emu". */
+const char *cli_default_prefix(void);
 #endif

@@ -322,6 +322,12 @@ out:
 	return rc;
 }
 
+const char *cli_default_prefix(void)
+{
+	const char *env = getenv("EMU_PREFIX");
+	return env && *env ? env : "emu";
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {

@@ -54,19 +54,6 @@ void jp_conf_default(struct jp_conf *k)
 	};
 }
 
-static bool env_num(const char *name, double *v)
-{
-	const char *s = getenv(name);
-	char *end;
-	if (!s || !*s)
-		return false;
-	double x = strtod(s, &end);
-	if (*end)
-		return false;
-	*v = x;
-	return true;
-}
-
 void jp_conf_fabric(struct jp_conf *k, const struct sched_params *p)
 {
 	/* 0 = not known (a unit test's cluster): keep the defaults. */
@@ -89,29 +76,29 @@ void jp_conf_env(struct jp_conf *k)
 {
 	double v;
 	const char *s;
-	if (env_num("JOBPACKER_B", &v) && v >= 1)
+	if (sched_env_num("JOBPACKER_B", &v) && v >= 1)
 		k->subbatches = (int)v;
-	if (env_num("JOBPACKER_ORDERS", &v) && v >= 1)
+	if (sched_env_num("JOBPACKER_ORDERS", &v) && v >= 1)
 		k->orders = (int)v;
-	if (env_num("JOBPACKER_RHO", &v))
+	if (sched_env_num("JOBPACKER_RHO", &v))
 		k->rho = v;
-	if (env_num("JOBPACKER_BW_OCS", &v) && v >= 0)
+	if (sched_env_num("JOBPACKER_BW_OCS", &v) && v >= 0)
 		k->bw_ocs = v;
-	if (env_num("JOBPACKER_BW_RATIO", &v) && v > 0)
+	if (sched_env_num("JOBPACKER_BW_RATIO", &v) && v > 0)
 		k->bw_ratio = v;
-	if (env_num("JOBPACKER_EPS_JOBS", &v) && v >= 1)
+	if (sched_env_num("JOBPACKER_EPS_JOBS", &v) && v >= 1)
 		k->eps_jobs = v;
-	if (env_num("JOBPACKER_PIECE_MARGIN", &v) && v > 0)
+	if (sched_env_num("JOBPACKER_PIECE_MARGIN", &v) && v > 0)
 		k->piece_margin = v;
-	if (env_num("JOBPACKER_PORTS", &v))
+	if (sched_env_num("JOBPACKER_PORTS", &v))
 		k->ports = v != 0;
-	if (env_num("JOBPACKER_POSTPONE", &v))
+	if (sched_env_num("JOBPACKER_POSTPONE", &v))
 		k->postpone = v != 0;
-	if (env_num("JOBPACKER_SPARSITY", &v))
+	if (sched_env_num("JOBPACKER_SPARSITY", &v))
 		k->sparsity = v != 0;
-	if (env_num("JOBPACKER_ADHOC_AGG", &v))
+	if (sched_env_num("JOBPACKER_ADHOC_AGG", &v))
 		k->adhoc_agg = v != 0;
-	if (env_num("JOBPACKER_EARLY_REDUCE_CAP", &v) && v >= 0 && v <= 1)
+	if (sched_env_num("JOBPACKER_EARLY_REDUCE_CAP", &v) && v >= 0 && v <= 1)
 		k->early_reduce_cap = v;
 	if ((s = getenv("JOBPACKER_LRF")))
 		k->lrf = !strcmp(s, "literal") ? JP_LRF_LITERAL : !strcmp(s, "fig46") ? JP_LRF_FIG46 : JP_LRF_PERIODIC;

@@ -12,19 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool env_num(const char *name, double *v)
-{
-	const char *s = getenv(name);
-	char *end;
-	if (!s || !*s)
-		return false;
-	double x = strtod(s, &end);
-	if (*end || !isfinite(x))
-		return false;
-	*v = x;
-	return true;
-}
-
 void nas_conf_init(struct nas_conf *k, const struct sched *s)
 {
 	double scale = s->p.elephant_bytes ? (double)s->p.elephant_bytes / NAS_ELEPHANT_FULL : 1.0, v;
@@ -38,21 +25,21 @@ void nas_conf_init(struct nas_conf *k, const struct sched *s)
 		.max_wait_s = s->p.node_wait_s + s->p.rack_wait_s,
 		.early_reduces = true,
 	};
-	if (env_num("NAS_CONGESTION", &v) && v > 0)
+	if (sched_env_num("NAS_CONGESTION", &v) && v > 0)
 		k->congestion = v;
-	if (env_num("NAS_T_MIN", &v) && v >= 0 && v <= 1)
+	if (sched_env_num("NAS_T_MIN", &v) && v >= 0 && v <= 1)
 		k->t_min = v;
-	if (env_num("NAS_T_MAX", &v) && v >= 0 && v <= 1)
+	if (sched_env_num("NAS_T_MAX", &v) && v >= 0 && v <= 1)
 		k->t_max = v;
 	if (k->t_max < k->t_min)
 		k->t_max = k->t_min;
-	if (env_num("NAS_LIGHT_BYTES", &v) && v >= 0)
+	if (sched_env_num("NAS_LIGHT_BYTES", &v) && v >= 0)
 		k->light_bytes = v;
-	if (env_num("NAS_HEAVY_BYTES", &v) && v >= 0)
+	if (sched_env_num("NAS_HEAVY_BYTES", &v) && v >= 0)
 		k->heavy_bytes = v;
-	if (env_num("NAS_TRAFFIC_THRESHOLD", &v) && v >= 0)
+	if (sched_env_num("NAS_TRAFFIC_THRESHOLD", &v) && v >= 0)
 		k->traffic_threshold = v;
-	if (env_num("NAS_EARLY_REDUCES", &v))
+	if (sched_env_num("NAS_EARLY_REDUCES", &v))
 		k->early_reduces = v != 0;
 }
 
