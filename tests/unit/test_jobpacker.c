@@ -4,7 +4,7 @@
  * the online scheduler (placement, sequences, ad-hoc jobs, failure) and the
  * shuffle aggregation hooks. */
 #include "emu/sched/jobpacker.h"
-#include "workload_fixture.h"
+#include "sched_fixture.h"
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -56,18 +56,12 @@ static void start(const char *policy, int racks, int per_rack, int containers, i
 		  double slowstart, uint64_t elephant)
 {
 	w = build(n, js, 1.0);
-	cr_assert_eq(cluster_init(&c, racks, per_rack, containers, w, slowstart), 0);
-	struct sched_params p = {.elephant_bytes = elephant, .node_wait_s = 3, .rack_wait_s = 3, .seed = 1};
-	const struct sched_ops *ops = sched_find(policy);
-	cr_assert_not_null(ops, "no scheduler %s", policy);
-	cr_assert_eq(sched_init(&s, ops, &c, &p), 0);
+	fx_sched_start(&s, &c, w, policy, racks, per_rack, containers, slowstart, elephant);
 }
 
 static void stop(void)
 {
-	sched_destroy(&s);
-	cluster_free(&c);
-	fx_workload_free(w);
+	fx_sched_stop(&s, &c, w);
 }
 
 static void arrive_all(void)

@@ -4,7 +4,7 @@
  * CR-RTS under congestion, and ShuffleWatcher's rack packing, reducer
  * placement and shuffle delay. */
 #include "emu/sched/nas.h"
-#include "workload_fixture.h"
+#include "sched_fixture.h"
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
@@ -49,20 +49,14 @@ static void boot(const char *policy, int racks, int per_rack, int containers)
 			t->input_bytes = j->shuffle_bytes / j->nreduces;
 		}
 	}
-	cr_assert_eq(cluster_init(&c, racks, per_rack, containers, w, 0.0), 0);
 	/* elephant = 1.125 GB: data scale 1, so light < 1 MiB and heavy > 100 MiB;
 	 * D^m = D^r = node + rack wait = 6 s. */
-	struct sched_params p = {.elephant_bytes = 1125000000, .node_wait_s = 3, .rack_wait_s = 3, .seed = 1};
-	const struct sched_ops *ops = sched_find(policy);
-	cr_assert_not_null(ops, "no scheduler %s", policy);
-	cr_assert_eq(sched_init(&s, ops, &c, &p), 0);
+	fx_sched_start(&s, &c, w, policy, racks, per_rack, containers, 0.0, 1125000000);
 }
 
 static void stop(void)
 {
-	sched_destroy(&s);
-	cluster_free(&c);
-	fx_workload_free(w);
+	fx_sched_stop(&s, &c, w);
 }
 
 static void arrive_all(void)

@@ -1,7 +1,7 @@
 /* Unit tests of the scheduler policies and the cluster bookkeeping, on
  * hand-made fixtures (no workload files, no network). */
 #include "emu/sched.h"
-#include "workload_fixture.h"
+#include "sched_fixture.h"
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,18 +27,12 @@ static void start(const char *policy, int racks, int per_rack, int containers, i
 		  double slowstart)
 {
 	w = make_workload(njobs, maps, reduces);
-	cr_assert_eq(cluster_init(&c, racks, per_rack, containers, w, slowstart), 0);
-	struct sched_params p = {.elephant_bytes = 1000, .node_wait_s = 3, .rack_wait_s = 3, .seed = 1};
-	const struct sched_ops *ops = sched_find(policy);
-	cr_assert_not_null(ops, "no scheduler %s", policy);
-	cr_assert_eq(sched_init(&s, ops, &c, &p), 0);
+	fx_sched_start(&s, &c, w, policy, racks, per_rack, containers, slowstart, 1000);
 }
 
 static void stop(void)
 {
-	sched_destroy(&s);
-	cluster_free(&c);
-	fx_workload_free(w);
+	fx_sched_stop(&s, &c, w);
 }
 
 static void arrive_all(void)
