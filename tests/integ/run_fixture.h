@@ -116,4 +116,19 @@ static inline void rx_kill_strays(const char *prefix)
 		rx_sleep(0.05);
 	}
 }
+
+/* A suite's teardown (as root): the prefix's processes and fabric, the
+ * files (a NULL-terminated list) and the results directory. */
+static inline void rx_teardown(const char *prefix, const char *const *files, const char *results)
+{
+	if (geteuid() != 0)
+		return;
+	rx_kill_strays(prefix);
+	fabric_down(prefix, NULL);
+	for (; *files; files++)
+		unlink(*files);
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", results);
+	if (system(cmd)) { /* best effort */ }
+}
 #endif

@@ -41,13 +41,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	if (geteuid() != 0)
-		return;
-	rx_kill_strays(P);
-	fabric_down(P, NULL);
-	unlink(topo_path);
-	unlink(wl_path);
-	if (system("rm -rf " RESULTS)) { /* best effort */ }
+	rx_teardown(P, (const char *[]){topo_path, wl_path, NULL}, RESULTS);
 }
 
 TestSuite(crash, .init = setup, .fini = teardown, .timeout = 300);
