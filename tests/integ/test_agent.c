@@ -4,26 +4,12 @@
  *
  * Fabric: 2 racks x 2 servers, 100 Mbit servers, 50 Mbit uplinks, a
  * 200 Mbit OCS.  Global server id = rack * 2 + index. */
-#include "emu/agent_spawn.h"
-#include "emu/proto.h"
-#include "fabric_fixture.h"
-#include "traffic.h"
-#include <arpa/inet.h>
+#include "agent_fixture.h"
 #include <criterion/logging.h>
-#include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <stdlib.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
-#include <sys/wait.h>
-#include <time.h>
 
 #define P     "itag"
-#define PORT  7000
-#define NSRV  4
 #define MB    1000000ULL
 
 static const char *topo =
@@ -32,30 +18,6 @@ static const char *topo =
 	"eps = { uplink_rate = \"50Mbit\"; };\n"
 	"ocs = { rate = \"200Mbit\"; };\n";
 
-struct ag {
-	pid_t pid;
-	int fd;
-	char buf[1 << 16];
-	size_t len;
-	uint64_t demand[2];     /* last reported pending bytes per dst rack */
-	uint64_t queued[2];     /* last reported held-back bytes per src rack */
-	int ndemand;            /* demand messages seen */
-};
-
-static struct {
-	int lfd;
-	char path[108];
-	struct ag a[NSRV];
-	struct topo t;
-} C;
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static double wall(void)
 {
 	struct timespec ts;
@@ -63,144 +25,20 @@ static double wall(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The agents after --control PATH MODE. */
+static const char *const agent_args[] = {"--cc", "cubic", "--copiers", "5", NULL};
+
 static void setup(void)
 {
-	fx_need_root();
-	memset(&C, 0, sizeof C);
-	for (int i = 0; i < NSRV; i++)
-		C.a[i].fd = -1;
-	C.lfd = -1;
-	fx_up(P, topo, &C.t);
-	snprintf(C.path, sizeof C.path, "/tmp/" P "-ctl-%d.sock", (int)getpid());
-	unlink(C.path);
-	struct sockaddr_un sa = {.sun_family = AF_UNIX};
-	strcpy(sa.sun_path, C.path);
-	C.lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	cr_assert_geq(C.lfd, 0);
-	cr_assert_eq(bind(C.lfd, (struct sockaddr *)&sa, sizeof sa), 0, "bind %s: %s", C.path, strerror(errno));
-	cr_assert_eq(listen(C.lfd, 16), 0);
+	ctl_up(P, topo, agent_args);
 }
 
 static void teardown(void)
 {
-	if (geteuid() != 0)
-		return;
-	for (int i = 0; i < NSRV; i++)
-		if (C.a[i].pid > 0) {
-			kill(C.a[i].pid, SIGKILL);
-			waitpid(C.a[i].pid, NULL, 0);
-		}
-	if (C.lfd >= 0)
-		close(C.lfd);
-	if (C.path[0])
-		unlink(C.path);
-	fabric_down(P, NULL);
+	ctl_down();
 }
 
 TestSuite(agent, .init = setup, .fini = teardown, .timeout = 60);
-
-static void agent_path(char *buf, size_t len)
-{
-	char self[512];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	self[n > 0 ? n : 0] = 0;
-	char *slash = strrchr(self, '/');
-	if (slash)
-		*slash = 0;
-	snprintf(buf, len, "%s/bin/emu-agent", self);
-}
-
-static void ip_of(int id, char *buf) { sprintf(buf, "198.18.%d.%d", id / 2, id % 2 + 1); }
-
-static struct sockaddr_in data_addr(int id)
-{
-	char ip[32];
-	ip_of(id, ip);
-	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(PORT)};
-	inet_pton(AF_INET, ip, &a.sin_addr);
-	return a;
-}
-
-static pid_t spawn_to(int id, const char *ctl_path, const char *mode)
-{
-	char path[512], ns[48], server[32], rack[16], sid[16], ip[32], port[16];
-	agent_path(path, sizeof path);
-	cr_assert_eq(access(path, X_OK), 0, "%s: %s (build it: make SAN=1 build-san/bin/emu-agent)", path,
-		     strerror(errno));
-	sprintf(ns, P "-r%dh%d", id / 2, id % 2);
-	sprintf(server, "r%dh%d", id / 2, id % 2);
-	sprintf(rack, "%d", id / 2);
-	sprintf(sid, "%d", id);
-	sprintf(port, "%d", PORT);
-	ip_of(id, ip);
-	int nsfd = tr_ns_open(ns);
-	cr_assert_geq(nsfd, 0, "open %s: %s", ns, strerror(errno));
-	char *argv[] = {path, "--server", server, "--id", sid, "--rack", rack, "--addr", ip, "--data-port", port,
-			"--control", (char *)ctl_path, (char *)mode, "--cc", "cubic", "--copiers", "5", NULL};
-	pid_t pid = agent_spawn(path, nsfd, argv);
-	close(nsfd);
-	cr_assert_gt(pid, 0, "agent_spawn: %s", strerror(errno));
-	return pid;
-}
-
-/* Read one line from agent a within timeout; 1 = got one, 0 = timeout,
- * -1 = EOF. */
-static int read_line(struct ag *a, char *line, size_t cap, double timeout)
-{
-	double end = now() + timeout;
-	for (;;) {
-		char *nl = memchr(a->buf, '\n', a->len);
-		if (nl) {
-			size_t n = (size_t)(nl - a->buf) + 1;
-			cr_assert_lt(n, cap);
-			memcpy(line, a->buf, n);
-			line[n] = 0;
-			memmove(a->buf, a->buf + n, a->len - n);
-			a->len -= n;
-			return 1;
-		}
-		double left = end - now();
-		if (left <= 0)
-			return 0;
-		struct pollfd pfd = {.fd = a->fd, .events = POLLIN};
-		if (poll(&pfd, 1, (int)(left * 1000) + 1) <= 0)
-			continue;
-		ssize_t r = read(a->fd, a->buf + a->len, sizeof a->buf - a->len);
-		if (r <= 0)
-			return -1;
-		a->len += (size_t)r;
-	}
-}
-
-/* Next message other than demand (demand is recorded); 0 on timeout/EOF. */
-static int next_msg(int id, struct msg *m, double timeout)
-{
-	struct ag *a = &C.a[id];
-	double end = now() + timeout;
-	char line[8192], err[128];
-	for (;;) {
-		double left = end - now();
-		if (left < 0)
-			left = 0;
-		int r = read_line(a, line, sizeof line, left);
-		if (r <= 0)
-			return 0;
-		cr_assert_eq(proto_decode(line, strlen(line), m, err), 0, "agent %d sent a bad line (%s): %s", id, err,
-			     line);
-		if (m->op != OP_DEMAND)
-			return 1;
-		memset(a->demand, 0, sizeof a->demand);   /* each message is the whole vector */
-		memset(a->queued, 0, sizeof a->queued);
-		for (int i = 0; i < m->npending; i++)
-			if (m->pending[i].rack < 2)
-				a->demand[m->pending[i].rack] = m->pending[i].bytes;
-		for (int i = 0; i < m->nqueued; i++)
-			if (m->queued[i].rack < 2)
-				a->queued[m->queued[i].rack] = m->queued[i].bytes;
-		a->ndemand++;
-		proto_free(m);
-	}
-}
 
 static void expect_msg(int id, enum msg_op op, struct msg *m, double timeout)
 {
@@ -215,43 +53,6 @@ static void only_demand_for(int id, double seconds)
 	struct msg m;
 	int r = next_msg(id, &m, seconds);
 	cr_assert_eq(r, 0, "agent %d: unexpected message op %d", id, (int)m.op);
-}
-
-static void send_msg(int id, const struct msg *m)
-{
-	char buf[65536];
-	int n = proto_encode(m, buf, sizeof buf);
-	cr_assert_gt(n, 0);
-	cr_assert_eq(write(C.a[id].fd, buf, (size_t)n), n);
-}
-
-/* Spawn the agents in `ids` and collect their hellos. */
-static void start_agents(const int *ids, int n, const char *mode)
-{
-	for (int i = 0; i < n; i++)
-		C.a[ids[i]].pid = spawn_to(ids[i], C.path, mode);
-	for (int i = 0; i < n; i++) {
-		struct pollfd pfd = {.fd = C.lfd, .events = POLLIN};
-		cr_assert_eq(poll(&pfd, 1, 5000), 1, "only %d of %d agents connected", i, n);
-		int fd = accept4(C.lfd, NULL, NULL, SOCK_CLOEXEC);
-		cr_assert_geq(fd, 0);
-		struct ag tmp = {.fd = fd};
-		char line[1024], err[128];
-		cr_assert_eq(read_line(&tmp, line, sizeof line, 5.0), 1, "no hello");
-		struct msg m;
-		cr_assert_eq(proto_decode(line, strlen(line), &m, err), 0, "%s: %s", err, line);
-		cr_assert_eq(m.op, OP_HELLO, "first message is not hello: %s", line);
-		int rack, idx;
-		cr_assert_eq(sscanf(m.server, "r%dh%d", &rack, &idx), 2, "hello from '%s'", m.server);
-		int id = rack * 2 + idx;
-		cr_assert(id >= 0 && id < NSRV && C.a[id].pid > 0 && C.a[id].fd < 0, "unexpected hello from %s",
-			  m.server);
-		cr_assert_eq(m.pid, C.a[id].pid, "hello pid %d, spawned %d", m.pid, C.a[id].pid);
-		cr_assert_eq(m.data_port, PORT);
-		C.a[id].fd = fd;
-		memcpy(C.a[id].buf, tmp.buf, tmp.len);
-		C.a[id].len = tmp.len;
-	}
 }
 
 /* waitpid with a timeout; returns the status or -1. */
