@@ -513,3 +513,55 @@ Test(experiments, report_puts_jobpackers_plan_beside_its_run_and_splits_waiting_
 		cr_assert(file_has("out-res/REPORT.md", row), "no running cell %s for %s", row, sys[i]);
 	}
 }
+
+/* run.sh through a wrapper of emu that marks the first `flag` runs it makes machine-limited;
+ * returns how many runs emu made.  The study: JobPacker's batch run of seed 4. */
+static int study_flagged(int flag)
+{
+	char path[128];
+	snprintf(path, sizeof path, "%s/emu-flagging", root);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fprintf(f, "#!/bin/sh\n"
+		   "'%s' \"$@\" || exit $?\n"
+		   "n=$(($(cat '%s/calls' 2>/dev/null || echo 0) + 1)); echo $n > '%s/calls'\n"
+		   "[ $n -le %d ] || exit 0\n"
+		   "while [ $# -gt 0 ]; do case $1 in --results) r=$2;; --experiment) e=$2;; --run) x=$2;;"
+		   " --scheduler) s=$2;; esac; shift; done\n"
+		   "sed -i 's/\"verdict\": *\"[a-z-]*\"/\"verdict\": \"machine-limited\"/' \"$r/$e/$s/$x/summary.json\"\n",
+		emu, root, root, flag);
+	fclose(f);
+	cr_assert_eq(chmod(path, 0755), 0);
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "cd '%s' && RES='%s/res' EMU='%s' SYSTEMS=JobPacker ONLY='^batch-' "
+		 "experiments/jobpacker/run.sh --backend sim --scale geni --no-sens --reps 1 --seeds 4 --jobs 10 "
+		 "> '%s/a.log' 2>&1", repo, root, path, root);
+	cr_assert_eq(system(cmd), 0, "run.sh failed (see %s/a.log)", root);
+	snprintf(path, sizeof path, "%s/calls", root);
+	f = fopen(path, "r");
+	cr_assert_not_null(f);
+	int calls = 0;
+	cr_assert_eq(fscanf(f, "%d", &calls), 1);
+	fclose(f);
+	return calls;
+}
+
+static bool run_flagged(void)
+{
+	char path[512];
+	snprintf(path, sizeof path, "res/jobpacker-sim-geni/jobpacker/batch-JobPacker-s4/summary.json");
+	return file_has(path, "\"verdict\": \"machine-limited\"");
+}
+
+Test(experiments, run_sh_makes_a_machine_limited_run_once_more, .timeout = 300)
+{
+	cr_assert_eq(study_flagged(1), 2, "the flagged run should have been made again, once");
+	cr_assert(file_has("a.log", "made again: the first was machine-limited"));
+	cr_assert(!run_flagged(), "the second run, not flagged, should be the one kept");
+}
+
+Test(experiments, run_sh_keeps_a_run_flagged_twice_and_stops_there, .timeout = 300)
+{
+	cr_assert_eq(study_flagged(5), 2, "one more attempt, not more");
+	cr_assert(run_flagged(), "the second run, flagged too, is kept as it is");
+}
