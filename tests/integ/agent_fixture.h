@@ -88,16 +88,9 @@ static inline void ctl_down(void)
 	fabric_down(C.prefix, NULL);
 }
 
-/* The emu-agent binary beside this test binary. */
 static inline void agent_path(char *buf, size_t len)
 {
-	char self[512];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	self[n > 0 ? n : 0] = 0;
-	char *slash = strrchr(self, '/');
-	if (slash)
-		*slash = 0;
-	snprintf(buf, len, "%s/bin/emu-agent", self);
+	fx_bin_path("emu-agent", buf, len);
 }
 
 static inline void ip_of(int id, char *buf) { sprintf(buf, "198.18.%d.%d", id / 2, id % 2 + 1); }

@@ -75,8 +75,8 @@ static inline int fx_ip_netns_count(const char *prefix)
 	return n;
 }
 
-/* Path of the netctl binary built beside this test binary. */
-static inline void fx_netctl_path(char *buf, size_t len)
+/* Path of the program `name` built beside this test binary (in its bin/). */
+static inline void fx_bin_path(const char *name, char *buf, size_t len)
 {
 	char self[512];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -84,6 +84,11 @@ static inline void fx_netctl_path(char *buf, size_t len)
 	char *slash = strrchr(self, '/');
 	if (slash)
 		*slash = 0;
-	snprintf(buf, len, "%s/bin/netctl", self);
+	snprintf(buf, len, "%s/bin/%s", self, name);
+}
+
+static inline void fx_netctl_path(char *buf, size_t len)
+{
+	fx_bin_path("netctl", buf, len);
 }
 #endif

@@ -12,9 +12,7 @@
 /* The emu binary beside this test binary. */
 static inline void rx_emu_path(char *buf, size_t len)
 {
-	fx_netctl_path(buf, len);
-	char *slash = strrchr(buf, '/');
-	snprintf(slash + 1, len - (size_t)(slash + 1 - buf), "emu");
+	fx_bin_path("emu", buf, len);
 }
 
 /* fork + exec argv (argv[0] a path), stdout and stderr to log (or /dev/null). */
