@@ -94,10 +94,14 @@ $(BUILD)/bench/%: bench/%.cpp $(if $(EMU_SRC),$(LIBEMU)) $(LIBNETCTL)
 
 # Integration tests build real namespaces: run them one at a time so rate
 # measurements do not compete for the two cores.
+# A failing suite repeats its failures last, so they are in the tail of a
+# long CI log.
+run_suite = $(1) $(2) --tap=$(1).tap || { echo "== failed in $(1):"; \
+	    sed -n '/^not ok/,/^  \.\.\./p' $(1).tap; exit 1; }
 check:
 	$(MAKE) SAN=1 $(BUILD_SAN_BINS)
-	./build-san/test-unit --jobs 2
-	./build-san/test-integ --jobs 1
+	$(call run_suite,./build-san/test-unit,--jobs 2)
+	$(call run_suite,./build-san/test-integ,--jobs 1)
 	@if command -v $(FUZZ_CC) >/dev/null 2>&1; then $(MAKE) --no-print-directory fuzz-smoke; \
 	 else echo "fuzz-smoke: skipped ($(FUZZ_CC) not installed)"; fi
 BUILD_SAN_BINS = build-san/test-unit build-san/test-integ build-san/bin/netctl \
