@@ -205,13 +205,14 @@ static struct switch_seen switch_gap(struct fabric *f, struct ocs_ctl *c)
 		{.src_ns = P "-r0h0", .dst_ns = P "-r1h0", .dst_addr = "198.18.1.1", .tos = CIRCUIT_TOS},
 		{.src_ns = P "-r0h1", .dst_ns = P "-r2h0", .dst_addr = "198.18.2.1", .tos = CIRCUIT_TOS},
 	};
-	struct flows_job job = {fl, 2, 0.5, 2.5, -1};
+	struct flows_job job = {fl, 2, 0.5, 3.0, -1};
 	pthread_t th;
 	struct host_id ocs = {HOST_OCS, 0, 0};
 	struct capture *cap = capture_start(fabric_ns_fd(f, &ocs), f->root_fd, "r0p0", 1, err);
 	cr_assert_not_null(cap, "%s", err);
 	pthread_create(&th, NULL, flows_thread, &job);
-	sleep_s(1.5);
+	wait_circuits_busy(0, 0);
+	sleep_s(1.0);
 	ocs_demand_set(c, 0, 2, 300);
 	tick(c, &ev2, "0>2");
 	pthread_join(th, NULL);
