@@ -69,6 +69,7 @@
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
+. "$HERE/../machine_limited.sh"
 EMU=${EMU:-$ROOT/build/bin/emu}
 # A study into another results root (RES) reports there too, not over the committed reports
 # beside run.sh.
@@ -279,6 +280,18 @@ with open(dst, "w") as f:
 PY
 }
 
+make_run() {  # one attempt at the run one() set up; sets note to why it failed, if it did
+    rm -rf "$PLANS/$name.plan" "$dir"   # a partial run (interrupted), or another setup's
+    # Which binary ran it (the tree may be rebuilt while a long study runs).
+    echo "emu sha1 $(sha1sum < "$EMU" | cut -c1-12), tree at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), started $(date -u +%FT%TZ)" > "$PLANS/$name.bin"
+    note=""
+    # shellcheck disable=SC2086
+    env JOBPACKER_PLAN_LOG="$PLANS/$name.plan" $envs ${WALL:+timeout -s INT "$WALL"} "$EMU" run --prefix jp \
+        --experiment "$EXP" --run "$name" --results "$RES" --quiet $runargs \
+        < /dev/null > "$PLANS/$name.log" 2>&1 || note="FAILED (exit $?; see $PLANS/$name.log)"
+    [ -n "$note" ] || [ -f "$dir/summary.json" ] || note="FAILED (no summary.json; see $PLANS/$name.log)"
+    [ -z "$note" ]
+}
 one() {  # scenario system seed envs args
     sc=$1; sys=$2; seed=$3; envs=$4; args=$5
     name="$sc-$sys-s$seed"
@@ -297,28 +310,12 @@ one() {  # scenario system seed envs args
        [ "$(cat "$dir/run.key" 2>/dev/null)" = "$key" ]; then
         note="done already"
     else
-        # A run whose fidelity check found the machine behind (machine-limited: saturated CPUs,
-        # late reconfigurations) did not emulate the network it was given; it is made once
-        # more, and kept, flagged, if the second is behind too.
-        again=""
-        for attempt in 1 2; do
-            rm -rf "$PLANS/$name.plan" "$dir"   # a partial run (interrupted), or another setup's
-            # Which binary ran it (the tree may be rebuilt while a long study runs).
-            echo "emu sha1 $(sha1sum < "$EMU" | cut -c1-12), tree at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), started $(date -u +%FT%TZ)" > "$PLANS/$name.bin"
-            note=""
-            # shellcheck disable=SC2086
-            env JOBPACKER_PLAN_LOG="$PLANS/$name.plan" $envs ${WALL:+timeout -s INT "$WALL"} "$EMU" run --prefix jp \
-                --experiment "$EXP" --run "$name" --results "$RES" --quiet $runargs \
-                < /dev/null > "$PLANS/$name.log" 2>&1 || note="FAILED (exit $?; see $PLANS/$name.log)"
-            [ -n "$note" ] || [ -f "$dir/summary.json" ] || note="FAILED (no summary.json; see $PLANS/$name.log)"
-            [ -z "$note" ] && [ $attempt -eq 1 ] && grep -q '"verdict": *"machine-limited"' "$dir/summary.json" || break
-            again=" (made again: the first was machine-limited)"
-        done
+        made_again_if_machine_limited "$dir" make_run || true
         [ -n "$note" ] || printf '%s\n' "$key" > "$dir/run.key"
         # The per-flow and per-link logs are for later analysis; no report reads them. A
         # paper-scale run writes ~100 MB of them (the study ~40 GB), gzip about 8x less.
         [ -n "$note" ] || gzip -f "$dir/flows.csv" "$dir/links.csv" 2>/dev/null || true
-        [ -n "$note" ] || note="$(($(date +%s) - t1)) s$again"
+        [ -n "$note" ] || note="$(($(date +%s) - t1)) s$MADE_AGAIN"
     fi
     echo "$name" >> "$DONE"
     [ "$note" = "done already" ] || echo "$name" >> "$DONE.ran"
