@@ -448,9 +448,10 @@ A("""- **CloudLab setup** (`experiments/nas/cloudlab-8x5-16c.conf`): 8 racks × 
   250 Mb/s servers, 1 Gb/s rack uplinks (5:1); 1000 synthetic jobs, Poisson arrivals with FB-2010's mean gap
   (3.54 s), bytes × 0.25 (at × 1 Fair needs 6× the arrival window), time and rates unscaled; 3 seeds.
   The paper replayed all 24,442 jobs of FB-2010 over 24 h, 20 runs.
-- **Emulator workaround:** run.sh sets `net.ipv4.tcp_orphan_retries = 15` in every server namespace (the agents'
-  closed sender sockets are otherwise dropped by the kernel after 8 retransmissions under heavy loss and the
-  fetching reduce waits forever; see the README).""")
+- **Emulator workaround, gone:** the committed emulator runs were made while run.sh still set
+  `net.ipv4.tcp_orphan_retries = 15` in every server namespace, from when an agent closed a sending socket
+  with bytes unsent and the fetching reduce could wait forever. The agents no longer need it: a sender keeps
+  its socket open until the fetcher has every byte, and a stalled fetch resumes (README, *Stalled transfers*).""")
 A("")
 
 # ---- CloudLab: Figs 3.3-3.6 and Tables 6.1/6.2

@@ -135,28 +135,7 @@ print("makespan %.1f s, avg JCT %.2f s, cross-rack %.0f MB, congestion %d, %s%s,
 PY
 }
 
-# The agents close a sending socket once its bytes are queued; under heavy loss
-# the kernel drops such an orphaned socket after tcp_orphan_retries (0 = 8
-# retransmissions) and its receiver, which has no read timeout, waits forever:
-# the run never ends (reduces stuck "running", the receiver's socket
-# ESTABLISHED with data missing, no sender socket, TCPAbortOnTimeout counted in
-# the sender's namespace).  Until the agents handle it, give orphans the
-# retries of an open socket (15) in every server namespace once the fabric is up.
-orphan_guard() {   # prefix expected-count
-    seen=" "; n=0; tries=0
-    while [ $n -lt "$2" ] && [ $tries -lt 600 ]; do
-        for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^$1-r[0-9]*h[0-9]*\$"); do
-            case "$seen" in *" $ns "*) continue ;; esac
-            if ip netns exec "$ns" sysctl -qw net.ipv4.tcp_orphan_retries=15 2>/dev/null; then
-                seen="$seen$ns "; n=$((n + 1))
-            fi
-        done
-        tries=$((tries + 1)); sleep 0.5
-    done
-}
-GUARD=""
 cleanup() {
-    [ -n "$GUARD" ] && kill "$GUARD" 2>/dev/null || true
     if [ "$BACKEND" = emu ]; then "$EMU" cleanup --prefix "$PREFIX" >/dev/null 2>&1 || true; fi
 }
 trap cleanup EXIT
@@ -165,14 +144,12 @@ trap 'echo "run.sh: interrupted" >&2; exit 130' INT TERM
 emu_run_once() {   # [emu run args...]: one attempt at the emulated run that run() set up
     rm -rf "$dir"
     "$EMU" cleanup --prefix "$PREFIX" >/dev/null 2>&1 || true
-    orphan_guard "$PREFIX" "$SERVERS" & GUARD=$!
     rc=0
     # shellcheck disable=SC2046
     env $(echo "$envs" | tr , ' ') "$EMU" run --backend emu --prefix "$PREFIX" --experiment "$exp" \
         --run "$name" --results "$RES" --scheduler "$sc" --seed "$seed" --slowstart $SLOW --quiet "$@" \
         > "$log" 2>&1 || rc=$?
     [ $rc -eq 0 ] || printf '(exit %s; see %s) ' $rc "$log"
-    kill "$GUARD" 2>/dev/null || true; wait "$GUARD" 2>/dev/null || true; GUARD=""
     return $rc
 }
 
@@ -234,7 +211,6 @@ cloudlab_sim() {   # exp seeds [extra args]
     wait; NBG=0
 }
 
-SERVERS=$(awk -F'[=;]' '/^racks/{r=$2} /^servers_per_rack/{s=$2} END{print r*s}' "$TOPO")
 echo "NAS experiments: backend $BACKEND, workload ${TRACE:-synthetic}, results in $RES/$X-*"
 echo "  CloudLab setup: $JOBS jobs, Poisson gap ${GAP} s (x time scale), data x $DATA, time x $TIME, rates x $RATE"
 if [ "$BACKEND" = emu ]; then
