@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Sourced by the studies' run.sh: one rule for a run the machine could not keep up with.
 #
 # made_again_if_machine_limited DIR CMD [ARGS...]
@@ -11,6 +12,7 @@ made_again_if_machine_limited() {
     MADE_AGAIN=""
     "$@" || return $?
     grep -q '"verdict": *"machine-limited"' "$ml_dir/summary.json" 2>/dev/null || return 0
+    # shellcheck disable=SC2034 # read by the caller
     MADE_AGAIN=" (made again: the first was machine-limited)"
     "$@"
 }
