@@ -195,13 +195,14 @@ Test(traffic, tos_classes)
 {
     NEED_ROOT();
     /* HTB on tt-a: TOS 0x08 -> 10 Mbit class, everything else -> 30 Mbit
-     * class (no borrowing).  Checks that tr_flow.tos really marks packets. */
+     * class (no borrowing).  Checks that tr_flow.tos really marks packets.
+     * An explicit quantum: HTB's default (rate / 10) warns above 16 Mbit. */
     cr_assert_eq(sh(0, "tc -n " NS_A " qdisc del dev " IF_A " root"), 0);
     cr_assert_eq(sh(0, "tc -n " NS_A " qdisc add dev " IF_A " root handle 1: htb default 20"), 0);
     cr_assert_eq(sh(0, "tc -n " NS_A " class add dev " IF_A
-                       " parent 1: classid 1:10 htb rate 10mbit ceil 10mbit"), 0);
+                       " parent 1: classid 1:10 htb rate 10mbit ceil 10mbit quantum 60000"), 0);
     cr_assert_eq(sh(0, "tc -n " NS_A " class add dev " IF_A
-                       " parent 1: classid 1:20 htb rate 30mbit ceil 30mbit"), 0);
+                       " parent 1: classid 1:20 htb rate 30mbit ceil 30mbit quantum 60000"), 0);
     cr_assert_eq(sh(0, "tc -n " NS_A " filter add dev " IF_A " parent 1: protocol ip"
                        " u32 match ip tos 0x08 0xfc flowid 1:10"), 0);
     struct tr_flow f[2] = {
