@@ -558,3 +558,19 @@ Test(experiments, run_sh_keeps_a_run_flagged_twice_and_stops_there, .timeout = 3
 	cr_assert_eq(study_flagged(5), 2, "one more attempt, not more");
 	cr_assert(run_flagged(), "the second run, flagged too, is kept as it is");
 }
+
+/* The sensitivity table's default point is the batch runs of the seeds the sweep ran, not of
+ * every seed: two seeds in the scenarios, one in the sweep. */
+Test(experiments, sensitivity_compares_its_default_point_over_the_sweeps_seeds, .timeout = 300)
+{
+	cr_assert_eq(run_sh("res", "out-res", "SYSTEMS=JobPacker ONLY='^(batch|sens-delta)'",
+			    "--backend sim --scale geni --reps 2 --sens-reps 1 --seeds '4 5' --jobs 10", "a.log"),
+		     0, "run.sh failed (see %s/a.log)", root);
+	double s4 = summary_num("res", "jobpacker/batch-JobPacker-s4", "makespan_s");
+	double s5 = summary_num("res", "jobpacker/batch-JobPacker-s5", "makespan_s");
+	cr_assert(fabs(s4 - s5) > 0.1, "the seeds' makespans must differ for the test to tell them apart");
+	char row[96];
+	snprintf(row, sizeof row, "| delta | 0.01 | %.1f |", s4);
+	cr_assert(file_has("out-res/REPORT.md", row), "no default row %s (seed 4's batch run)", row);
+	cr_assert(file_has("out-res/REPORT.md", "Means over seeds 4, the ones the sweep ran"));
+}
