@@ -3,8 +3,10 @@
  *   map     [fetch the input (remote input_src)] -> compute `duration`
  *           (a timer) -> task_done; the output is then "stored" (served on
  *           request: the data port answers any request).
- *   reduce  fetch messages queue transfers; at most `copiers` move at
- *           once, in arrival order among those that can move.  In hold
+ *   reduce  fetch messages queue transfers; at most `copiers` fetches
+ *           move at once, each taking a holder's queued transfers together
+ *           as Hadoop does (emu/copiers.c), in arrival order among those
+ *           that can move.  In hold
  *           mode a circuit transfer can move only while its circuit is
  *           lit: one whose circuit is dark is not started (a copier on it
  *           would idle while other holders' bytes could move) and is
@@ -22,6 +24,7 @@
  *   kill    aborts a task (sockets closed, timer cancelled) and answers
  *           task_done ok=false error="killed". */
 #include "agents/agent.h"
+#include "emu/copiers.h"
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -43,7 +46,11 @@ struct task {
 	bool final;
 	struct xfer *queue;           /* transfers not started yet */
 	int nq, qhead, capq;
-	struct running { struct fetch *f; struct xfer x; } *act;   /* running fetches */
+	struct running {                /* running fetches: one holder's transfers each */
+		struct fetch *f;
+		int n;
+		struct xfer x[FETCH_MAX_XFERS];
+	} *act;
 	int nact, capact;
 	struct fetch *input;          /* map input fetch */
 	struct ev timer;              /* compute */
@@ -189,8 +196,9 @@ void tasks_reduce(const struct msg *m)
 
 static void on_xfer(struct fetch *f, void *arg);
 
-/* Start one transfer.  Returns false if t was freed. */
-static bool start(struct task *t, const struct xfer *x)
+/* Start one fetch of the transfers xs[0..n), all from one holder.
+ * Returns false if t was freed. */
+static bool start(struct task *t, const struct xfer *xs, int n)
 {
 	if (t->nact == t->capact) {
 		int cap = t->capact ? 2 * t->capact : 8;
@@ -202,34 +210,53 @@ static bool start(struct task *t, const struct xfer *x)
 		t->act = a;
 		t->capact = cap;
 	}
-	struct fetch *f = fetch_start(&x->addr, (uint32_t)x->id, x->bytes, x->circuit, x->src_rack, x->dst_rack, on_xfer, t);
+	uint64_t bytes = 0;
+	for (int i = 0; i < n; i++)
+		bytes += xs[i].bytes;
+	const struct xfer *x = &xs[0];
+	struct fetch *f = fetch_start(&x->addr, (uint32_t)x->id, bytes, x->circuit, x->src_rack, x->dst_rack, on_xfer, t);
 	if (!f) {   /* out of memory or of descriptors */
 		char err[96];
 		snprintf(err, sizeof err, "fetch: %s", strerror(errno));
 		task_done(t, false, err);
 		return false;
 	}
-	t->act[t->nact++] = (struct running){f, *x};
+	struct running *a = &t->act[t->nact++];
+	a->f = f;
+	a->n = n;
+	memcpy(a->x, xs, (size_t)n * sizeof *xs);
 	return true;
 }
 
-/* Start queued transfers that can move into free copiers, the oldest
- * first; compute when all is done.  Returns false if t was freed. */
+static bool movable(const struct xfer *x, void *arg)
+{
+	(void)arg;
+	return !dark(x);
+}
+
+static bool holder_busy(int src, void *arg)
+{
+	const struct task *t = arg;
+	for (int i = 0; i < t->nact; i++)
+		if (t->act[i].x[0].src == src)
+			return true;
+	return false;
+}
+
+/* Start fetches of queued transfers into free copiers, the oldest first;
+ * compute when all is done.  Returns false if t was freed. */
 static bool pump(struct task *t)
 {
 	int busy = 0;
 	for (int i = 0; i < t->nact; i++)
-		busy += !dark(&t->act[i].x);
-	for (int i = t->qhead; busy < t->copiers && i < t->nq; i++) {
-		if (dark(&t->queue[i]))
-			continue;
-		struct xfer x = t->queue[i];   /* out of the queue, which keeps its order */
-		memmove(&t->queue[t->qhead + 1], &t->queue[t->qhead], (size_t)(i - t->qhead) * sizeof x);
-		t->qhead++;
-		count_queued(&x, -1);
-		if (!start(t, &x))
+		busy += !dark(&t->act[i].x[0]);
+	const struct copier_rules rules = {movable, holder_busy, t};
+	struct xfer xs[FETCH_MAX_XFERS];
+	for (int n; busy < t->copiers && (n = copiers_take(t->queue, &t->qhead, t->nq, &rules, xs)); busy++) {
+		for (int i = 0; i < n; i++)
+			count_queued(&xs[i], -1);
+		if (!start(t, xs, n))
 			return false;
-		busy++;
 	}
 	if (t->final && t->qhead == t->nq && t->nact == 0 && t->state == T_SHUFFLE)
 		compute(t);
@@ -247,17 +274,20 @@ static void on_xfer(struct fetch *f, void *arg)
 		alog("task %d: a fetch finished that it does not own", t->id);
 		return;
 	}
-	struct xfer x = t->act[i].x;
+	struct running done = t->act[i];
 	t->act[i] = t->act[--t->nact];
+	t->bytes_in += r->bytes;
 	if (!r->ok) {
-		t->bytes_in += r->bytes;
 		task_done(t, false, r->error);
 		return;
 	}
-	t->bytes_in += r->bytes;
-	struct msg m = {.op = OP_FLOW_DONE, .xfer = x.id, .task = t->id, .bytes = r->bytes, .t_start = r->t_start,
-			.t_end = r->t_end, .circuit = x.circuit, .src = x.src, .dst = agent.id};
-	control_send(&m);
+	/* Every transfer of the fetch is reported, as having moved together. */
+	for (int k = 0; k < done.n; k++) {
+		const struct xfer *x = &done.x[k];
+		struct msg m = {.op = OP_FLOW_DONE, .xfer = x->id, .task = t->id, .bytes = x->bytes, .t_start = r->t_start,
+				.t_end = r->t_end, .circuit = x->circuit, .src = x->src, .dst = agent.id};
+		control_send(&m);
+	}
 	pump(t);
 }
 

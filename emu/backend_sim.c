@@ -1,8 +1,9 @@
 /* backend_sim.c — the flow-level simulator backend: a virtual clock, an
  * event queue, tasks modelled as the agents run them (a map reads its input
- * then computes; a reduce fetches its transfers, at most `copiers` moving
- * at once, in hold mode circuit transfers only while their circuit is lit
- * (agents/tasks.c), then computes), transfers as
+ * then computes; a reduce fetches its transfers, at most `copiers` fetches
+ * moving at once, each one holder's queued transfers (emu/copiers.c), in
+ * hold mode circuit transfers only while their circuit is lit
+ * (agents/tasks.c), then computes), fetches as
  * flows of sim_net.c, and the OCS controller's decisions (the same
  * matching, emu/ocs_ctl.c) applied in virtual time.
  *
@@ -11,6 +12,7 @@
  * announce), the crossbar switches, and the new circuits light at
  * T + guard + δ — the emulator's sequence without its drain and netlink
  * time (sub-millisecond; its ocs.csv shows them). */
+#include "emu/copiers.h"
 #include "emu/run_int.h"
 #include "emu/sim_net.h"
 #include <jansson.h>
@@ -34,9 +36,12 @@ struct sim_task {
 	uint64_t bytes_in;
 	struct xfer *queue;    /* reduce: transfers not started yet */
 	int nq, qhead, capq;
-	int eps;               /* reduce: running fetches over the EPS (or not held: fallback) */
-	struct held_run { int xfer, src_rack; } *circ;   /* reduce: running circuit fetches (hold mode) */
-	int ncirc, capcirc;
+	struct sim_fetch {     /* reduce: running fetches, a flow each */
+		int n;
+		bool held;     /* a circuit fetch in hold mode: it moves only while lit */
+		struct xfer x[FETCH_MAX_XFERS];
+	} *run;
+	int nrun, caprun;
 	bool final;
 	bool listed;           /* in sim_be.waiting */
 };
@@ -167,34 +172,52 @@ static void count_queued(struct run *r, const struct task *t, const struct xfer 
 	b->nqueued += sign;
 }
 
+struct sim_rules { struct run *r; const struct task *t; };
+
+static bool sim_movable(const struct xfer *x, void *arg)
+{
+	const struct sim_rules *a = arg;
+	return !held_kind(a->r, x) || simnet_lit(S(a->r)->net, rack_of(a->r, x->src), rack_of(a->r, a->t->server));
+}
+
+static bool sim_holder_busy(int src, void *arg)
+{
+	const struct sim_rules *a = arg;
+	const struct sim_task *st = &S(a->r)->tasks[a->t->id];
+	for (int i = 0; i < st->nrun; i++)
+		if (st->run[i].x[0].src == src)
+			return true;
+	return false;
+}
+
 static void start_fetches(struct run *r, struct task *t)
 {
 	struct sim_task *st = &S(r)->tasks[t->id];
-	int dst = rack_of(r, t->server), busy = st->eps;
-	for (int i = 0; i < st->ncirc; i++)
-		busy += simnet_lit(S(r)->net, st->circ[i].src_rack, dst);
-	for (int i = st->qhead; busy < r->p.copiers && i < st->nq; i++) {
-		struct xfer x = st->queue[i];
-		int src = rack_of(r, x.src);
-		bool held = held_kind(r, &x);
-		if (held && !simnet_lit(S(r)->net, src, dst))
-			continue;
-		if (held && grow(&st->circ, &st->capcirc, st->ncirc + 1, sizeof *st->circ, 8)) {
+	int dst = rack_of(r, t->server), busy = 0;
+	for (int i = 0; i < st->nrun; i++)
+		busy += !st->run[i].held || simnet_lit(S(r)->net, rack_of(r, st->run[i].x[0].src), dst);
+	struct sim_rules a = {r, t};
+	const struct copier_rules rules = {sim_movable, sim_holder_busy, &a};
+	while (busy < r->p.copiers) {
+		if (grow(&st->run, &st->caprun, st->nrun + 1, sizeof *st->run, 8)) {
 			run_say(r, "simulator: out of memory for transfers");
 			return;
 		}
-		memmove(&st->queue[st->qhead + 1], &st->queue[st->qhead], (i - st->qhead) * sizeof x);
-		st->qhead++;
-		count_queued(r, t, &x, -1);
-		if (held)
-			st->circ[st->ncirc++] = (struct held_run){x.id, src};
-		else
-			st->eps++;
+		struct sim_fetch *f = &st->run[st->nrun];
+		if (!(f->n = copiers_take(st->queue, &st->qhead, st->nq, &rules, f->x)))
+			break;
+		f->held = held_kind(r, &f->x[0]);
+		st->nrun++;
 		busy++;
-		start_flow(r, x.src, t->server, x.bytes, x.circuit, tag_of(t->id, x.id));
-		xfer_moving(r, x.id, S(r)->now);
+		uint64_t bytes = 0;
+		for (int i = 0; i < f->n; i++) {
+			count_queued(r, t, &f->x[i], -1);
+			bytes += f->x[i].bytes;
+			xfer_moving(r, f->x[i].id, S(r)->now);
+		}
+		start_flow(r, f->x[0].src, t->server, bytes, f->x[0].circuit, tag_of(t->id, f->x[0].id));
 	}
-	if (st->final && !st->eps && !st->ncirc && st->qhead == st->nq && !st->computing)
+	if (st->final && !st->nrun && st->qhead == st->nq && !st->computing)
 		compute(r, t);
 }
 
@@ -205,7 +228,7 @@ static void reset_task(struct run *r, struct task *t, int attempt)
 	for (int i = st->qhead; i < st->nq; i++)
 		count_queued(r, t, &st->queue[i], -1);
 	free(st->queue);
-	free(st->circ);
+	free(st->run);
 	*st = (struct sim_task){.attempt = attempt, .listed = st->listed};
 }
 
@@ -269,14 +292,17 @@ static void flow_done(struct run *r, int64_t tag, uint64_t bytes)
 		compute(r, t);
 		return;
 	}
-	run_flow_done(r, xfer, bytes, S(r)->now);
 	int i;
-	for (i = 0; i < st->ncirc && st->circ[i].xfer != xfer; i++)
+	for (i = 0; i < st->nrun && st->run[i].x[0].id != xfer; i++)
 		;
-	if (i < st->ncirc)
-		st->circ[i] = st->circ[--st->ncirc];
-	else
-		st->eps--;
+	if (i == st->nrun) {
+		run_say(r, "simulator: a flow of task %d ended that it does not run", task);
+		return;
+	}
+	/* Every transfer of the fetch ends with its flow. */
+	for (int k = 0; k < st->run[i].n; k++)
+		run_flow_done(r, st->run[i].x[k].id, st->run[i].x[k].bytes, S(r)->now);
+	st->run[i] = st->run[--st->nrun];
 	st->bytes_in += bytes;
 	start_fetches(r, t);
 }
@@ -478,7 +504,7 @@ static void sim_teardown(struct run *r)
 		ocs_ctl_free(&r->ocs);
 	for (int i = 0; b->tasks && i < r->w->ntasks; i++) {
 		free(b->tasks[i].queue);
-		free(b->tasks[i].circ);
+		free(b->tasks[i].run);
 	}
 	free(b->tasks);
 	free(b->ev);

@@ -215,25 +215,29 @@ Test(agent, reduce_fetches_from_two_holders_exactly)
 	cr_assert(took > 0.6, "4 MB across a 50 Mbit uplink in %.3f s", took);
 }
 
-Test(agent, copiers_bound_the_parallel_fetches)
+/* With one copier the fetches go strictly one after the other, and, as in
+ * Hadoop's shuffle scheduler, one fetch takes every queued transfer of its
+ * holder: 200 and 202 (holder 0) move together, then 201 (holder 1). */
+Test(agent, copiers_bound_the_parallel_fetches_each_taking_its_holders_transfers)
 {
 	int ids[] = {0, 1, 3};
 	start_agents(ids, 3, "--hold");
-	send_reduce(3, 8, 0, 1);   /* one copier: strictly one after the other */
+	send_reduce(3, 8, 0, 1);
 	struct xfer x[3] = {xfer_of(200, 0, 3, MB, false), xfer_of(201, 1, 3, MB, false),
 			    xfer_of(202, 0, 3, MB, false)};
 	send_fetch(3, 8, true, x, 3);
+	static const int order[] = {200, 202, 201};
 	double s[3], e[3];
 	for (int i = 0; i < 3; i++) {
 		struct msg r;
 		expect_msg(3, OP_FLOW_DONE, &r, 10);
-		cr_assert_eq(r.xfer, 200 + i, "fetched out of order: xfer %d", r.xfer);
+		cr_assert_eq(r.xfer, order[i], "fetched out of order: xfer %d, wanted %d", r.xfer, order[i]);
 		cr_assert_eq(r.bytes, MB);
 		s[i] = r.t_start;
 		e[i] = r.t_end;
 	}
-	for (int i = 1; i < 3; i++)
-		cr_assert_geq(s[i], e[i - 1] - 0.001, "fetch %d started %.3f s before %d ended", i, e[i - 1] - s[i], i - 1);
+	cr_assert(s[1] == s[0] && e[1] == e[0], "200 and 202 moved apart: %.3f-%.3f and %.3f-%.3f", s[0], e[0], s[1], e[1]);
+	cr_assert_geq(s[2], e[0] - 0.001, "201 started %.3f s before holder 0's fetch ended", e[0] - s[2]);
 	struct msg r;
 	expect_msg(3, OP_TASK_DONE, &r, 5);
 	cr_assert(r.ok);
@@ -278,6 +282,13 @@ Test(agent, a_held_circuit_transfer_waits_at_the_receiver_as_demand_and_takes_no
 	cr_assert_eq(C.a[3].queued[0], 0, "queued demand %llu after the transfer", (unsigned long long)C.a[3].queued[0]);
 }
 
+/* Rack 0 -> rack 1 to both senders on rack 0 and to the receiver. */
+static void circuits_0to1_senders_0_1(enum msg_op op)
+{
+	circuit_0to1(op, 0, 3);
+	send_pairs(1, op, 0, 1);
+}
+
 /* Copiers bound lit circuit transfers too (all of a reduce's senders at
  * once would be an incast), and a running one whose circuit goes dark
  * gives its copier to a transfer that can move. */
@@ -286,14 +297,15 @@ Test(agent, a_circuit_transfer_caught_by_the_dark_gives_up_its_copier)
 	int ids[] = {0, 1, 3};
 	start_agents(ids, 3, "--hold");
 	set_circuits("0>1");
-	circuit_0to1(OP_CIRCUITS, 0, 3);
+	circuits_0to1_senders_0_1(OP_CIRCUITS);
 	send_reduce(3, 13, 0, 1);
-	struct xfer x[3] = {xfer_of(400, 0, 3, 16 * MB, true), xfer_of(401, 0, 3, MB, true),
+	/* 401 from another holder than 400: one holder's would move with it */
+	struct xfer x[3] = {xfer_of(400, 0, 3, 16 * MB, true), xfer_of(401, 1, 3, MB, true),
 			    xfer_of(402, 1, 3, MB, false)};
 	send_fetch(3, 13, true, x, 3);
 	only_demand_for(3, 0.4);   /* 400 runs (16 MB at 100 Mbit: ~1.3 s); 401 and 402 wait for the copier */
 	cr_assert_eq(C.a[3].queued[0], MB, "queued demand %llu", (unsigned long long)C.a[3].queued[0]);
-	circuit_0to1(OP_ANNOUNCE, 0, 3);
+	circuits_0to1_senders_0_1(OP_ANNOUNCE);
 	struct msg r;
 	expect_msg(3, OP_FLOW_DONE, &r, 5);
 	cr_assert_eq(r.xfer, 402, "xfer %d finished first, wanted the EPS one (402) while the circuit is dark", r.xfer);
@@ -301,7 +313,7 @@ Test(agent, a_circuit_transfer_caught_by_the_dark_gives_up_its_copier)
 	uint64_t held = C.a[0].demand[1];
 	cr_assert(held > 0 && held < 16 * MB, "the sender holds %llu bytes of 400", (unsigned long long)held);
 
-	circuit_0to1(OP_CIRCUITS, 0, 3);
+	circuits_0to1_senders_0_1(OP_CIRCUITS);
 	double s[2], e[2];
 	for (int i = 0; i < 2; i++) {
 		expect_msg(3, OP_FLOW_DONE, &r, 10);

@@ -366,6 +366,35 @@ static bool lit_now(const struct lit_span *l, int n, int s, int d, double t)
 	return false;
 }
 
+/* The shuffle transfers of a flows.csv. */
+struct flow_row { int id, task, src, sr, dr, circuit; double start, moved, end; };
+
+static int shuffle_flows(const char *path, struct flow_row *fl, int cap)
+{
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	char line[512], kind[16];
+	int n = 0;
+	cr_assert_not_null(fgets(line, sizeof line, f));
+	while (fgets(line, sizeof line, f)) {
+		struct flow_row r;
+		cr_assert_eq(sscanf(line, "%d,%15[^,],%*d,%d,%d,%*d,%d,%d,%*u,%lf,%lf,%lf,%d", &r.id, kind, &r.task, &r.src,
+				    &r.sr, &r.dr, &r.start, &r.moved, &r.end, &r.circuit), 10, "%s", line);
+		if (strcmp(kind, "shuffle"))
+			continue;
+		cr_assert_lt(n, cap);
+		cr_assert(r.start <= r.moved && r.moved <= r.end, "%s", line);
+		fl[n++] = r;
+	}
+	fclose(f);
+	return n;
+}
+
+static bool same_fetch(const struct flow_row *a, const struct flow_row *b)
+{
+	return a->task == b->task && a->src == b->src && a->moved == b->moved && a->end == b->end;
+}
+
 static void one_copier_hold(struct run_params *p)
 {
 	p->copiers = 1;
@@ -401,35 +430,19 @@ Test(simrun, a_circuit_transfer_in_the_dark_leaves_its_copier_free)
 	cr_assert_gt(nlit, 10);
 
 	enum { CAP = 200000 };
-	static struct { int id, task, sr, dr, circuit; double start, moved, end; } fl[CAP];
+	static struct flow_row fl[CAP];
 	snprintf(path, sizeof path, "%s/default/jobpacker/one-copier/flows.csv", root);
-	FILE *f = fopen(path, "r");
-	cr_assert_not_null(f, "%s", path);
-	char line[512], kind[16];
-	int n = 0;
-	cr_assert_not_null(fgets(line, sizeof line, f));
-	while (fgets(line, sizeof line, f)) {
-		int id, task, sr, dr, circuit;
-		double start, moved, end;
-		cr_assert_eq(sscanf(line, "%d,%15[^,],%*d,%d,%*d,%*d,%d,%d,%*u,%lf,%lf,%lf,%d", &id, kind, &task, &sr, &dr,
-				    &start, &moved, &end, &circuit), 9, "%s", line);
-		if (strcmp(kind, "shuffle"))
-			continue;
-		cr_assert_lt(n, CAP);
-		fl[n].id = id, fl[n].task = task, fl[n].sr = sr, fl[n].dr = dr, fl[n].circuit = circuit;
-		fl[n].start = start, fl[n].moved = moved, fl[n].end = end;
-		cr_assert(start <= moved && moved <= end, "%s", line);
-		n++;
-	}
-	fclose(f);
+	int n = shuffle_flows(path, fl, CAP);
 	cr_assert_gt(n, 100);
 
 	int circuit = 0, eps_past_dark = 0;
 	double circuit_wait = 0;
 	for (int i = 0; i < n; i++) {
-		if (!fl[i].circuit) {   /* EPS fetches never pause: one copier, one at a time */
+		if (!fl[i].circuit) {   /* EPS fetches never pause: one copier, one at a time (a
+					 * fetch moves its holder's queued transfers together) */
 			for (int j = 0; j < n; j++)
 				cr_assert(j == i || fl[j].task != fl[i].task || fl[j].circuit ||
+					  same_fetch(&fl[j], &fl[i]) ||
 					  fl[j].end <= fl[i].moved + 1e-3 || fl[j].moved >= fl[i].end - 1e-3,
 					  "task %d moved two EPS fetches at once", fl[i].task);
 			continue;
@@ -451,4 +464,40 @@ Test(simrun, a_circuit_transfer_in_the_dark_leaves_its_copier_free)
 	cr_assert_float_eq(num(fc, "wait_mean_s"), circuit_wait / circuit, 1e-3);
 	cr_assert_gt(num(fc, "wait_mean_s"), 0.05, "circuit transfers should wait for their circuits");
 	json_decref(sum);
+}
+
+/* Hadoop's shuffle scheduler (emu/copiers.c): a reduce never has two
+ * fetches from one host at once, and a fetch takes every output the host
+ * has for it that can move, so some fetches carry more than one transfer
+ * (F-EPS's reduces start while maps still finish: slowstart 0.7). */
+static void geni_slowstart(struct run_params *p) { p->slowstart = 0.7; }
+
+Test(simrun, a_reduce_fetches_from_a_host_once_at_a_time_taking_its_outputs_together)
+{
+	struct topo t;
+	struct workload w;
+	load_topo(&t, "topologies/geni-10rack-eps.conf");
+	synth_fit(&w, 12, 4, 0.01, 0.1, 100000000, 100);
+	json_decref(sim_run(&t, &w, "fair", "hosts", geni_slowstart));
+	workload_free(&w);
+	enum { CAP = 200000 };
+	static struct flow_row fl[CAP];
+	char path[300];
+	snprintf(path, sizeof path, "%s/default/fair/hosts/flows.csv", root);
+	int n = shuffle_flows(path, fl, CAP);
+	cr_assert_gt(n, 100);
+	int shared = 0;
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++) {
+			if (fl[j].task != fl[i].task || fl[j].src != fl[i].src)
+				continue;
+			if (same_fetch(&fl[i], &fl[j])) {
+				shared++;
+				continue;
+			}
+			cr_assert(fl[j].end <= fl[i].moved + 1e-9 || fl[j].moved >= fl[i].end - 1e-9,
+				  "task %d fetched from server %d twice at once: %.3f-%.3f and %.3f-%.3f", fl[i].task,
+				  fl[i].src, fl[i].moved, fl[i].end, fl[j].moved, fl[j].end);
+		}
+	cr_assert_gt(shared, 0, "no fetch took two of its holder's transfers");
 }
