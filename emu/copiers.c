@@ -5,8 +5,9 @@
  * reduce fetches from it, and gives the copier every map output known on
  * that host (up to 20), fetched over one connection.  A reduce that starts
  * before its maps are done thus fetches each host's outputs that finished
- * meanwhile together, and never opens two connections to one host; one
- * connection per map output would pay TCP's start per ~200 kB instead.
+ * meanwhile together, and never opens two connections to one host (one
+ * connection per map output would pay TCP's handshake and slow start for
+ * each).
  * We take the oldest movable transfer's holder rather than a random one:
  * the queue's order (emu/shuffle.c) already spreads the reduces over the
  * holders. */
