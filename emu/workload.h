@@ -75,9 +75,9 @@ int workload_synthetic(struct workload *w, const struct synth_params *s, const s
 
 /* Re-time arrivals of an existing workload (trace times kept for ARRIVE_TRACE). */
 void workload_set_arrivals(struct workload *w, const struct synth_params *s);
-/* Mark s->recurring_fraction of the jobs recurring, the rest ad hoc, as the
- * generator does (the same seeded draw): for a trace, which says nothing
- * of it. */
+/* Mark round(s->recurring_fraction x njobs) jobs recurring, a seeded random
+ * set of them, the rest ad hoc, as the generator does (the same draw): for
+ * a trace, which says nothing of it. */
 void workload_set_recurring(struct workload *w, const struct synth_params *s);
 
 /* Prediction errors for sensitivity studies (the dissertation's Fig. 4.20):
