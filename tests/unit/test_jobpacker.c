@@ -1298,12 +1298,19 @@ Test(jobpacker, adhoc_jobs_get_the_overprovisioned_share)
 	cr_assert_eq(w->jobs[0].maps_running, 2, "no ad-hoc job waits: the plan takes the container past its share");
 	stop();
 
-	/* At 5 s the entry is due: it takes every container, as planned. */
-	start("jobpacker", 1, 2, 1, 2, js, 0.7, 1000);
+	/* At 5 s the entry is due, on a rack of 3 containers (share 1): it
+	 * goes first up to its share, then the ad-hoc job with no task running
+	 * gets one (a starved job, as under Fair), and past that the due entry
+	 * goes before the ad-hoc job again. */
+	start("jobpacker", 1, 3, 1, 2, js, 0.7, 1000);
 	c.now = 5;
 	arrive_all();
-	cr_assert_eq(offer_all(), 2);
-	cr_assert_eq(w->jobs[0].maps_running, 2, "a due entry goes before the ad-hoc jobs");
+	cr_assert_eq(offer_all(), 3);
+	cr_assert_eq(w->jobs[1].maps_running, 1, "a starved ad-hoc job gets its first container");
+	cr_assert_eq(w->jobs[0].maps_running, 2, "a due entry goes before a running ad-hoc job");
+	cr_assert(finish_a_map(0));
+	cr_assert_eq(offer_all(), 1);
+	cr_assert_eq(w->jobs[0].maps_running, 2, "the due entry again, the ad-hoc job runs");
 	stop();
 }
 
