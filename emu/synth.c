@@ -345,11 +345,9 @@ static int synth_check(const struct synth_params *s, char *err)
 }
 
 /* Exactly round(fraction x njobs) jobs, a uniformly random set of them
- * (selection sampling, Knuth's Algorithm S): the dissertation "randomly
- * selected half of the jobs as ad-hoc jobs" (L1121).  A coin per job left
- * 13 to 17 of 30 recurring at 0.5, and with them a share of the shuffle
- * bytes that swung more than the split itself (GENI mixed, seed 5:
- * 0.10 GB recurring against 0.72 GB ad hoc). */
+ * (selection sampling, Knuth's Algorithm S), as the dissertation "randomly
+ * selected half of the jobs as ad-hoc jobs" (L1121); a coin per job left
+ * 13 to 17 of 30 recurring at 0.5. */
 void workload_set_recurring(struct workload *w, const struct synth_params *s)
 {
 	struct rng rec = rng_stream(s->seed, STREAM_RECURRING);
