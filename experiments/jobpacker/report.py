@@ -356,21 +356,49 @@ for sysn, md, mn, share in orows:
     lines.append("| %s | %.2f | %.3f | %s | %.2f | %.1f%% |" % (sysn, md, norm(md, base), paper_med[sysn], mn,
                                                                100 * share))
 lines.append("")
-# Where a job's time goes: waiting for its first container, then running.  JobPacker's plan
-# queues jobs in arrival order on its racks (L1000) where Fair shares at once; the split shows
-# whether a distance from F-EPS is in the wait or in the run (FINDINGS, twenty-first session).
-def wait_run(rs):
-    """Over the runs' finished jobs: (median and 90th-percentile wait, median run), seconds."""
-    js = [r for _, _, jobs in rs for r in jobs if r["finished"] == "1"]
-    waits = sorted(float(r["start_s"]) - float(r["submit_s"]) for r in js)
-    return (med(waits), waits[int(0.9 * (len(waits) - 1))] if waits else float("nan"),
-            med([float(r["end_s"]) - float(r["start_s"]) for r in js]))
-wr = per_system("online", None, wait_run, study)
+# Where a job's time goes: waiting for its first container, then its map phase, its shuffle and
+# its last reduce.  JobPacker's plan queues jobs in arrival order on its racks (L1000) where Fair
+# shares at once, packs a shuffle-heavy job's maps on a few racks, and sends its shuffle over
+# circuits that serve one rack pair per port at a time; the split shows which of these a distance
+# from F-EPS is in (FINDINGS, twenty-first and twenty-fifth sessions).
+def phases(rs):
+    """Over the runs' finished jobs, medians in seconds: wait (arrival to first container), 90th
+    percentile of the wait, map phase (first container to last map end), shuffle (last map end to
+    the start of the last reduce's compute: its fetches done), reduce (that to the job's end), and
+    the run (first container to end)."""
+    w, m, sh, rd, run = [], [], [], [], []
+    for name, _, jobs in rs:
+        ts, _ = tasks_of(res, name)
+        last_map, last_red = {}, {}
+        for t in ts:
+            if not t["end_s"]:
+                continue
+            end = float(t["end_s"])
+            if t["kind"] == "map":
+                last_map[t["job"]] = max(last_map.get(t["job"], 0.0), end)
+            else:
+                last_red[t["job"]] = max(last_red.get(t["job"], 0.0), end - float(t["duration_s"]))
+        for r in jobs:
+            if r["finished"] != "1" or r["job"] not in last_map:
+                continue
+            start, end, me = float(r["start_s"]), float(r["end_s"]), last_map[r["job"]]
+            rs_ = last_red.get(r["job"], me)
+            w.append(start - float(r["submit_s"]))
+            m.append(me - start)
+            sh.append(max(0.0, rs_ - me))
+            rd.append(end - max(rs_, me))
+            run.append(end - start)
+    w.sort()
+    return med(w), w[int(0.9 * (len(w) - 1))] if w else float("nan"), med(m), med(sh), med(rd), med(run)
+wr = per_system("online", None, phases, study)
 if wr:
-    lines += ["**Waiting and running** (online, every finished job of the seeds): from its arrival to its "
-              "first container, and from there to its end.", "",
-              "| system | wait, median / 90th percentile (s) | run, median (s) |", "|---|---|---|"]
-    lines += ["| %s | %.2f / %.2f | %.2f |" % (sysn, w50, w90, r50) for sysn, (w50, w90, r50) in wr.items()]
+    lines += ["**Where the time goes** (online, every finished job of the seeds, medians): from its "
+              "arrival to its first container, its map phase, its shuffle (from its last map's end until "
+              "its last reduce has fetched everything), its last reduce, and the whole run from the first "
+              "container.  The phases' medians need not add up to the run's.", "",
+              "| system | wait, median / 90th percentile (s) | maps (s) | shuffle (s) | reduce (s) "
+              "| run (s) |", "|---|---|---|---|---|---|"]
+    lines += ["| %s | %.2f / %.2f | %.2f | %.2f | %.2f | %.2f |" % ((sysn,) + v) for sysn, v in wr.items()]
     lines.append("")
 
 # The online scenario at other arrival rates (run.sh's load sweep: this study's runs, then its
