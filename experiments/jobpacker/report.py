@@ -382,11 +382,11 @@ def phases(rs):
             if r["finished"] != "1" or r["job"] not in last_map:
                 continue
             start, end, me = float(r["start_s"]), float(r["end_s"]), last_map[r["job"]]
-            rs_ = last_red.get(r["job"], me)
+            red_start = last_red.get(r["job"], me)
             w.append(start - float(r["submit_s"]))
             m.append(me - start)
-            sh.append(max(0.0, rs_ - me))
-            rd.append(end - max(rs_, me))
+            sh.append(max(0.0, red_start - me))
+            rd.append(end - max(red_start, me))
             run.append(end - start)
     w.sort()
     return med(w), w[int(0.9 * (len(w) - 1))] if w else float("nan"), med(m), med(sh), med(rd), med(run)
