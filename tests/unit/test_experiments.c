@@ -483,7 +483,89 @@ static double plan_makespan(const char *name)
 	return last;
 }
 
-Test(experiments, report_puts_jobpackers_plan_beside_its_run_and_splits_waiting_from_running, .timeout = 300)
+/* Per finished job of a GENI-scale run, as report.py's "Where the time goes" splits it:
+ * [0] map phase (first container to last map end), [1] shuffle (last map end to the start of
+ * the last reduce's compute), [2] reduce (that to the job's end); medians into med[3]. */
+static void phase_medians(const char *res, const char *run, double med[3])
+{
+	enum { MAXJ = 256 };
+	double last_map[MAXJ], last_red[MAXJ], v[3][MAXJ];
+	char path[512], line[1024];
+	for (int j = 0; j < MAXJ; j++)
+		last_map[j] = last_red[j] = -1;
+	snprintf(path, sizeof path, "%s/%s/jobpacker-sim-geni/%s/tasks.csv", root, res, run);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s missing", path);
+	cr_assert_not_null(fgets(line, sizeof line, f));   /* header */
+	while (fgets(line, sizeof line, f)) {
+		char *field[16];
+		int k = 0;
+		for (char *p = line, *tok; k < 16 && (tok = strsep(&p, ",")); )
+			field[k++] = tok;
+		cr_assert_geq(k, 10, "%s: a short row", path);
+		int j = atoi(field[1]);
+		cr_assert(j >= 0 && j < MAXJ);
+		if (!*field[8])
+			continue;   /* never ended */
+		double end = atof(field[8]);
+		if (!strcmp(field[2], "map"))
+			last_map[j] = fmax(last_map[j], end);
+		else
+			last_red[j] = fmax(last_red[j], end - atof(field[9]));   /* end_s - duration_s */
+	}
+	fclose(f);
+	snprintf(path, sizeof path, "%s/%s/jobpacker-sim-geni/%s/jobs.csv", root, res, run);
+	cr_assert_not_null(f = fopen(path, "r"), "%s missing", path);
+	cr_assert_not_null(fgets(line, sizeof line, f));
+	int n = 0;
+	while (fgets(line, sizeof line, f)) {
+		char *field[16];
+		int k = 0;
+		for (char *p = line, *tok; k < 16 && (tok = strsep(&p, ",")); )
+			field[k++] = tok;
+		int j = atoi(field[0]);
+		if (k < 13 || atoi(field[12]) != 1 || last_map[j] < 0)
+			continue;
+		double start = atof(field[3]), end = atof(field[4]), me = last_map[j];
+		double rs = last_red[j] >= 0 ? last_red[j] : me;
+		v[0][n] = me - start;
+		v[1][n] = fmax(0, rs - me);
+		v[2][n++] = end - fmax(rs, me);
+	}
+	fclose(f);
+	cr_assert_gt(n, 0, "%s: no finished job", run);
+	for (int c = 0; c < 3; c++) {
+		for (int i = 1; i < n; i++)
+			for (int k = i; k > 0 && v[c][k - 1] > v[c][k]; k--) {
+				double t = v[c][k];
+				v[c][k] = v[c][k - 1];
+				v[c][k - 1] = t;
+			}
+		med[c] = n % 2 ? v[c][n / 2] : (v[c][n / 2 - 1] + v[c][n / 2]) / 2;
+	}
+}
+
+/* The cells of system `sys`'s row in the report's "Where the time goes" table. */
+static void phase_row(const char *report, const char *sys, double cell[6])
+{
+	char path[512], want[64];
+	snprintf(path, sizeof path, "%s/%s", root, report);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s missing", path);
+	static char buf[1 << 20];
+	size_t len = fread(buf, 1, sizeof buf - 1, f);
+	buf[len] = '\0';
+	fclose(f);
+	const char *table = strstr(buf, "**Where the time goes**");
+	cr_assert_not_null(table, "%s: no phase table", report);
+	snprintf(want, sizeof want, "\n| %s | ", sys);
+	const char *row = strstr(table, want);
+	cr_assert_not_null(row, "%s: no phase row for %s", report, sys);
+	cr_assert_eq(sscanf(row + strlen(want), "%lf / %lf | %lf | %lf | %lf | %lf |", &cell[0], &cell[1], &cell[2],
+			    &cell[3], &cell[4], &cell[5]), 6, "%s: a short phase row for %s", report, sys);
+}
+
+Test(experiments, report_puts_jobpackers_plan_beside_its_run_and_splits_the_online_time, .timeout = 300)
 {
 	cr_assert_eq(run_sh("res", "out-res", "SYSTEMS='JobPacker F-EPS' ONLY='^(batch|online)-'",
 			    "--backend sim --scale geni --no-sens --reps 1 --seeds 5 --jobs 12", "a.log"),
@@ -496,16 +578,21 @@ Test(experiments, report_puts_jobpackers_plan_beside_its_run_and_splits_waiting_
 	snprintf(row, sizeof row, "| 5 | %.2f | %.2f | %.3f | %.2f | %.3f | %.3f | ", plan, run, run / plan, feps,
 		 plan / feps, run / feps);
 	cr_assert(file_has("out-res/REPORT.md", row), "no plan row %s", row);
-	/* Waiting and running add up to the JCT job by job, so the medians come from jobs.csv's columns. */
+	/* Waiting and running add up to the JCT job by job, so their medians come from jobs.csv's
+	 * columns; the phases of the run from tasks.csv's. */
 	const char *online[] = {"jobpacker/online-JobPacker-s5", "fair/online-F-EPS-s5"}, *sys[] = {"JobPacker", "F-EPS"};
 	for (int i = 0; i < 2; i++) {
 		double wait = class_median("res", online[i], -1, SPAN_WAIT, NULL);
-		double running = class_median("res", online[i], -1, SPAN_RUN, NULL);
+		double running = class_median("res", online[i], -1, SPAN_RUN, NULL), ph[3], cell[6];
 		cr_assert(wait >= 0 && running > 0, "%s: wait %g, run %g", online[i], wait, running);
-		snprintf(row, sizeof row, "| %s | %.2f / ", sys[i], wait);
-		cr_assert(file_has("out-res/REPORT.md", row), "no waiting row %s", row);
-		snprintf(row, sizeof row, " | %.2f |", running);
-		cr_assert(file_has("out-res/REPORT.md", row), "no running cell %s for %s", row, sys[i]);
+		phase_medians("res", online[i], ph);
+		cr_assert(ph[0] > 0 && ph[2] > 0, "%s: maps %g, reduce %g", online[i], ph[0], ph[2]);
+		phase_row("out-res/REPORT.md", sys[i], cell);
+		cr_assert(fabs(cell[0] - wait) < 0.006 && fabs(cell[5] - running) < 0.006,
+			  "%s: wait %g, run %g in the report; %g, %g from jobs.csv", sys[i], cell[0], cell[5], wait, running);
+		for (int c = 0; c < 3; c++)
+			cr_assert(fabs(cell[2 + c] - ph[c]) < 0.006, "%s: phase %d is %g in the report, %g from tasks.csv",
+				  sys[i], c, cell[2 + c], ph[c]);
 	}
 }
 
