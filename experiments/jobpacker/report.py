@@ -631,13 +631,29 @@ for key in runs:
     for name, s, _ in runs[key]:
         v = s["fidelity"]["verdict"]
         tally[v] = tally.get(v, 0) + 1
+def saturated(fd):
+    """The share of a run's monitor samples (one a second) with every CPU over 95% busy."""
+    return fd.get("cpu_saturated_samples", 0) / fd["samples"] if fd.get("samples") else 0.0
 lines += ["## Fidelity of every run", "",
-          "%d runs: %s." % (sum(tally.values()), ", ".join("%d %s" % (n, v) for v, n in sorted(tally.items()))), "",
-          "| run | verdict | detail |", "|---|---|---|"]
+          "%d runs: %s." % (sum(tally.values()), ", ".join("%d %s" % (n, v) for v, n in sorted(tally.items())))]
+# A run is machine-limited when the CPUs are saturated in over half its seconds; below that,
+# its busiest seconds still slow its flows, and the systems that move many flows at once lose
+# the most (FINDINGS, twenty-fifth session).
+hot = {sysn: [saturated(s["fidelity"]) for (_, sy), rs in runs.items() if sy == sysn for _, s, _ in rs]
+       for sysn in SYSTEMS}
+any_hot = any(v for vs in hot.values() for v in vs)   # a simulated study has no CPU to saturate
+if any_hot:
+    lines += ["", "*CPU saturated*: the share of a run's seconds in which every CPU was over 95% busy; "
+              "mean over each system's runs: " + ", ".join("%s %.0f%%" % (sysn, 100 * mean(v))
+                                                           for sysn, v in hot.items() if v) + ".  Those "
+              "seconds slow the emulated flows; the systems with the most flows at once lose the most."]
+lines += ["", "| run | verdict |%s detail |" % (" CPU saturated |" if any_hot else ""),
+          "|---|---|%s---|" % ("---|" if any_hot else "")]
 for key in sorted(runs):
     for name, s, _ in runs[key]:
         fd = s["fidelity"]
-        lines.append("| %s | %s | %s |" % (name, fd["verdict"], fd.get("detail", "")))
+        lines.append("| %s | %s |%s %s |" % (name, fd["verdict"], " %.0f%% |" % (100 * saturated(fd)) if any_hot else "",
+                                             fd.get("detail", "")))
 lines.append("")
 with open(os.path.join(out, "REPORT.md"), "w") as f:
     f.write("\n".join(lines))

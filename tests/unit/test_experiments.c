@@ -142,6 +142,26 @@ Test(experiments, report_pairs_twin_runs_of_the_same_setup_only, .timeout = 300)
 	cr_assert_not(file_has("mixed/REPORT.md", "simulator twin"));
 }
 
+Test(experiments, report_gives_each_runs_cpu_saturated_seconds, .timeout = 300)
+{
+	cr_assert_eq(study("res", "10", "a.log"), 0);
+	/* A simulated study has no CPU to saturate: no column. */
+	cr_assert(file_has("out-res/REPORT.md", "| run | verdict | detail |"));
+	cr_assert_not(file_has("out-res/REPORT.md", "*CPU saturated*"));
+	/* One run as if the emulator's monitor had found 3 of its 10 seconds saturated. */
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "f='%s/res/jobpacker-sim-geni/jobpacker/batch-JobPacker-s4/summary.json' && "
+		 "sed -i -e 's/\"samples\": *[0-9]*/\"samples\": 10/' "
+		 "-e 's/\"cpu_saturated_samples\": *[0-9]*/\"cpu_saturated_samples\": 3/' \"$f\" && "
+		 "python3 '%s/experiments/jobpacker/report.py' '%s/res/jobpacker-sim-geni' '%s/hot' > /dev/null 2>&1",
+		 root, repo, root, root);
+	cr_assert_eq(system(cmd), 0);
+	cr_assert(file_has("hot/REPORT.md", "| run | verdict | CPU saturated | detail |"));
+	cr_assert(file_has("hot/REPORT.md", "| batch-JobPacker-s4 | simulated | 30% |"));
+	cr_assert(file_has("hot/REPORT.md", "| batch-Corral-s4 | simulated | 0% |"));
+	cr_assert(file_has("hot/REPORT.md", "mean over each system's runs: JobPacker 30%, Corral 0%."));
+}
+
 Test(experiments, report_gives_the_spread_over_resampled_seeds, .timeout = 300)
 {
 	/* Two seeds: a resample is seed 4 twice, seed 5 twice or one of each.
