@@ -94,7 +94,8 @@ static int summary_jobs(const char *res, const char *run)
 	return (int)summary_num(res, run, "jobs");
 }
 
-static bool file_has(const char *name, const char *text)
+/* The text of root/name (up to 1 MB), in a buffer the next call reuses. */
+static const char *file_text(const char *name)
 {
 	char path[512];
 	snprintf(path, sizeof path, "%s/%s", root, name);
@@ -104,7 +105,12 @@ static bool file_has(const char *name, const char *text)
 	size_t n = fread(buf, 1, sizeof buf - 1, f);
 	buf[n] = '\0';
 	fclose(f);
-	return strstr(buf, text) != NULL;
+	return buf;
+}
+
+static bool file_has(const char *name, const char *text)
+{
+	return strstr(file_text(name), text) != NULL;
 }
 
 Test(experiments, run_sh_reuses_a_run_only_when_made_with_the_same_arguments, .timeout = 300)
@@ -568,15 +574,8 @@ static void phase_medians(const char *res, const char *run, double med[3])
 /* The cells of system `sys`'s row in the report's "Where the time goes" table. */
 static void phase_row(const char *report, const char *sys, double cell[6])
 {
-	char path[512], want[64];
-	snprintf(path, sizeof path, "%s/%s", root, report);
-	FILE *f = fopen(path, "r");
-	cr_assert_not_null(f, "%s missing", path);
-	static char buf[1 << 20];
-	size_t len = fread(buf, 1, sizeof buf - 1, f);
-	buf[len] = '\0';
-	fclose(f);
-	const char *table = strstr(buf, "**Where the time goes**");
+	char want[64];
+	const char *table = strstr(file_text(report), "**Where the time goes**");
 	cr_assert_not_null(table, "%s: no phase table", report);
 	snprintf(want, sizeof want, "\n| %s | ", sys);
 	const char *row = strstr(table, want);
