@@ -231,6 +231,28 @@ Test(experiments, report_gives_the_spread_over_resampled_seeds, .timeout = 300)
 		  t_open, yes, no, open);
 }
 
+/* Split a CSV line in place into at most 16 fields; returns how many. */
+static int csv_fields(char *line, char *field[16])
+{
+	int k = 0;
+	for (char *p = line, *tok; k < 16 && (tok = strsep(&p, ",")); )
+		field[k++] = tok;
+	return k;
+}
+
+/* The median of v[0..n) as statistics.median (the mean of the middle two of an even
+ * count); sorts v.  An insertion sort: a few dozen jobs. */
+static double median(double *v, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int k = i; k > 0 && v[k - 1] > v[k]; k--) {
+			double t = v[k];
+			v[k] = v[k - 1];
+			v[k - 1] = t;
+		}
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /* What finished_spans takes of a job: its JCT, its wait from arrival to its first container,
  * or its run from there to its end. */
 enum span { SPAN_JCT, SPAN_WAIT, SPAN_RUN };
@@ -250,9 +272,7 @@ static int finished_spans(const char *res, const char *run, int rec, enum span w
 	cr_assert_not_null(fgets(line, sizeof line, f));   /* header */
 	while (fgets(line, sizeof line, f) && n < cap) {
 		char *field[16];
-		int k = 0;
-		for (char *p = line, *tok; k < 16 && (tok = strsep(&p, ",")); )
-			field[k++] = tok;
+		int k = csv_fields(line, field);
 		cr_assert_geq(k, 13, "%s: a short row", path);
 		all += atof(field[9]);   /* shuffle_bytes */
 		recurring += atoi(field[11]) == 1 ? atof(field[9]) : 0;
@@ -277,13 +297,7 @@ static double class_median(const char *res, const char *run, int rec, enum span 
 	double v[4096];
 	int n = finished_spans(where, run, rec, what, v, 4096, rec_share);
 	cr_assert_gt(n, 0, "%s: no finished job of the class", run);
-	for (int i = 1; i < n; i++)   /* insertion sort: a few dozen jobs */
-		for (int k = i; k > 0 && v[k - 1] > v[k]; k--) {
-			double t = v[k];
-			v[k] = v[k - 1];
-			v[k - 1] = t;
-		}
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return median(v, n);
 }
 
 static double median_jct(const char *res, const char *run)
@@ -525,9 +539,7 @@ static void phase_medians(const char *res, const char *run, double med[3])
 	cr_assert_not_null(fgets(line, sizeof line, f));   /* header */
 	while (fgets(line, sizeof line, f)) {
 		char *field[16];
-		int k = 0;
-		for (char *p = line, *tok; k < 16 && (tok = strsep(&p, ",")); )
-			field[k++] = tok;
+		int k = csv_fields(line, field);
 		cr_assert_geq(k, 10, "%s: a short row", path);
 		int j = atoi(field[1]);
 		cr_assert(j >= 0 && j < MAXJ);
@@ -546,9 +558,7 @@ static void phase_medians(const char *res, const char *run, double med[3])
 	int n = 0;
 	while (fgets(line, sizeof line, f)) {
 		char *field[16];
-		int k = 0;
-		for (char *p = line, *tok; k < 16 && (tok = strsep(&p, ",")); )
-			field[k++] = tok;
+		int k = csv_fields(line, field);
 		int j = atoi(field[0]);
 		if (k < 13 || atoi(field[12]) != 1 || last_map[j] < 0)
 			continue;
@@ -560,15 +570,8 @@ static void phase_medians(const char *res, const char *run, double med[3])
 	}
 	fclose(f);
 	cr_assert_gt(n, 0, "%s: no finished job", run);
-	for (int c = 0; c < 3; c++) {
-		for (int i = 1; i < n; i++)
-			for (int k = i; k > 0 && v[c][k - 1] > v[c][k]; k--) {
-				double t = v[c][k];
-				v[c][k] = v[c][k - 1];
-				v[c][k - 1] = t;
-			}
-		med[c] = n % 2 ? v[c][n / 2] : (v[c][n / 2 - 1] + v[c][n / 2]) / 2;
-	}
+	for (int c = 0; c < 3; c++)
+		med[c] = median(v[c], n);
 }
 
 /* The cells of system `sys`'s row in the report's "Where the time goes" table. */
