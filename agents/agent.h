@@ -101,7 +101,9 @@ struct fetch_result {
 };
 /* Start fetching `bytes` of transfer xfer from addr (held by a server of
  * src_rack, for this server's dst_rack).  done(f, arg) is called once, from
- * the loop (never from fetch_start); the fetch is freed right after.  NULL
+ * the loop (never from fetch_start); the fetch is freed right after.  A
+ * circuit fetch in hold mode takes over its bytes' queued demand (tasks.c)
+ * and gives it up at its first byte or its end.  NULL
  * only if out of memory.  A connection that makes no progress for
  * agent.stall_timeout (not counting time a held circuit transfer waits for
  * its circuit), or that breaks after it was established, is replaced by one

@@ -8,9 +8,14 @@
  *                      have not started because their circuit is dark
  *                      (tasks.c, receiver, hold mode)
  * The controller sums both into its rack-pair demand.  A change is
- * reported at most every 100 ms; a circuit whose sender just finished its
- * work (pending to zero) is news at once: a controller that reconfigures
- * early (ocs_early_due) waits for it. */
+ * reported at most every 100 ms, but an entry that becomes zero or stops
+ * being zero is news at once: a controller that reconfigures early
+ * (ocs_early_due) gives a circuit away when its pair shows no demand.  A
+ * transfer passes from the receiver's queue to the sender's pending (at
+ * its first byte, fetch.c), and the sender's news of it must not lag:
+ * held behind the 100 ms limit of its last report, a pair whose reduces
+ * were between fetches could show no demand for up to 100 ms, and lose its
+ * circuit with fetches under way. */
 #include "agents/agent.h"
 #include <errno.h>
 #include <string.h>
@@ -78,7 +83,7 @@ static void add(struct vec *v, int rack, int64_t delta)
 	if (rack < 0 || rack >= AGENT_MAX_RACKS || !delta)
 		return;
 	v->now[rack] += (uint64_t)delta;
-	if (v == &pending && !v->now[rack] && v->reported[rack])
+	if (!v->now[rack] != !v->reported[rack])
 		report();
 	else
 		changed();

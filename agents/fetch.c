@@ -38,6 +38,7 @@ struct fetch {
 	bool circuit;
 	int src_rack, dst_rack;
 	int early_errno;              /* connect failed synchronously */
+	bool queued;                  /* still counted as the receiver's queued demand */
 	struct stall_watch watch;     /* F_READ: last time bytes arrived */
 	double retry_at;              /* F_WAIT: when to reconnect (monotonic) */
 	fetch_done_fn done;
@@ -69,6 +70,16 @@ static void unlink_fetch(struct fetch *f)
 	f->prev = f->next = NULL;
 }
 
+/* A circuit transfer in hold mode is the receiver's queued demand
+ * (tasks.c) until its first byte: only then has its sender certainly
+ * counted it (demand.c), so the controller never sees the pair without it. */
+static void unqueue(struct fetch *f)
+{
+	if (f->queued)
+		demand_queued_add(f->src_rack, -(int64_t)f->want);
+	f->queued = false;
+}
+
 static void finish(struct fetch *f, bool ok, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void finish(struct fetch *f, bool ok, const char *fmt, ...)
 {
@@ -83,6 +94,7 @@ static void finish(struct fetch *f, bool ok, const char *fmt, ...)
 		snprintf(f->res.error, sizeof f->res.error, "xfer %u from %s: %s", f->xfer,
 			 addr_str(&f->addr, a, sizeof a), what);
 	}
+	unqueue(f);
 	loop_close(&f->ev);
 	unlink_fetch(f);
 	f->done(f, f->arg);
@@ -208,6 +220,7 @@ static void on_fetch(struct ev *e, uint32_t events)
 		/* MSG_TRUNC on TCP: the kernel drops the data without copying */
 		ssize_t n = recv(e->fd, sink, sizeof sink, MSG_TRUNC | MSG_DONTWAIT);
 		if (n > 0) {
+			unqueue(f);
 			f->res.bytes += (uint64_t)n;
 			if (f->res.bytes > f->want) {
 				finish(f, false, "sender sent more than the %llu bytes asked for",
@@ -319,6 +332,7 @@ struct fetch *fetch_start(const struct sockaddr_in *addr, uint32_t xfer, uint64_
 	f->circuit = circuit;
 	f->src_rack = src_rack;
 	f->dst_rack = dst_rack;
+	f->queued = circuit && agent.hold;
 	f->done = done;
 	f->arg = arg;
 	f->res.t_start = now_real();
@@ -337,6 +351,7 @@ const struct fetch_result *fetch_result(const struct fetch *f) { return &f->res;
 
 void fetch_abort(struct fetch *f)
 {
+	unqueue(f);
 	loop_close(&f->ev);
 	unlink_fetch(f);
 	loop_defer_free(f);

@@ -11,7 +11,8 @@
  *           lit: one whose circuit is dark is not started (a copier on it
  *           would idle while other holders' bytes could move) and is
  *           reported as queued demand (demand.c), so the OCS controller
- *           sees every byte waiting for a circuit; a running one whose
+ *           sees every byte waiting for a circuit (a started one stays
+ *           queued demand until its first byte arrives); a running one whose
  *           circuit goes dark waits at its sender and gives up its copier
  *           until the circuit is back.  Starting every held transfer at
  *           once instead would, when its circuit lights, put all of a
@@ -216,6 +217,8 @@ static bool start(struct task *t, const struct xfer *xs, int n)
 	const struct xfer *x = &xs[0];
 	struct fetch *f = fetch_start(&x->addr, (uint32_t)x->id, bytes, x->circuit, x->src_rack, x->dst_rack, on_xfer, t);
 	if (!f) {   /* out of memory or of descriptors */
+		for (int i = 0; i < n; i++)
+			count_queued(&xs[i], -1);
 		char err[96];
 		snprintf(err, sizeof err, "fetch: %s", strerror(errno));
 		task_done(t, false, err);
@@ -252,12 +255,11 @@ static bool pump(struct task *t)
 		busy += !dark(&t->act[i].x[0]);
 	const struct copier_rules rules = {movable, holder_busy, t};
 	struct xfer xs[FETCH_MAX_XFERS];
-	for (int n; busy < t->copiers && (n = copiers_take(t->queue, &t->qhead, t->nq, &rules, xs)); busy++) {
-		for (int i = 0; i < n; i++)
-			count_queued(&xs[i], -1);
+	/* A started fetch's transfers stay queued demand until its first byte
+	 * (fetch.c): the sender counts them only once the request arrives. */
+	for (int n; busy < t->copiers && (n = copiers_take(t->queue, &t->qhead, t->nq, &rules, xs)); busy++)
 		if (!start(t, xs, n))
 			return false;
-	}
 	if (t->final && t->qhead == t->nq && t->nact == 0 && t->state == T_SHUFFLE)
 		compute(t);
 	return true;

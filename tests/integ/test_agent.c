@@ -282,6 +282,36 @@ Test(agent, a_held_circuit_transfer_waits_at_the_receiver_as_demand_and_takes_no
 	cr_assert_eq(C.a[3].queued[0], 0, "queued demand %llu after the transfer", (unsigned long long)C.a[3].queued[0]);
 }
 
+/* A started circuit transfer stays the receiver's queued demand until its
+ * first byte: the sender counts it only once the request arrives, and the
+ * controller must never see the pair without it in between.  Here the
+ * sender holds it (it has heard the circuit go, the receiver has not), so
+ * no byte comes and both ends count it; before, the receiver's count went
+ * at the fetch's start. */
+Test(agent, a_circuit_transfer_is_demand_until_its_first_byte_arrives)
+{
+	int ids[] = {0, 3};
+	start_agents(ids, 2, "--hold");
+	send_pairs(3, OP_CIRCUITS, 0, 1);
+	send_reduce(3, 14, 0, 1);
+	struct xfer x = xfer_of(500, 0, 3, MB, true);
+	send_fetch(3, 14, true, &x, 1);
+	only_demand_for(0, 0.3);
+	only_demand_for(3, 0.3);
+	cr_assert_eq(C.a[0].demand[1], MB, "the sender's pending demand %llu", (unsigned long long)C.a[0].demand[1]);
+	cr_assert_eq(C.a[3].queued[0], MB, "the receiver's queued demand %llu before any byte",
+		     (unsigned long long)C.a[3].queued[0]);
+
+	set_circuits("0>1");
+	send_pairs(0, OP_CIRCUITS, 0, 1);
+	struct msg r;
+	expect_msg(3, OP_FLOW_DONE, &r, 10);
+	cr_assert_eq(r.xfer, 500);
+	cr_assert_eq(C.a[3].queued[0], 0, "queued demand %llu after the transfer", (unsigned long long)C.a[3].queued[0]);
+	expect_msg(3, OP_TASK_DONE, &r, 5);
+	cr_assert(r.ok, "%s", r.error);
+}
+
 /* Rack 0 -> rack 1 to both senders on rack 0 and to the receiver. */
 static void circuits_0to1_senders_0_1(enum msg_op op)
 {
