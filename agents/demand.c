@@ -1,12 +1,14 @@
 /* demand.c — the circuit demand this server reports to the controller.
  *
- * Two vectors, and every circuit transfer is in exactly one of them until
- * it is done:
- *   pending[dst_rack]  bytes of started circuit transfers this server
+ * Two vectors, and every circuit transfer is in at least one of them
+ * until it is done (in both between its request's arrival and its first
+ * byte's):
+ *   pending[dst_rack]  bytes of requested circuit transfers this server
  *                      still has to hand to the kernel (serve.c, sender)
  *   queued[src_rack]   bytes of circuit transfers this server's reduces
- *                      have not started because their circuit is dark
- *                      (tasks.c, receiver, hold mode)
+ *                      have not received a byte of: waiting for a copier
+ *                      or their circuit, or just started (tasks.c, fetch.c,
+ *                      receiver, hold mode)
  * The controller sums both into its rack-pair demand.  A change is
  * reported at most every 100 ms, but an entry that becomes zero or stops
  * being zero is news at once: a controller that reconfigures early
