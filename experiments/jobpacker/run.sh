@@ -30,6 +30,9 @@
 #                       dissertation's model, L852) or take the EPS while it is dark (Helios-like)
 #   --copiers N         parallel fetches per reduce (default 5, Hadoop's; up to 1024: every holder
 #                       at once, as the dissertation's simulator, 6.1.6; slow for Fair at paper scale)
+#   --rate-scale F      geni only: every link rate and every byte x F (0 < F <= 1; default 1), so
+#                       the times stay and the emulator needs less CPU: 0.5 for a machine on
+#                       which the report marks runs machine-limited (FINDINGS.md, 26th session)
 #   --no-sens           skip the sensitivity sweeps
 #   --quick             1 repetition, fewer jobs (GENI 12, no sweeps; paper 100, sweep end points);
 #                       its runs and report go to results/jobpacker-quick/ (RES when given)
@@ -76,8 +79,8 @@ EMU=${EMU:-$ROOT/build/bin/emu}
 REPDIR=$HERE; [ -z "${RES:-}" ] || REPDIR=$RES
 RES_GIVEN=${RES:+1}
 RES=${RES:-$ROOT/results}
-QUICK=0; REPS=""; SREPS=""; TRACE=""; JOBS=""; MAXMAPS=""; BACKEND=emu; SCALE=""; PAR=1; SENS=1; BASE_SS=0.7
-NETARGS=""   # --ocs-mode, --copiers: given only, so that the runs made without them stay reusable
+QUICK=0; RATE=""; REPS=""; SREPS=""; TRACE=""; JOBS=""; MAXMAPS=""; BACKEND=emu; SCALE=""; PAR=1; SENS=1; BASE_SS=0.7
+NETARGS=""   # --ocs-mode, --copiers, --rate-scale: given only, so that the runs made without them stay reusable
 SEEDS=${SEEDS:-}
 die() { echo "run.sh: $*" >&2; exit 2; }
 posint() { case $2 in ''|*[!0-9]*|0*) die "$1 needs a positive integer, not '$2'" ;; esac; }
@@ -87,7 +90,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
     --quick) QUICK=1 ;;
     --no-sens) SENS=0 ;;
-    --reps|--sens-reps|--jobs|--max-maps|--parallel|--trace|--backend|--scale|--seeds|--baseline-slowstart|--ocs-mode|--copiers)
+    --reps|--sens-reps|--jobs|--max-maps|--parallel|--trace|--backend|--scale|--seeds|--baseline-slowstart|--ocs-mode|--copiers|--rate-scale)
         [ $# -ge 2 ] || die "$1 needs a value (see --help)"
         case "$1" in
         --reps) posint "$1" "$2"; REPS=$2 ;;
@@ -103,6 +106,10 @@ while [ $# -gt 0 ]; do
             NETARGS="$NETARGS --ocs-mode $2" ;;
         --copiers) posint "$1" "$2"; [ "$2" -le 1024 ] || die "--copiers: at most 1024, not $2"
             NETARGS="$NETARGS --copiers $2" ;;
+        --rate-scale) awk -v x="$2" 'BEGIN { exit !(x ~ /^(1|1\.0*|0?\.[0-9]*[1-9][0-9]*)$/) }' ||
+            die "--rate-scale needs a number in (0, 1], not '$2'"; RATE=$2
+            # GENI's data scale (emu run's default, 0.01) times the same factor
+            NETARGS="$NETARGS --rate-scale $2 --data-scale $(awk -v x="$2" 'BEGIN { print 0.01 * x }')" ;;
         --baseline-slowstart) awk -v x="$2" 'BEGIN { exit !(x ~ /^(0|1|0?\.[0-9]+|1\.0*)$/) }' ||
             die "--baseline-slowstart needs a fraction in [0, 1], not '$2'"; BASE_SS=$2 ;;
         esac
@@ -126,6 +133,7 @@ sim) : "${SCALE:=paper}" ;;
 esac
 case $SCALE in paper|geni) ;; *) die "--scale paper|geni, not '$SCALE'" ;; esac
 [ -z "$MAXMAPS" ] || [ "$SCALE" = geni ] || die "--max-maps is for --scale geni (paper scale runs its jobs as drawn)"
+[ -z "$RATE" ] || [ "$SCALE" = geni ] || die "--rate-scale is for --scale geni (paper scale runs at data scale 1)"
 [ -x "$EMU" ] || die "$EMU missing: run make first"
 
 if [ "$SCALE" = paper ]; then

@@ -128,6 +128,22 @@ Test(experiments, run_sh_reuses_a_run_only_when_made_with_the_same_arguments, .t
 	cr_assert(file_has("out-res/REPORT.md", "## Batch (Figs. 4.13, 4.14)"));
 }
 
+/* --rate-scale scales the rates and, with them, GENI's data scale (0.01), so the
+ * times stay; the runs made without it are made again. */
+Test(experiments, run_sh_rate_scale_scales_rates_and_bytes_together, .timeout = 300)
+{
+	const char *run = "jobpacker/batch-JobPacker-s4";
+	cr_assert_eq(study_args("res", "8", "4", "--rate-scale 0.5", "a.log"), 0);
+	cr_assert_float_eq(summary_num("res", run, "rate_scale"), 0.5, 1e-9);
+	cr_assert_float_eq(summary_num("res", run, "data_scale"), 0.005, 1e-9);
+	cr_assert_eq(study("res", "8", "b.log"), 0);
+	cr_assert_not(file_has("b.log", "done already"));
+	cr_assert_float_eq(summary_num("res", run, "rate_scale"), 1.0, 1e-9);
+	cr_assert_float_eq(summary_num("res", run, "data_scale"), 0.01, 1e-9);
+	cr_assert_eq(study_args("res", "8", "4", "--rate-scale 2", "c.log"), 2);
+	cr_assert(file_has("c.log", "--rate-scale needs a number in (0, 1], not '2'"));
+}
+
 Test(experiments, report_pairs_twin_runs_of_the_same_setup_only, .timeout = 300)
 {
 	cr_assert_eq(study("res", "10", "a.log"), 0);
