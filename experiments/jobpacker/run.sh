@@ -106,7 +106,7 @@ while [ $# -gt 0 ]; do
             NETARGS="$NETARGS --ocs-mode $2" ;;
         --copiers) posint "$1" "$2"; [ "$2" -le 1024 ] || die "--copiers: at most 1024, not $2"
             NETARGS="$NETARGS --copiers $2" ;;
-        --rate-scale) awk -v x="$2" 'BEGIN { exit !(x ~ /^(1|1\.0*|0?\.[0-9]*[1-9][0-9]*)$/) }' ||
+        --rate-scale) posnum "$1" "$2"; awk -v x="$2" 'BEGIN { exit !(x <= 1) }' ||
             die "--rate-scale needs a number in (0, 1], not '$2'"; RATE=$2
             # GENI's data scale (emu run's default, 0.01) times the same factor
             NETARGS="$NETARGS --rate-scale $2 --data-scale $(awk -v x="$2" 'BEGIN { print 0.01 * x }')" ;;
