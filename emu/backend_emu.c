@@ -62,9 +62,16 @@ struct emu_be {
 
 static struct emu_be *E(const struct run *r) { return r->be_priv; }
 
+/* Slow motion (run_params.slowdown = k): the fabric runs every link at 1/k
+ * of its rate and the agents and the OCS thread take k times as long for
+ * everything, so the machine does 1/k of the work per second.  The run's
+ * clock stays in its own seconds (results, scheduler, heartbeat): wall time
+ * is converted here, at the agents' and the OCS thread's edges. */
+static double wall_of(const struct run *r, double run_s) { return run_s * r->p.slowdown; }
+
 static double emu_now(const struct run *r)
 {
-	return E(r)->t0 > 0 ? run_wall() - E(r)->t0 : 0;
+	return E(r)->t0 > 0 ? (run_wall() - E(r)->t0) / r->p.slowdown : 0;
 }
 
 /* ---- agents ------------------------------------------------------------- */
@@ -128,7 +135,7 @@ static int spawn_agents(struct run *r, char err[512])
 	}
 	snprintf(port, sizeof port, "%d", DATA_PORT);
 	snprintf(copiers, sizeof copiers, "%d", r->p.copiers);
-	snprintf(stall_t, sizeof stall_t, "%g", r->p.stall_timeout_s);
+	snprintf(stall_t, sizeof stall_t, "%g", wall_of(r, r->p.stall_timeout_s));
 	snprintf(stall_r, sizeof stall_r, "%d", r->p.stall_retries);
 	for (int i = 0; i < r->c.nservers; i++) {
 		struct host_id h = {HOST_SERVER, cluster_rack_of(&r->c, i), r->c.servers[i].index};
@@ -254,8 +261,8 @@ static void handle_line(struct run *r, struct conn *c, char *line, size_t len)
 		switch (m.op) {
 		case OP_TASK_DONE: run_task_done(r, c->server, m.task, m.ok, m.bytes, m.error); break;
 		case OP_FLOW_DONE:
-			xfer_moving(r, m.xfer, m.t_start - e->t0);
-			run_flow_done(r, m.xfer, m.bytes, m.t_end - e->t0);
+			xfer_moving(r, m.xfer, (m.t_start - e->t0) / r->p.slowdown);
+			run_flow_done(r, m.xfer, m.bytes, (m.t_end - e->t0) / r->p.slowdown);
 			break;
 		case OP_DEMAND: demand(r, c->server, &m); break;
 		default: run_say(r, "unexpected message op %d from server %d", m.op, c->server);
@@ -326,7 +333,8 @@ static void emu_poll(struct run *r, double deadline)
 
 static void emu_start_task(struct run *r, struct task *t, int server, int input_src)
 {
-	struct msg m = {.task = t->id, .job = t->job, .duration = t->duration_s, .output_bytes = t->output_bytes};
+	struct msg m = {.task = t->id, .job = t->job, .duration = wall_of(r, t->duration_s),
+			.output_bytes = t->output_bytes};
 	if (t->kind == TASK_MAP) {
 		m.op = OP_MAP;
 		m.input_src = input_src;
@@ -366,9 +374,10 @@ static void *ocs_main(void *arg)
 	struct run *r = arg;
 	struct emu_be *e = E(r);
 	ocs_realtime();   /* best effort: δ stays precise on a busy machine */
-	double t_lit = ocs_mono(), next = t_lit + r->p.ocs.interval_s;
+	const struct ocs_params *p = &r->ocs.p;   /* in wall seconds (emu_setup) */
+	double t_lit = ocs_mono(), next = t_lit + p->interval_s;
 	while (!e->ocs_stop) {
-		double wake = r->p.ocs.early ? fmin(next, ocs_mono() + OCS_EARLY_POLL_S) : next;
+		double wake = p->early ? fmin(next, ocs_mono() + wall_of(r, OCS_EARLY_POLL_S)) : next;
 		ocs_sleep_until(wake);
 		if (e->ocs_stop)
 			break;
@@ -393,10 +402,10 @@ static void *ocs_main(void *arg)
 			break;
 		if (ev.changed) {
 			t_lit = ocs_mono();
-			fidelity_reconfig(&r->fid, ev.dark_s, r->p.ocs.delta_s);
+			fidelity_reconfig(&r->fid, ev.dark_s, p->delta_s);
 		}
 		/* On the interval's grid, or a new period from an early reconfiguration. */
-		next = periodic ? next + r->p.ocs.interval_s : ocs_mono() + r->p.ocs.interval_s;
+		next = periodic ? next + p->interval_s : ocs_mono() + p->interval_s;
 	}
 	return NULL;
 }
@@ -481,7 +490,9 @@ static int emu_setup(struct run *r, char err[512])
 			goto oom;
 	}
 	run_say(r, "building the fabric (%d racks x %d servers)", r->t->racks, r->t->servers_per_rack);
-	if (fabric_up(r->t, r->p.prefix, NULL, ferr)) {
+	struct topo slowed = *r->t;
+	topo_slow_down(&slowed, r->p.slowdown);
+	if (fabric_up(&slowed, r->p.prefix, NULL, ferr)) {
 		snprintf(err, 512, "%s", ferr);
 		return -1;
 	}
@@ -510,7 +521,13 @@ static int emu_setup(struct run *r, char err[512])
 		char path[600];
 		snprintf(path, sizeof path, "%s/ocs.csv.tmp", r->dir);
 		struct ocs_hooks hooks = {on_announce, on_lit, r};
-		if (!of || ocs_ctl_init(&r->ocs, of, &r->p.ocs, &hooks, path, ferr)) {
+		struct ocs_params wall = r->p.ocs;
+		wall.interval_s = wall_of(r, wall.interval_s);
+		wall.delta_s = wall_of(r, wall.delta_s);
+		wall.guard_s = wall_of(r, wall.guard_s);
+		wall.drain_timeout_s = wall_of(r, wall.drain_timeout_s);
+		wall.log_slowdown = r->p.slowdown;
+		if (!of || ocs_ctl_init(&r->ocs, of, &wall, &hooks, path, ferr)) {
 			snprintf(err, 512, "OCS controller: %s", ferr);
 			fabric_close(of);
 			return -1;

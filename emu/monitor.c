@@ -169,7 +169,7 @@ void monitor_sample(struct run *r, bool final)
 	if (r->nrecheck) {
 		r->recheck_at = now + wait;
 		if (final) {   /* no loop left to come back: wait here */
-			usleep((useconds_t)(wait * 1e6));
+			usleep((useconds_t)(wait * r->p.slowdown * 1e6));   /* run seconds, in wall time */
 			monitor_recheck(r);
 		}
 	}

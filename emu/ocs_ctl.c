@@ -16,6 +16,7 @@ void ocs_params_default(struct ocs_params *p)
 	p->drain_timeout_s = 0.050;
 	p->scope = OCS_DARK_ALL;
 	p->early = false;
+	p->log_slowdown = 1;
 }
 
 double ocs_early_hold_s(const struct ocs_ctl *c)
@@ -299,8 +300,10 @@ void ocs_log_event(struct ocs_ctl *c, const struct ocs_event *ev)
 	for (char *q = spec; *q; q++)   /* keep the CSV's columns: circuits space-separated */
 		if (*q == ',')
 			*q = ' ';
-	fprintf(c->log, "%.6f,%.6f,%.6f,%.6f,%.6f,%d,%.6f,%.6f,%.3f,%lld,%lld,%s\n", ev->t_dark - c->t0,
-		ev->t_announce, ev->t_dark, ev->t_switch, ev->t_lit, ev->changed, ev->drain_s, ev->dark_s, ev->apply_ms,
+	double k = c->p.log_slowdown;
+	fprintf(c->log, "%.6f,%.6f,%.6f,%.6f,%.6f,%d,%.6f,%.6f,%.3f,%lld,%lld,%s\n", (ev->t_dark - c->t0) / k,
+		ev->t_announce, ev->t_dark, ev->t_switch, ev->t_lit, ev->changed,
+		ev->drain_s < 0 ? ev->drain_s : ev->drain_s / k, ev->dark_s / k, ev->apply_ms,
 		(long long)ev->served, (long long)ev->demand, spec);
 	fflush(c->log);
 }

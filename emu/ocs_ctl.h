@@ -38,6 +38,8 @@ struct ocs_params {
 	enum ocs_dark_scope scope;
 	bool early;               /* also reconfigure as soon as served circuits' ports could
 				     serve a waiting pair (ocs_early_due); default: every interval only */
+	double log_slowdown;      /* the log's t_s, drain_s, dark_s: wall seconds / this (the
+				     run's own seconds under emu run --slowdown; default 1) */
 };
 void ocs_params_default(struct ocs_params *p);
 

@@ -177,6 +177,7 @@ static json_t *params_json(const struct run *r)
 	else {
 		json_object_set_new(o, "stall_timeout_s", json_real(r->p.stall_timeout_s));
 		json_object_set_new(o, "stall_retries", json_integer(r->p.stall_retries));
+		json_object_set_new(o, "slowdown", json_real(r->p.slowdown));
 	}
 	return o;
 }

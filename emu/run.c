@@ -34,6 +34,7 @@ void run_params_default(struct run_params *p)
 	p->stall_timeout_s = DATA_STALL_TIMEOUT_S;
 	p->stall_retries = DATA_STALL_RETRIES;
 	p->timeout_s = 3600;
+	p->slowdown = 1;
 	p->seed = 1;
 }
 

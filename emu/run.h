@@ -33,6 +33,7 @@ struct run_params {
 	double stall_timeout_s;      /* agents: s without progress on a data connection (default 120; 0 = never) */
 	int stall_retries;           /* agents: resumptions of a stalled fetch before its task fails (default 3) */
 	double timeout_s;            /* stop the run (marked partial) after this (default 3600) */
+	double slowdown;             /* emu: wall seconds per run second, slow motion (default 1) */
 	unsigned long seed;
 	bool quiet;
 	bool keep_fabric;            /* leave the fabric up afterwards */

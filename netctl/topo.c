@@ -437,6 +437,13 @@ int topo_save(const struct topo *t, const char *path)
 	return rc;
 }
 
+void topo_slow_down(struct topo *t, double k)
+{
+	struct topo_link *links[] = {&t->server, &t->server_tx, &t->uplink, &t->optical};
+	for (size_t i = 0; i < sizeof links / sizeof links[0]; i++)
+		links[i]->rate = (uint64_t)llround((double)links[i]->rate / k);
+}
+
 double topo_oversubscription(const struct topo *t)
 {
 	return (double)t->server.rate * t->servers_per_rack / (double)t->uplink.rate;

@@ -62,6 +62,12 @@ int topo_load(struct topo *t, const char *path, double rate_scale, char err[TOPO
 int topo_load_string(struct topo *t, const char *text, const char *name,
 		     double rate_scale, char err[TOPO_ERR_LEN]);
 
+/* Slow motion (emu run --slowdown): every link at 1/k of its rate, queue
+ * limits and packet sizes (gso_max) as they were, so every queue holds the
+ * same bytes for k times as long and the fabric carries the same packets k
+ * times slower.  k >= 1. */
+void topo_slow_down(struct topo *t, double k);
+
 /* Write the effective topology (scale already applied, rate_scale = 1) so a
  * running fabric can be re-opened without the original file. */
 int topo_save(const struct topo *t, const char *path);

@@ -55,6 +55,11 @@ static void usage(FILE *f)
 		"  --data-scale X        multiply every byte count (default 0.01, as GENI did)\n"
 		"  --time-scale X        multiply task durations and arrival times (default 0.1)\n"
 		"  --rate-scale X        multiply every link rate (default: the topology's)\n"
+		"  --slowdown K          emu: slow motion; every link at 1/K of its rate (packets and\n"
+		"                        queues as they were), every task, interval and delay K times\n"
+		"                        as long, so the machine does 1/K of the work per second; results\n"
+		"                        stay in the run's own seconds (default 1; for a machine the\n"
+		"                        fidelity check finds CPU-bound)\n"
 		"  --slowstart F         fraction of maps done before reduces start (default 0.05)\n"
 		"  --elephant BYTES      circuit-eligible above this (default 1.125GB x data scale)\n"
 		"  --ocs-mode hold|fallback   circuit-eligible bytes wait for a circuit, or use the EPS meanwhile\n"
@@ -140,7 +145,7 @@ int cmd_run(int argc, char **argv)
 		{"arrival-error", required_argument, 0, 'A'}, {"stall-timeout", required_argument, 0, 'U'},
 		{"stall-retries", required_argument, 0, 'V'}, {"min-shuffle", required_argument, 0, 'Z'},
 		{"max-maps", required_argument, 0, 'X'}, {"ocs-reconfig", required_argument, 0, 'G'},
-		{"copiers", required_argument, 0, 'C'},
+		{"copiers", required_argument, 0, 'C'}, {"slowdown", required_argument, 0, 'W'},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	struct run_params rp;
 	struct workload_params wp;
@@ -247,6 +252,7 @@ int cmd_run(int argc, char **argv)
 		case 'U': if (num("--stall-timeout", optarg, 0, 86400, &rp.stall_timeout_s)) return 2; break;
 		case 'V': if (num("--stall-retries", optarg, 0, 1000, &x)) return 2; rp.stall_retries = (int)x; break;
 		case 'C': if (num("--copiers", optarg, 1, 1024, &x)) return 2; rp.copiers = (int)x; break;
+		case 'W': if (num("--slowdown", optarg, 1, 100, &rp.slowdown)) return 2; break;
 		case 'M': if (num("--monitor", optarg, 0.01, 3600, &rp.monitor_s)) return 2; break;
 		case 'Q': if (num("--sim-quantum", optarg, 0, 10, &rp.sim_quantum_s)) return 2; break;
 		case 'E': if (num("--shuffle-error", optarg, 0, 10, &perr.shuffle)) return 2; break;
@@ -283,6 +289,10 @@ int cmd_run(int argc, char **argv)
 		return 2;
 	}
 	bool sim = !strcmp(rp.backend, "sim");
+	if (sim && rp.slowdown != 1) {
+		fprintf(stderr, "emu run: --slowdown is for the emulator (--backend emu): the simulator's clock is virtual\n");
+		return 2;
+	}
 	if (!sim && !dry && t.unshapeable[0]) {
 		fprintf(stderr, "emu run: %s\n", t.unshapeable);
 		return 2;

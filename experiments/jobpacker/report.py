@@ -116,13 +116,13 @@ def setup_line():
     return ["**Setup** (recorded by the runs): topology %s (F-EPS: its EPS-only twin); %s jobs per run, "
             "seeds %s; workload %s; jobs chosen with a shuffle of at least %s bytes and scaled down to "
             "at most %s maps (0 = off); data scale %s, time scale %s; OCS reconfiguration %s, interval %s s, "
-            "delta %s s, mode %s; %s copiers per reduce; backend %s; slowstart %s." % (
+            "delta %s s, mode %s; %s copiers per reduce; backend %s (slowdown %s); slowstart %s." % (
                 "/".join(vals("topology")), "/".join(map(str, njobs)), " ".join(map(str, seeds)),
                 "/".join(sorted({v.split(",")[0] for v in vals("workload")})),
                 "/".join(vals("min_shuffle_bytes")), "/".join(vals("max_maps")), "/".join(vals("data_scale")),
                 "/".join(vals("time_scale")), "/".join(vals("ocs_reconfig")), "/".join(vals("ocs_interval_s")),
                 "/".join(vals("ocs_delta_s")), "/".join(vals("ocs_mode")), "/".join(vals("copiers")), "/".join(vals("backend")),
-                report_sim.slowstarts((sc, n, s) for (sc, n), rs in runs.items() for _, s, _ in rs)), ""]
+                "/".join(sorted({"%g" % q.get("slowdown", 1) for q in ps})), report_sim.slowstarts((sc, n, s) for (sc, n), rs in runs.items() for _, s, _ in rs)), ""]
 lines += setup_line()
 if left_out:
     lines += ["**Left out** (no number below includes them, nor the other systems' runs of the same "

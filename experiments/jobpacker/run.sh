@@ -33,6 +33,11 @@
 #   --rate-scale F      geni only: every link rate and every byte x F (0 < F <= 1; default 1), so
 #                       the times stay and the emulator needs less CPU: 0.5 for a machine on
 #                       which the report marks runs machine-limited (FINDINGS.md, 26th session)
+#   --slowdown K        emu: slow motion, every link rate / K and every time x K (packets and
+#                       queues as they were), so the machine does 1/K of the work per second;
+#                       results stay in the runs' own seconds.  Give it a RES of its own; the
+#                       study takes ~K x as long.  At 2 the batch's ratios come within a few
+#                       percent of the simulator twin's (FINDINGS.md, 27th session)
 #   --no-sens           skip the sensitivity sweeps
 #   --quick             1 repetition, fewer jobs (GENI 12, no sweeps; paper 100, sweep end points);
 #                       its runs and report go to results/jobpacker-quick/ (RES when given)
@@ -81,6 +86,7 @@ RES_GIVEN=${RES:+1}
 RES=${RES:-$ROOT/results}
 QUICK=0; RATE=""; REPS=""; SREPS=""; TRACE=""; JOBS=""; MAXMAPS=""; BACKEND=emu; SCALE=""; PAR=1; SENS=1; BASE_SS=0.7
 NETARGS=""   # --ocs-mode, --copiers, --rate-scale: given only, so that the runs made without them stay reusable
+SLOWDOWN=""  # emulator only: not for the twin
 SEEDS=${SEEDS:-}
 die() { echo "run.sh: $*" >&2; exit 2; }
 posint() { case $2 in ''|*[!0-9]*|0*) die "$1 needs a positive integer, not '$2'" ;; esac; }
@@ -90,7 +96,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
     --quick) QUICK=1 ;;
     --no-sens) SENS=0 ;;
-    --reps|--sens-reps|--jobs|--max-maps|--parallel|--trace|--backend|--scale|--seeds|--baseline-slowstart|--ocs-mode|--copiers|--rate-scale)
+    --reps|--sens-reps|--jobs|--max-maps|--parallel|--trace|--backend|--scale|--seeds|--baseline-slowstart|--ocs-mode|--copiers|--rate-scale|--slowdown)
         [ $# -ge 2 ] || die "$1 needs a value (see --help)"
         case "$1" in
         --reps) posint "$1" "$2"; REPS=$2 ;;
@@ -110,6 +116,8 @@ while [ $# -gt 0 ]; do
             die "--rate-scale needs a number in (0, 1], not '$2'"; RATE=$2
             # GENI's data scale (emu run's default, 0.01) times the same factor
             NETARGS="$NETARGS --rate-scale $2 --data-scale $(awk -v x="$2" 'BEGIN { print 0.01 * x }')" ;;
+        --slowdown) posnum "$1" "$2"; awk -v x="$2" 'BEGIN { exit !(x >= 1 && x <= 100) }' ||
+            die "--slowdown needs a number in [1, 100], not '$2'"; SLOWDOWN=$2 ;;
         --baseline-slowstart) awk -v x="$2" 'BEGIN { exit !(x ~ /^(0|1|0?\.[0-9]+|1\.0*)$/) }' ||
             die "--baseline-slowstart needs a fraction in [0, 1], not '$2'"; BASE_SS=$2 ;;
         esac
@@ -134,6 +142,7 @@ esac
 case $SCALE in paper|geni) ;; *) die "--scale paper|geni, not '$SCALE'" ;; esac
 [ -z "$MAXMAPS" ] || [ "$SCALE" = geni ] || die "--max-maps is for --scale geni (paper scale runs its jobs as drawn)"
 [ -z "$RATE" ] || [ "$SCALE" = geni ] || die "--rate-scale is for --scale geni (paper scale runs at data scale 1)"
+[ -z "$SLOWDOWN" ] || [ "$BACKEND" = emu ] || die "--slowdown is for the emulator (the simulator's clock is virtual)"
 [ -x "$EMU" ] || die "$EMU missing: run make first"
 
 if [ "$SCALE" = paper ]; then
@@ -309,7 +318,7 @@ one() {  # scenario system seed envs args
     [ -n "$TRACE" ] && wl="--workload $PLANS/trace-s$seed.tsv"
     # Later options win: a scenario's --slowstart overrides the system's.
     runargs="--backend $BACKEND --topology $(topo_of "$sys") --scheduler $(sched_of "$sys") --seed $seed \
---jobs $JOBS --slowstart $(slowstart_of "$sys") --recurring 1 $SCALEARGS$NETARGS $wl $args"
+--jobs $JOBS --slowstart $(slowstart_of "$sys") --recurring 1 $SCALEARGS$NETARGS${SLOWDOWN:+ --slowdown $SLOWDOWN} $wl $args"
     # A finished run is kept only if it was made of the same: `--quick` (12 jobs) then the full
     # study must not keep the quick runs of their common seed, nor a study the runs of an
     # edited topology file.  The binary may differ.

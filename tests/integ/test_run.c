@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
@@ -266,4 +267,79 @@ Test(run, a_saturated_cpu_makes_the_run_machine_limited)
 	cr_assert(strstr(json_string_value(json_object_get(f, "detail")), "CPU was saturated"), "%s",
 		  json_string_value(json_object_get(f, "detail")));
 	json_decref(s);
+}
+
+/* The largest rate any server port carried in one links.csv sample, Mbit/s
+ * in the run's own seconds. */
+static double max_server_mbps(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+	char line[512];
+	double max = 0;
+	while (fgets(line, sizeof line, f)) {
+		double t, tx, rx;
+		char link[64], cls[16];
+		/* t_s,link,class,rack,server,port,tx_bytes,rx_bytes,tx_mbps,rx_mbps,... */
+		if (sscanf(line, "%lf,%63[^,],%15[^,],%*d,%*d,%*d,%*u,%*u,%lf,%lf", &t, link, cls, &tx, &rx) == 5 &&
+		    !strcmp(cls, "server"))
+			max = fmax(max, fmax(tx, rx));
+	}
+	fclose(f);
+	return max;
+}
+
+/* Slow motion: the same job at --slowdown 3 takes about as long in the run's
+ * own seconds and three times as long on the wall clock, its links carry
+ * no more than their rates in run seconds (the fabric ran at a third of
+ * them), and its reconfigurations stay δ long in run seconds. */
+Test(run, slowdown_runs_in_slow_motion_and_reports_the_runs_own_seconds)
+{
+	unlink(wl_path);
+	strcpy(wl_path, "/tmp/emu-itrun-wl-XXXXXX");
+	rx_write_file(wl_path, slow_workload);
+	double makespan[2], wall[2];
+	static const char *const runs[] = {"x1", "x3"};
+	for (int i = 0; i < 2; i++) {
+		const char *extra[] = {"--elephant", "100KB", "--ocs-interval", "0.5", "--slowstart", "1", "--quiet",
+				       "--monitor", "0.5", "--slowdown", i ? "3" : "1", NULL};
+		char log[] = "/tmp/emu-itrun-log-slow";
+		int rc = rx_wait_exit(start_run(runs[i], extra, log));
+		if (rc)
+			show_log(log);
+		cr_assert_eq(rc, 0, "%s: emu run exited %d", runs[i], rc);
+		json_t *s = summary("fair", runs[i]);
+		makespan[i] = rx_num(s, "makespan_s");
+		wall[i] = rx_num(s, "wall_s");
+		cr_assert_float_eq(rx_num(s, "parameters.slowdown"), i ? 3.0 : 1.0, 1e-9);
+		json_decref(s);
+	}
+	cr_log_info("makespan %.2f / %.2f s (run seconds), wall %.1f / %.1f s", makespan[0], makespan[1], wall[0],
+		    wall[1]);
+	cr_assert(makespan[1] > 0.7 * makespan[0] && makespan[1] < 1.4 * makespan[0],
+		  "slow motion changed the run's own times: %.2f against %.2f s", makespan[1], makespan[0]);
+	/* Setup costs the same; the run itself takes 3x, so about 2 makespans more. */
+	cr_assert_geq(wall[1] - wall[0], 1.3 * makespan[0], "wall %.1f against %.1f s", wall[1], wall[0]);
+	double mbps = max_server_mbps(RESULTS "/it/fair/x3/links.csv");
+	cr_log_info("busiest server port sample: %.1f Mbit/s in run seconds (its rate: 100)", mbps);
+	cr_assert(mbps > 30 && mbps < 115, "a server port carried %.1f Mbit/s per run second", mbps);
+	/* ocs.csv's dark_s is in run seconds too: about δ (10 ms), not 3δ. */
+	FILE *f = fopen(RESULTS "/it/fair/x3/ocs.csv", "r");
+	cr_assert_not_null(f);
+	char line[1024];
+	int n = 0;
+	double dark_max = 0, dark_min = 1e9;
+	while (fgets(line, sizeof line, f)) {
+		double t_s, dark;
+		/* t_s,t_announce,t_dark,t_switch,t_lit,changed,drain_s,dark_s,... */
+		if (sscanf(line, "%lf,%*f,%*f,%*f,%*f,%*d,%*f,%lf", &t_s, &dark) == 2) {
+			n++;
+			dark_min = fmin(dark_min, dark);
+			dark_max = fmax(dark_max, dark);
+		}
+	}
+	fclose(f);
+	cr_assert_geq(n, 1);
+	cr_assert(dark_min > 0.008 && dark_min < 0.02, "dark %.4f-%.4f s in run seconds over %d reconfigurations",
+		  dark_min, dark_max, n);
 }

@@ -144,6 +144,24 @@ Test(experiments, run_sh_rate_scale_scales_rates_and_bytes_together, .timeout = 
 	cr_assert(file_has("c.log", "--rate-scale needs a number in (0, 1], not '2'"));
 }
 
+/* Slow motion is the emulator's: the simulator's clock is virtual.  Both the
+ * script and emu run say so and exit 2, as they do for a factor below 1. */
+Test(experiments, slowdown_is_for_the_emulator_only)
+{
+	cr_assert_eq(run_sh("res", NULL, "", "--backend sim --scale geni --slowdown 2", "a.log"), 2);
+	cr_assert(file_has("a.log", "--slowdown is for the emulator"));
+	cr_assert_eq(run_sh("res", NULL, "", "--backend sim --scale geni --slowdown 0.5", "b.log"), 2);
+	cr_assert(file_has("b.log", "--slowdown needs a number in [1, 100], not '0.5'"));
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "'%s' run --backend sim --slowdown 2 > '%s/c.log' 2>&1", emu, root);
+	int rc = system(cmd);
+	cr_assert_eq(WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, 2);
+	cr_assert(file_has("c.log", "--slowdown is for the emulator"));
+	snprintf(cmd, sizeof cmd, "'%s' run --slowdown 0.5 > '%s/d.log' 2>&1", emu, root);
+	rc = system(cmd);
+	cr_assert_eq(WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, 2);
+}
+
 Test(experiments, report_pairs_twin_runs_of_the_same_setup_only, .timeout = 300)
 {
 	cr_assert_eq(study("res", "10", "a.log"), 0);

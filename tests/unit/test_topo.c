@@ -90,6 +90,25 @@ Test(topo, rate_scale_applies_to_every_link)
 	cr_assert_float_eq(t.rate_scale, 0.1, 1e-12);
 }
 
+Test(topo, slow_motion_divides_rates_and_keeps_queues_and_packets)
+{
+	struct topo t, slow;
+	char err[TOPO_ERR_LEN];
+	cr_assert_eq(topo_load_string(&t, geni, "g.conf", 0, err), 0, "%s", err);
+	slow = t;
+	topo_slow_down(&slow, 4);
+	const struct topo_link *a[] = {&t.server, &t.server_tx, &t.uplink, &t.optical};
+	const struct topo_link *b[] = {&slow.server, &slow.server_tx, &slow.uplink, &slow.optical};
+	for (int i = 0; i < 4; i++) {
+		cr_assert_eq(b[i]->rate * 4, a[i]->rate, "link %d", i);
+		cr_assert_eq(b[i]->queue_bytes, a[i]->queue_bytes, "a queue holds the same bytes, 4x as long");
+		cr_assert_eq(b[i]->gso_max, a[i]->gso_max, "packets keep their size: 1/4 as many per second");
+	}
+	/* rate_scale, by contrast, shrinks packets with the rate. */
+	cr_assert_eq(topo_load_string(&slow, geni, "g.conf", 0.25, err), 0, "%s", err);
+	cr_assert_lt(slow.server.gso_max, t.server.gso_max);
+}
+
 Test(topo, a_server_sends_at_its_rate_unless_tx_rate_says_otherwise)
 {
 	struct topo t;
