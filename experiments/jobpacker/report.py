@@ -122,7 +122,8 @@ def setup_line():
                 "/".join(vals("min_shuffle_bytes")), "/".join(vals("max_maps")), "/".join(vals("data_scale")),
                 "/".join(vals("time_scale")), "/".join(vals("ocs_reconfig")), "/".join(vals("ocs_interval_s")),
                 "/".join(vals("ocs_delta_s")), "/".join(vals("ocs_mode")), "/".join(vals("copiers")), "/".join(vals("backend")),
-                "/".join(sorted({"%g" % q.get("slowdown", 1) for q in ps})), report_sim.slowstarts((sc, n, s) for (sc, n), rs in runs.items() for _, s, _ in rs)), ""]
+                "/".join(sorted({"%g" % q.get("slowdown", 1) for q in ps})),
+                report_sim.slowstarts((sc, n, s) for (sc, n), rs in runs.items() for _, s, _ in rs)), ""]
 lines += setup_line()
 if left_out:
     lines += ["**Left out** (no number below includes them, nor the other systems' runs of the same "
