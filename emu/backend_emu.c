@@ -68,10 +68,11 @@ static struct emu_be *E(const struct run *r) { return r->be_priv; }
  * clock stays in its own seconds (results, scheduler, heartbeat): wall time
  * is converted here, at the agents' and the OCS thread's edges. */
 static double wall_of(const struct run *r, double run_s) { return run_s * r->p.slowdown; }
+static double run_time_of(const struct run *r, double epoch) { return (epoch - E(r)->t0) / r->p.slowdown; }
 
 static double emu_now(const struct run *r)
 {
-	return E(r)->t0 > 0 ? (run_wall() - E(r)->t0) / r->p.slowdown : 0;
+	return E(r)->t0 > 0 ? run_time_of(r, run_wall()) : 0;
 }
 
 /* ---- agents ------------------------------------------------------------- */
@@ -261,8 +262,8 @@ static void handle_line(struct run *r, struct conn *c, char *line, size_t len)
 		switch (m.op) {
 		case OP_TASK_DONE: run_task_done(r, c->server, m.task, m.ok, m.bytes, m.error); break;
 		case OP_FLOW_DONE:
-			xfer_moving(r, m.xfer, (m.t_start - e->t0) / r->p.slowdown);
-			run_flow_done(r, m.xfer, m.bytes, (m.t_end - e->t0) / r->p.slowdown);
+			xfer_moving(r, m.xfer, run_time_of(r, m.t_start));
+			run_flow_done(r, m.xfer, m.bytes, run_time_of(r, m.t_end));
 			break;
 		case OP_DEMAND: demand(r, c->server, &m); break;
 		default: run_say(r, "unexpected message op %d from server %d", m.op, c->server);
@@ -522,11 +523,7 @@ static int emu_setup(struct run *r, char err[512])
 		snprintf(path, sizeof path, "%s/ocs.csv.tmp", r->dir);
 		struct ocs_hooks hooks = {on_announce, on_lit, r};
 		struct ocs_params wall = r->p.ocs;
-		wall.interval_s = wall_of(r, wall.interval_s);
-		wall.delta_s = wall_of(r, wall.delta_s);
-		wall.guard_s = wall_of(r, wall.guard_s);
-		wall.drain_timeout_s = wall_of(r, wall.drain_timeout_s);
-		wall.log_slowdown = r->p.slowdown;
+		ocs_params_slow_down(&wall, r->p.slowdown);
 		if (!of || ocs_ctl_init(&r->ocs, of, &wall, &hooks, path, ferr)) {
 			snprintf(err, 512, "OCS controller: %s", ferr);
 			fabric_close(of);

@@ -19,6 +19,15 @@ void ocs_params_default(struct ocs_params *p)
 	p->log_slowdown = 1;
 }
 
+void ocs_params_slow_down(struct ocs_params *p, double k)
+{
+	p->interval_s *= k;
+	p->delta_s *= k;
+	p->guard_s *= k;
+	p->drain_timeout_s *= k;
+	p->log_slowdown = k;
+}
+
 double ocs_early_hold_s(const struct ocs_ctl *c)
 {
 	return 9 * c->p.delta_s;

@@ -42,6 +42,9 @@ struct ocs_params {
 				     run's own seconds under emu run --slowdown; default 1) */
 };
 void ocs_params_default(struct ocs_params *p);
+/* Slow motion (emu run --slowdown k): every time above k times as long in
+ * wall seconds, and the log in the run's own seconds (log_slowdown = k). */
+void ocs_params_slow_down(struct ocs_params *p, double k);
 
 struct ocs_hooks {
 	/* Circuits in `going` (a subset of what is lit) go dark soon. */
