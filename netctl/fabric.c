@@ -194,7 +194,9 @@ static int fill_server(struct builder *b, struct nlbatch *nb, int r, int s)
 	rq_neigh(nb, IFX_SERVER_ETH0, gw, mac);
 	/* Only the emulated servers are routable: no default route, so nothing
 	 * can leave for the machine's real network. */
-	rq_route(nb, true, RT_TABLE_MAIN, t->server_net, 16, &gw, IFX_SERVER_ETH0);
+	struct nlmsghdr *route = rq_route(nb, true, RT_TABLE_MAIN, t->server_net, 16, &gw, IFX_SERVER_ETH0);
+	if (t->rto_min_ms)
+		rq_route_rto_min(route, t->rto_min_ms);
 	return rq_shape(nb, IFX_SERVER_ETH0, &t->server_tx);
 }
 

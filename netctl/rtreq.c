@@ -84,8 +84,8 @@ void rq_addr(struct nlbatch *nb, int ifindex, struct in_addr a)
 	mnl_attr_put(nlh, IFA_ADDRESS, 4, &a);
 }
 
-void rq_route(struct nlbatch *nb, bool add, uint32_t table, struct in_addr dst, int plen,
-	      const struct in_addr *gw, int oif)
+struct nlmsghdr *rq_route(struct nlbatch *nb, bool add, uint32_t table, struct in_addr dst, int plen,
+			  const struct in_addr *gw, int oif)
 {
 	char d[INET_ADDRSTRLEN], g[INET_ADDRSTRLEN] = "";
 	inet_ntop(AF_INET, &dst, d, sizeof d);
@@ -110,6 +110,16 @@ void rq_route(struct nlbatch *nb, bool add, uint32_t table, struct in_addr dst, 
 	if (gw)
 		mnl_attr_put(nlh, RTA_GATEWAY, 4, gw);
 	mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)oif);
+	return nlh;
+}
+
+void rq_route_rto_min(struct nlmsghdr *route, uint32_t ms)
+{
+	/* TCP takes a route's RTO floor only when the metric is locked. */
+	struct nlattr *m = mnl_attr_nest_start(route, RTA_METRICS);
+	mnl_attr_put_u32(route, RTAX_LOCK, 1u << RTAX_RTO_MIN);
+	mnl_attr_put_u32(route, RTAX_RTO_MIN, ms);
+	mnl_attr_nest_end(route, m);
 }
 
 void rq_neigh(struct nlbatch *nb, int ifindex, struct in_addr ip, const uint8_t mac[6])

@@ -24,9 +24,13 @@ void rq_veth(struct nlbatch *nb, const struct veth_end *a, const struct veth_end
 	     int peer_ns_fd, uint32_t gso_max);
 void rq_link_up(struct nlbatch *nb, int ifindex);
 void rq_addr(struct nlbatch *nb, int ifindex, struct in_addr a);      /* /32 */
-/* Route dst/plen in table; via gw (on-link) or, with gw NULL, a device route. */
-void rq_route(struct nlbatch *nb, bool add, uint32_t table, struct in_addr dst, int plen,
-	      const struct in_addr *gw, int oif);
+/* Route dst/plen in table; via gw (on-link) or, with gw NULL, a device
+ * route.  Returns the request, for rq_route_rto_min. */
+struct nlmsghdr *rq_route(struct nlbatch *nb, bool add, uint32_t table, struct in_addr dst, int plen,
+			  const struct in_addr *gw, int oif);
+/* Give the route just queued a locked minimum RTO (ms) for the TCP
+ * connections that use it, as `ip route ... rto_min` does. */
+void rq_route_rto_min(struct nlmsghdr *route, uint32_t ms);
 void rq_neigh(struct nlbatch *nb, int ifindex, struct in_addr ip, const uint8_t mac[6]);
 void rq_tos_rule(struct nlbatch *nb, uint8_t tos, uint32_t table, uint32_t prio);
 /* HTB root (1:) with one default class (1:1) at the link rate, and a bfifo

@@ -442,6 +442,8 @@ void topo_slow_down(struct topo *t, double k)
 	struct topo_link *links[] = {&t->server, &t->server_tx, &t->uplink, &t->optical};
 	for (size_t i = 0; i < sizeof links / sizeof links[0]; i++)
 		links[i]->rate = (uint64_t)llround((double)links[i]->rate / k);
+	if (k > 1)
+		t->rto_min_ms = (uint32_t)lround(TOPO_KERNEL_RTO_MIN_MS * k);
 }
 
 double topo_oversubscription(const struct topo *t)

@@ -43,6 +43,7 @@ struct topo {
 	enum ocs_mode ocs_mode;
 	struct topo_link optical;  /* ToR <-> OCS port */
 	char tcp_cc[16];           /* pinned congestion control in servers */
+	uint32_t rto_min_ms;       /* servers' TCP minimum RTO; 0 = the kernel's (TOPO_KERNEL_RTO_MIN_MS) */
 	struct in_addr server_net; /* /16 holding one /24 per rack */
 	struct in_addr fabric_net; /* /16 for ToR uplink and optical addresses */
 	/* per-server resources, for the cluster runtime */
@@ -65,7 +66,9 @@ int topo_load_string(struct topo *t, const char *text, const char *name,
 /* Slow motion (emu run --slowdown): every link at 1/k of its rate, queue
  * limits and packet sizes (gso_max) as they were, so every queue holds the
  * same bytes for k times as long and the fabric carries the same packets k
- * times slower.  k >= 1. */
+ * times slower.  TCP's minimum RTO, a constant, is stretched k times too:
+ * the RTTs it is compared with already are.  k >= 1. */
+#define TOPO_KERNEL_RTO_MIN_MS 200   /* TCP_RTO_MIN: HZ / 5 */
 void topo_slow_down(struct topo *t, double k);
 
 /* Write the effective topology (scale already applied, rate_scale = 1) so a

@@ -104,6 +104,8 @@ Test(topo, slow_motion_divides_rates_and_keeps_queues_and_packets)
 		cr_assert_eq(b[i]->queue_bytes, a[i]->queue_bytes, "a queue holds the same bytes, 4x as long");
 		cr_assert_eq(b[i]->gso_max, a[i]->gso_max, "packets keep their size: 1/4 as many per second");
 	}
+	cr_assert_eq(t.rto_min_ms, 0, "unslowed fabrics keep the kernel's minimum RTO");
+	cr_assert_eq(slow.rto_min_ms, 4 * TOPO_KERNEL_RTO_MIN_MS, "the RTO floor takes 4x as long too");
 	/* rate_scale, by contrast, shrinks packets with the rate. */
 	cr_assert_eq(topo_load_string(&slow, geni, "g.conf", 0.25, err), 0, "%s", err);
 	cr_assert_lt(slow.server.gso_max, t.server.gso_max);
