@@ -648,13 +648,25 @@ if any_hot:
               "mean over each system's runs: " + ", ".join("%s %.0f%%" % (sysn, 100 * mean(v))
                                                            for sysn, v in hot.items() if v) + ".  Those "
               "seconds slow the emulated flows; the systems with the most flows at once lose the most."]
-lines += ["", "| run | verdict |%s detail |" % (" CPU saturated |" if any_hot else ""),
-          "|---|---|%s---|" % ("---|" if any_hot else "")]
+# Node-local maps are all compute: the time they take past it is the machine's lag (emu/results.c).
+late = {sysn: [s["fidelity"]["task_lateness"]["mean_s"] for (_, sy), rs in runs.items() if sy == sysn
+               for _, s, _ in rs if "task_lateness" in s["fidelity"]] for sysn in SYSTEMS}
+any_late = any(late.values())   # summaries from before the measure have none
+if any_late:
+    lines += ["", "*Maps late*: how long node-local maps took past their compute time, mean (ms), and as a "
+              "share of it.  No network moves their bytes, so it is the agents' and the controller's lag in "
+              "waking up.  Mean over each system's runs: " + ", ".join("%s %.0f ms" % (sysn, 1e3 * mean(v))
+                                                                      for sysn, v in late.items() if v) + "."]
+def late_cell(fd):
+    tl = fd.get("task_lateness")
+    return " %.0f ms (%.1f%%) |" % (1e3 * tl["mean_s"], 100 * tl["share_of_compute"]) if tl else " — |"
+lines += ["", "| run | verdict |%s%s detail |" % (" CPU saturated |" if any_hot else "", " maps late |" if any_late else ""),
+          "|---|---|%s%s---|" % ("---|" if any_hot else "", "---|" if any_late else "")]
 for key in sorted(runs):
     for name, s, _ in runs[key]:
         fd = s["fidelity"]
-        lines.append("| %s | %s |%s %s |" % (name, fd["verdict"], " %.0f%% |" % (100 * saturated(fd)) if any_hot else "",
-                                             fd.get("detail", "")))
+        lines.append("| %s | %s |%s%s %s |" % (name, fd["verdict"], " %.0f%% |" % (100 * saturated(fd)) if any_hot else "",
+                                               late_cell(fd) if any_late else "", fd.get("detail", "")))
 lines.append("")
 with open(os.path.join(out, "REPORT.md"), "w") as f:
     f.write("\n".join(lines))

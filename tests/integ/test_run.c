@@ -332,6 +332,12 @@ Test(run, slowdown_runs_in_slow_motion_and_reports_the_runs_own_seconds)
 		makespan[i] = rx_num(s, "makespan_s");
 		wall[i] = rx_num(s, "wall_s");
 		cr_assert_float_eq(rx_num(s, "parameters.slowdown"), i ? 3.0 : 1.0, 1e-9);
+		/* Node-local maps end no sooner than their compute allows, in run
+		 * seconds too: a task timer not stretched by K would end them early. */
+		cr_assert_gt(rx_num(s, "fidelity.task_lateness.tasks"), 0);
+		double late = rx_num(s, "fidelity.task_lateness.mean_s");
+		cr_log_info("%s: node-local maps %.1f ms late", runs[i], late * 1e3);
+		cr_assert(late > -0.002 && late < 0.3, "%s: maps %.3f s past their compute", runs[i], late);
 		json_decref(s);
 		cr_assert(i ? strstr(route, "rto_min lock 600ms") != NULL : route[0] && !strstr(route, "rto_min"),
 			  "%s: server route \"%s\"", runs[i], route);
