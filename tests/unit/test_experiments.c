@@ -182,6 +182,17 @@ Test(experiments, report_pairs_twin_runs_of_the_same_setup_only, .timeout = 300)
 	cr_assert_not(file_has("mixed/REPORT.md", "simulator twin"));
 }
 
+/* Edit the "res" study's seed-4 JobPacker batch summary with `edit` (a shell
+ * command on "$f"), then write the report again into `out`; the exit status. */
+static int edit_and_report(const char *edit, const char *out)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "f='%s/res/jobpacker-sim-geni/jobpacker/batch-JobPacker-s4/summary.json' && %s && "
+		 "python3 '%s/experiments/jobpacker/report.py' '%s/res/jobpacker-sim-geni' '%s/%s' > /dev/null 2>&1",
+		 root, edit, repo, root, root, out);
+	return system(cmd);
+}
+
 Test(experiments, report_gives_each_runs_cpu_saturated_seconds_and_late_maps, .timeout = 300)
 {
 	cr_assert_eq(study("res", "10", "a.log"), 0);
@@ -189,26 +200,19 @@ Test(experiments, report_gives_each_runs_cpu_saturated_seconds_and_late_maps, .t
 	cr_assert(file_has("out-res/REPORT.md", "| run | verdict | detail |"));
 	cr_assert_not(file_has("out-res/REPORT.md", "*CPU saturated*"));
 	/* One run as if the emulator's monitor had found 3 of its 10 seconds saturated. */
-	char cmd[2048];
-	snprintf(cmd, sizeof cmd, "f='%s/res/jobpacker-sim-geni/jobpacker/batch-JobPacker-s4/summary.json' && "
-		 "sed -i -e 's/\"samples\": *[0-9]*/\"samples\": 10/' "
-		 "-e 's/\"cpu_saturated_samples\": *[0-9]*/\"cpu_saturated_samples\": 3/' \"$f\" && "
-		 "python3 '%s/experiments/jobpacker/report.py' '%s/res/jobpacker-sim-geni' '%s/hot' > /dev/null 2>&1",
-		 root, repo, root, root);
-	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(edit_and_report("sed -i -e 's/\"samples\": *[0-9]*/\"samples\": 10/' "
+				     "-e 's/\"cpu_saturated_samples\": *[0-9]*/\"cpu_saturated_samples\": 3/' \"$f\"",
+				     "hot"), 0);
 	cr_assert(file_has("hot/REPORT.md", "| run | verdict | CPU saturated | detail |"));
 	cr_assert(file_has("hot/REPORT.md", "| batch-JobPacker-s4 | simulated | 30% |"));
 	cr_assert(file_has("hot/REPORT.md", "| batch-Corral-s4 | simulated | 0% |"));
 	cr_assert(file_has("hot/REPORT.md", "mean over each system's runs: JobPacker 30%, Corral 0%."));
 	/* The same run as if its node-local maps had ended 50 ms late: a column, and "—" where
 	 * a summary has no such measure. */
-	snprintf(cmd, sizeof cmd, "f='%s/res/jobpacker-sim-geni/jobpacker/batch-JobPacker-s4/summary.json' && "
-		 "python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); s[\"fidelity\"][\"task_lateness\"]="
-		 "{\"tasks\": 9, \"mean_s\": 0.05, \"p90_s\": 0.1, \"max_s\": 0.2, \"share_of_compute\": 0.106}; "
-		 "json.dump(s, open(sys.argv[1], \"w\"))' \"$f\" && "
-		 "python3 '%s/experiments/jobpacker/report.py' '%s/res/jobpacker-sim-geni' '%s/late' > /dev/null 2>&1",
-		 root, repo, root, root);
-	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(edit_and_report("python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); "
+				     "s[\"fidelity\"][\"task_lateness\"]={\"tasks\": 9, \"mean_s\": 0.05, \"p90_s\": 0.1, "
+				     "\"max_s\": 0.2, \"share_of_compute\": 0.106}; json.dump(s, open(sys.argv[1], \"w\"))' \"$f\"",
+				     "late"), 0);
 	cr_assert(file_has("late/REPORT.md", "| run | verdict | CPU saturated | maps late | detail |"));
 	cr_assert(file_has("late/REPORT.md", "| batch-JobPacker-s4 | simulated | 30% | 50 ms (10.6%) |"));
 	cr_assert(file_has("late/REPORT.md", "| batch-Corral-s4 | simulated | 0% | — |"));
