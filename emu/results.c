@@ -190,14 +190,14 @@ static json_t *params_json(const struct run *r)
  * maps ~50 ms late on average, 11% of their compute, and ~20 ms at
  * --slowdown 2 (FINDINGS.md).  NULL on a simulated run (on time by
  * construction) or one without such a task. */
-static json_t *task_lateness_json(const struct run *r, double *mean_s, double *share)
+static json_t *task_lateness_json(const struct run *r)
 {
+	if (!r->be->wallclock)
+		return NULL;
 	double *late = malloc((r->w->ntasks ? r->w->ntasks : 1) * sizeof *late), compute = 0, sum = 0;
 	int n = 0;
-	if (!late || !r->be->wallclock) {
-		free(late);
+	if (!late)
 		return NULL;
-	}
 	for (int i = 0; i < r->w->ntasks; i++) {
 		const struct task *t = &r->w->tasks[i];
 		if (t->kind == TASK_MAP && t->state == TASK_DONE && t->data_local && t->attempts == 1) {
@@ -209,10 +209,8 @@ static json_t *task_lateness_json(const struct run *r, double *mean_s, double *s
 	json_t *o = NULL;
 	if (n) {
 		qsort(late, n, sizeof *late, cmp_double);
-		*mean_s = sum / n;
-		*share = compute > 0 ? sum / compute : 0;
-		o = json_pack("{s:i,s:f,s:f,s:f,s:f}", "tasks", n, "mean_s", *mean_s, "p90_s", quantile(late, n, 0.9),
-			      "max_s", late[n - 1], "share_of_compute", *share);
+		o = json_pack("{s:i,s:f,s:f,s:f,s:f}", "tasks", n, "mean_s", sum / n, "p90_s", quantile(late, n, 0.9),
+			      "max_s", late[n - 1], "share_of_compute", compute > 0 ? sum / compute : 0.0);
 	}
 	free(late);
 	return o;
@@ -324,8 +322,7 @@ int results_write(struct run *r)
 					      f->n ? f->wait_s / f->n : 0.0, "move_mean_s", f->n ? f->move_s / f->n : 0.0));
 	}
 	json_object_set_new(sum_j, "fetch_time", fetch_j);
-	double late_mean = 0, late_share = 0;
-	json_t *late_j = task_lateness_json(r, &late_mean, &late_share);
+	json_t *late_j = task_lateness_json(r);
 	if (late_j)
 		json_object_set_new(json_object_get(sum_j, "fidelity"), "task_lateness", late_j);
 	json_object_set_new(sum_j, "backend", json_string(r->be->name));
@@ -366,7 +363,8 @@ int results_write(struct run *r)
 		printf("%-28s %s%s%s\n", "fidelity", verdict, *why ? ": " : "", why);
 		if (late_j)
 			printf("%-28s %.0f ms past their compute, mean (%.1f%% of it)\n", "node-local maps ended",
-			       late_mean * 1e3, 100 * late_share);
+			       1e3 * json_real_value(json_object_get(late_j, "mean_s")),
+			       100 * json_real_value(json_object_get(late_j, "share_of_compute")));
 	}
 	json_decref(sum_j);
 	return rc ? -1 : 0;

@@ -75,8 +75,8 @@ static json_t *run_system(const struct system *sys)
 	const char *argv[] = {emu, "run", "--topology", sys->topology, "--workload", wl_path, "--prefix", P,
 			      "--results", RESULTS, "--experiment", "c4", "--run", sys->name, "--scheduler",
 			      sys->scheduler, "--slowstart", sys->slowstart, "--elephant", "1MB", "--ocs-interval",
-			      sys->interval ? sys->interval : "0.5", "--ocs-reconfig", sys->reconfig ? sys->reconfig : "periodic", "--timeout", "120",
-			      "--quiet", NULL};
+			      sys->interval ? sys->interval : "0.5", "--ocs-reconfig",
+			      sys->reconfig ? sys->reconfig : "periodic", "--timeout", "120", "--quiet", NULL};
 	int rc = rx_wait_exit(rx_spawn(argv, log));
 	cr_assert_eq(rc, 0, "%s: emu run exited %d (see %s)", sys->name, rc, log);
 	snprintf(path, sizeof path, RESULTS "/c4/%s/%s/summary.json", sys->scheduler, sys->name);
