@@ -35,10 +35,13 @@
 #                       which the report marks runs machine-limited (FINDINGS.md, 26th session)
 #   --slowdown K        emu: slow motion, every link rate / K and every time x K (packets and
 #                       queues as they were), so the machine does 1/K of the work per second;
-#                       results stay in the runs' own seconds.  Give it a RES of its own; the
-#                       study takes ~K x as long.  At 2 the batch's ratios come within a few
-#                       percent of the simulator twin's (FINDINGS.md, 27th session)
+#                       results stay in the runs' own seconds (default 1.5: it keeps the CPUs
+#                       out of saturation in ~93% of the runs' seconds, against ~80% at 1, and
+#                       JobPacker's batch within 5% of its simulator twin; FINDINGS.md, 29th
+#                       session).  1 runs in real time, ~1/3 faster; the study takes ~K/1.5 x as
+#                       long.  Runs made at another K are made again
 #   --no-sens           skip the sensitivity sweeps
+#   --list              print each run's name and emu arguments, run nothing (no root needed)
 #   --quick             1 repetition, fewer jobs (GENI 12, no sweeps; paper 100, sweep end points);
 #                       its runs and report go to results/jobpacker-quick/ (RES when given)
 #   --trace FILE        a SWIM trace instead of the synthetic SWIM-like workload: each seed
@@ -84,9 +87,9 @@ EMU=${EMU:-$ROOT/build/bin/emu}
 REPDIR=$HERE; [ -z "${RES:-}" ] || REPDIR=$RES
 RES_GIVEN=${RES:+1}
 RES=${RES:-$ROOT/results}
-QUICK=0; RATE=""; REPS=""; SREPS=""; TRACE=""; JOBS=""; MAXMAPS=""; BACKEND=emu; SCALE=""; PAR=1; SENS=1; BASE_SS=0.7
+QUICK=0; LIST=0; RATE=""; REPS=""; SREPS=""; TRACE=""; JOBS=""; MAXMAPS=""; BACKEND=emu; SCALE=""; PAR=1; SENS=1; BASE_SS=0.7
 NETARGS=""   # --ocs-mode, --copiers, --rate-scale: given only, so that the runs made without them stay reusable
-SLOWDOWN=""  # emulator only: not for the twin
+SLOWDOWN=""  # emulator only (default 1.5 there): not for the twin
 SEEDS=${SEEDS:-}
 die() { echo "run.sh: $*" >&2; exit 2; }
 posint() { case $2 in ''|*[!0-9]*|0*) die "$1 needs a positive integer, not '$2'" ;; esac; }
@@ -96,6 +99,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
     --quick) QUICK=1 ;;
     --no-sens) SENS=0 ;;
+    --list) LIST=1 ;;
     --reps|--sens-reps|--jobs|--max-maps|--parallel|--trace|--backend|--scale|--seeds|--baseline-slowstart|--ocs-mode|--copiers|--rate-scale|--slowdown)
         [ $# -ge 2 ] || die "$1 needs a value (see --help)"
         case "$1" in
@@ -135,7 +139,7 @@ for f in $LOAD_RATES; do posnum LOAD_RATES "$f"; done
 case $BACKEND in
 emu) [ -z "$SCALE" ] || [ "$SCALE" = geni ] || die "--scale paper needs --backend sim (the emulator cannot run 100 Gb/s ports)"
      SCALE=geni
-     [ "$(id -u)" -eq 0 ] || die "needs root (sudo), or --backend sim" ;;
+     [ "$(id -u)" -eq 0 ] || [ $LIST -eq 1 ] || die "needs root (sudo), or --backend sim" ;;
 sim) : "${SCALE:=paper}" ;;
 *) die "--backend emu|sim, not '$BACKEND'" ;;
 esac
@@ -143,6 +147,9 @@ case $SCALE in paper|geni) ;; *) die "--scale paper|geni, not '$SCALE'" ;; esac
 [ -z "$MAXMAPS" ] || [ "$SCALE" = geni ] || die "--max-maps is for --scale geni (paper scale runs its jobs as drawn)"
 [ -z "$RATE" ] || [ "$SCALE" = geni ] || die "--rate-scale is for --scale geni (paper scale runs at data scale 1)"
 [ -z "$SLOWDOWN" ] || [ "$BACKEND" = emu ] || die "--slowdown is for the emulator (the simulator's clock is virtual)"
+[ "$BACKEND" != emu ] || : "${SLOWDOWN:=1.5}"
+# Real time passes no --slowdown, so that the runs made so before 1.5 was the default stay reusable.
+if awk -v x="${SLOWDOWN:-0}" 'BEGIN { exit !(x == 1) }'; then SLOWDOWN=""; fi
 [ -x "$EMU" ] || die "$EMU missing: run make first"
 
 if [ "$SCALE" = paper ]; then
@@ -192,7 +199,6 @@ fi
 nseeds=$(echo $SEEDS | wc -w)
 [ "$SREPS" -le "$REPS" ] || SREPS=$REPS
 [ "$REPS" -le "$nseeds" ] || die "--reps $REPS needs at least $REPS seeds (have: $SEEDS)"
-mkdir -p "$OUT" "$PLANS"
 
 # system name -> scheduler, topology
 sched_of() { case $1 in F-Hybrid|F-EPS) echo fair ;; JobPacker) echo jobpacker ;; Corral) echo corral ;; esac; }
@@ -276,6 +282,21 @@ if [ -n "${ONLY:-}" ]; then
     awk -F'|' -v re="$ONLY" '($1 "-" $2 "-s" $3) ~ re' "$TASKS" > "$TASKS.only"
     mv "$TASKS.only" "$TASKS"
 fi
+# A run's `emu run` arguments: system seed scenario-args.  Later options win: a scenario's
+# --slowstart overrides the system's.
+runargs_of() {
+    wl=""
+    [ -z "$TRACE" ] || wl="--workload $PLANS/trace-s$2.tsv"
+    echo "--backend $BACKEND --topology $(topo_of "$1") --scheduler $(sched_of "$1") --seed $2 \
+--jobs $JOBS --slowstart $(slowstart_of "$1") --recurring 1 $SCALEARGS$NETARGS${SLOWDOWN:+ --slowdown $SLOWDOWN} $wl $3"
+}
+if [ $LIST -eq 1 ]; then
+    while IFS='|' read -r sc sys seed envs args; do
+        echo "$sc-$sys-s$seed: ${envs:+$envs }emu run $(runargs_of "$sys" "$seed" "$args")"
+    done < "$TASKS"
+    exit 0
+fi
+mkdir -p "$OUT" "$PLANS"
 NTASKS=$(wc -l < "$TASKS")
 T0=$(date +%s)
 echo "$NTASKS runs ($SCALE scale, $BACKEND, $JOBS jobs, $REPS repetition(s) ($SREPS of the sweeps), seeds: $(echo $SEEDS | cut -d' ' -f1-$REPS)), $PAR at a time"
@@ -314,11 +335,7 @@ one() {  # scenario system seed envs args
     name="$sc-$sys-s$seed"
     dir="$RES/$EXP/$(sched_of "$sys")/$name"
     t1=$(date +%s)
-    wl=""
-    [ -n "$TRACE" ] && wl="--workload $PLANS/trace-s$seed.tsv"
-    # Later options win: a scenario's --slowstart overrides the system's.
-    runargs="--backend $BACKEND --topology $(topo_of "$sys") --scheduler $(sched_of "$sys") --seed $seed \
---jobs $JOBS --slowstart $(slowstart_of "$sys") --recurring 1 $SCALEARGS$NETARGS${SLOWDOWN:+ --slowdown $SLOWDOWN} $wl $args"
+    runargs=$(runargs_of "$sys" "$seed" "$args")
     # A finished run is kept only if it was made of the same: `--quick` (12 jobs) then the full
     # study must not keep the quick runs of their common seed, nor a study the runs of an
     # edited topology file.  The binary may differ.

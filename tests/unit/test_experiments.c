@@ -162,6 +162,40 @@ Test(experiments, slowdown_is_for_the_emulator_only)
 	cr_assert_eq(WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, 2);
 }
 
+/* How many lines of root/name contain `text`. */
+static int lines_with(const char *name, const char *text)
+{
+	int n = 0;
+	char *copy = strdup(file_text(name)), *save;
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		n += strstr(l, text) != NULL;
+	free(copy);
+	return n;
+}
+
+/* --list shows every run's emu arguments and runs nothing, without root.  The
+ * emulated study runs at --slowdown 1.5 unless told otherwise; real time
+ * passes no --slowdown at all (the runs made before stay reusable), and the
+ * simulator none either. */
+Test(experiments, the_emulated_study_runs_in_slow_motion_unless_told_otherwise)
+{
+	cr_assert_eq(run_sh("res", NULL, "", "--list", "a.log"), 0, "see %s/a.log", root);
+	cr_assert_eq(lines_with("a.log", ": emu run --backend emu "), 72);
+	cr_assert_eq(lines_with("a.log", " --slowdown 1.5 "), 72);
+	cr_assert(file_has("a.log", "sens-delta0.02-JobPacker-s6: emu run "));
+	cr_assert_eq(run_sh("res", NULL, "", "--list --no-sens --slowdown 1.0", "b.log"), 0);
+	cr_assert_eq(lines_with("b.log", ": emu run --backend emu "), 60);
+	cr_assert_eq(lines_with("b.log", "--slowdown"), 0);
+	cr_assert_eq(run_sh("res", NULL, "", "--list --quick --slowdown 3", "c.log"), 0);
+	cr_assert_eq(lines_with("c.log", " --slowdown 3 "), 12);
+	cr_assert_eq(run_sh("res", NULL, "", "--list --backend sim --scale geni --no-sens", "d.log"), 0);
+	cr_assert_gt(lines_with("d.log", ": emu run --backend sim "), 0);
+	cr_assert_eq(lines_with("d.log", "--slowdown"), 0);
+	char made[600];
+	snprintf(made, sizeof made, "%s/res", root);
+	cr_assert_neq(access(made, F_OK), 0, "--list created %s", made);
+}
+
 Test(experiments, report_pairs_twin_runs_of_the_same_setup_only, .timeout = 300)
 {
 	cr_assert_eq(study("res", "10", "a.log"), 0);
