@@ -35,11 +35,11 @@
 #                       which the report marks runs machine-limited (FINDINGS.md, 26th session)
 #   --slowdown K        emu: slow motion, every link rate / K and every time x K (packets and
 #                       queues as they were), so the machine does 1/K of the work per second;
-#                       results stay in the runs' own seconds (default 1.5: it keeps the CPUs
-#                       out of saturation in ~93% of the runs' seconds, against ~80% at 1, and
-#                       JobPacker's batch within 5% of its simulator twin; FINDINGS.md, 29th
-#                       session).  1 runs in real time, ~1/3 faster; the study takes ~K/1.5 x as
-#                       long.  Runs made at another K are made again
+#                       results stay in the runs' own seconds (default 1.5: the CPUs are
+#                       saturated in ~10% of the runs' seconds, against ~20% at 1, and
+#                       JobPacker's batch runs 1.06x its simulator twin, against 1.11x;
+#                       FINDINGS.md, 29th session).  1 runs in real time; the study takes
+#                       ~K/1.5 x as long (~47 min at 1.5).  Runs made at another K are made again
 #   --no-sens           skip the sensitivity sweeps
 #   --list              print each run's name and emu arguments, run nothing (no root needed)
 #   --quick             1 repetition, fewer jobs (GENI 12, no sweeps; paper 100, sweep end points);
@@ -148,7 +148,7 @@ case $SCALE in paper|geni) ;; *) die "--scale paper|geni, not '$SCALE'" ;; esac
 [ -z "$RATE" ] || [ "$SCALE" = geni ] || die "--rate-scale is for --scale geni (paper scale runs at data scale 1)"
 [ -z "$SLOWDOWN" ] || [ "$BACKEND" = emu ] || die "--slowdown is for the emulator (the simulator's clock is virtual)"
 [ "$BACKEND" != emu ] || : "${SLOWDOWN:=1.5}"
-# Real time passes no --slowdown, so that the runs made so before 1.5 was the default stay reusable.
+# Real time passes no --slowdown: runs made before 1.5 was the default stay reusable.
 if awk -v x="${SLOWDOWN:-0}" 'BEGIN { exit !(x == 1) }'; then SLOWDOWN=""; fi
 [ -x "$EMU" ] || die "$EMU missing: run make first"
 
