@@ -221,6 +221,12 @@ Test(traffic, tos_classes)
 
 /* /proc/thread-self/net/dev follows the calling thread's namespace (unlike
  * /sys/class/net and /proc/self/net): used as a cross-check of netlink. */
+static void assert_between(const char *what, unsigned long long v, uint64_t lo, uint64_t hi)
+{
+    cr_assert(v >= lo && v <= hi, "%s %llu not in [%llu, %llu]", what, v, (unsigned long long)lo,
+              (unsigned long long)hi);
+}
+
 struct procdev {
     const char *ifname;
     unsigned long long rxb, rxp, txb, txp;
@@ -269,14 +275,10 @@ Test(traffic, counters)
     uint64_t tb0b, rb0b, tp0b, rp0b;
     cr_assert_eq(tr_in_ns(NS_A, read_procdev, &pd), 0);
     cr_assert_eq(tr_link_counters(NS_A, IF_A, &tb0b, &rb0b, &tp0b, &rp0b), 0, "%s", tr_errmsg());
-    cr_assert(pd.txb >= tb0 && pd.txb <= tb0b, "tx bytes %llu not in [%llu, %llu]", pd.txb,
-              (unsigned long long)tb0, (unsigned long long)tb0b);
-    cr_assert(pd.rxb >= rb0 && pd.rxb <= rb0b, "rx bytes %llu not in [%llu, %llu]", pd.rxb,
-              (unsigned long long)rb0, (unsigned long long)rb0b);
-    cr_assert(pd.txp >= tp0 && pd.txp <= tp0b, "tx packets %llu not in [%llu, %llu]", pd.txp,
-              (unsigned long long)tp0, (unsigned long long)tp0b);
-    cr_assert(pd.rxp >= rp0 && pd.rxp <= rp0b, "rx packets %llu not in [%llu, %llu]", pd.rxp,
-              (unsigned long long)rp0, (unsigned long long)rp0b);
+    assert_between("tx bytes", pd.txb, tb0, tb0b);
+    assert_between("rx bytes", pd.rxb, rb0, rb0b);
+    assert_between("tx packets", pd.txp, tp0, tp0b);
+    assert_between("rx packets", pd.rxp, rp0, rp0b);
     cr_assert_lt(tp0b - tp0, 10, "the link should be nearly idle");
 
     /* Not visible from the other namespace. */
