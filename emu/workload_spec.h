@@ -1,4 +1,4 @@
-/* workload_spec.h — private to the workload module (workload.c, synth.c).
+/* workload_spec.h — private to the workload module (workload*.c, synth.c).
  *
  * Every source of jobs (SWIM reader, native reader, generator) first fills
  * job specs in the units the user wrote (unscaled bytes and seconds), and
@@ -9,6 +9,7 @@
 #ifndef EMU_WORKLOAD_SPEC_H
 #define EMU_WORKLOAD_SPEC_H
 #include "emu/workload.h"
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -56,4 +57,34 @@ int workload_params_check(const struct workload_params *p, char err[512]);
  * again; the floor still is.  Errors: "SOURCE:LINE: job 'x': problem". */
 int workload_build(struct workload *w, const struct job_spec *specs, int n, const struct workload_params *p,
 		   bool prescaled, const char *source, char err[512]);
+
+/* Sizes beyond this are refused as input (units_parse_size's own limit)
+ * and scaled sizes saturate at it, so sums of a few never overflow. */
+#define WORKLOAD_MAX_BYTES 1000000000000000000ULL
+#define WORKLOAD_ERRLEN 512
+
+static inline bool positive(double v) { return isfinite(v) && v > 0; }
+static inline bool nonneg(double v) { return isfinite(v) && v >= 0; }
+
+/* Format a message into err (WORKLOAD_ERRLEN bytes, may be NULL); -1. */
+int workload_fail(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A growable array of specs, shared by both readers. */
+struct specs {
+	struct job_spec *v;
+	int n, cap;
+};
+/* A new spec (job_spec_init'ed) at the end, or NULL out of memory. */
+struct job_spec *specs_add(struct specs *a);
+
+/* A job name is written into JSON and CSV files: valid UTF-8 and no
+ * control characters. */
+bool job_name_ok(const char *name);
+
+/* Task i's share of total over n tasks (the remainder on the last). */
+uint64_t workload_share(uint64_t total, int n, int i);
+
+/* workload_read_native keeping the first max_jobs jobs (0 = all). */
+int workload_read_native_n(struct workload *w, const char *path, const struct workload_params *p, int max_jobs,
+			   char err[512]);
 #endif

@@ -3,7 +3,7 @@
  * A few bytes can ask for millions of tasks ("maps": 9999999, or a SWIM
  * line with 10^15 input bytes): legitimate, but ~1 GB and seconds per input,
  * which would starve the fuzzer.  While the target runs, the workload code's
- * own allocations (workload.c and units.c are linked with --wrap=malloc,
+ * own allocations (emu/workload*.c and units.c are linked with --wrap=malloc,
  * calloc, realloc) fail above FUZZ_ALLOC_LIMIT as if memory ran out, so such
  * inputs take the out-of-memory paths instead — which must be clean too. */
 #include "fuzz/targets.h"

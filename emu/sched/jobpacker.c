@@ -20,9 +20,9 @@
  *     single transfer (O2).  Other jobs (ad-hoc, and
  *     recurring ones whose predicted shuffle is < E: O10) fetch at once and
  *     use the default per-transfer rule.
- *  2. Offline scheduler (§4.2.3, jobpacker_plan.c): the profiler's feasible
- *     (map-width, reduce-width) pairs by the latency response function
- *     (Eq. 4.1 with Fig 4.6's port-parallel shuffle term; circuits lit for
+ *  2. Offline scheduler (§4.2.3, jobpacker_profile.c and jobpacker_plan.c):
+ *     the profiler's feasible (map-width, reduce-width) pairs by the latency
+ *     response function (Eq. 4.1 with Fig 4.6's port-parallel shuffle term; circuits lit for
  *     whole reconfiguration intervals unless the OCS reconfigures early), the job
  *     manager's list (batch: B = 5 sub-batches by Tetris packing, each by
  *     width then latency, in random order; online: by predicted arrival),

@@ -1,6 +1,7 @@
 /* jobpacker.h — private to the plan-based schedulers (jobpacker.c,
- * corral.c), their planner (jobpacker_plan.c), their plan follower
- * (jobpacker_follow.c) and their unit tests.
+ * corral.c), their profiler (jobpacker_profile.c), their planner
+ * (jobpacker_plan.c), their plan follower (jobpacker_follow.c) and their
+ * unit tests.
  *
  * Source: the dissertation seeds/002 Chapter 4 (JobPacker) and the
  * implementation note notes/002_jobpacker.md (its [OPEN] defaults O1..O38
@@ -34,7 +35,7 @@ struct jp_conf {
 	double util;             /* target OCS utilisation: E = bw_o·δ·u/(1−u), u = 0.9 ⇒ 9δ (§4.1.2) */
 	double piece_margin;     /* a pair is planned on the OCS when its pieces D/(rm·rr) exceed
 				    E × this (1.25): a rack that runs fewer maps than planned must not
-				    push its pieces under E, onto the EPS (jobpacker_plan.c) */
+				    push its pieces under E, onto the EPS (jobpacker_profile.c) */
 	double bw_ocs;           /* OCS port rate, bytes/s (the topology's); 0 = derived from E: E/(9δ) */
 	double bw_ratio;         /* bw_o / bw_e (the topology's OCS port / EPS uplink; GENI 10) */
 	double eps_jobs;         /* jobs whose shuffles share a busy EPS uplink: Eq. 4.1's EPS term is

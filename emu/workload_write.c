@@ -1,0 +1,200 @@
+/* workload_write.c — a workload written as a native JSON file, in emulated
+ * units, so that reading it back makes the same tasks (workload_native.c). */
+#include "emu/workload.h"
+#include "emu/workload_spec.h"
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The file is written by hand rather than dumped by jansson, to print
+ * numbers in their shortest exact form (4.68435456, not
+ * 4.6843545600000001) and per-task lists as runs. */
+struct out {
+	FILE *f;
+	bool first;             /* no comma before the next key */
+};
+
+static void put_key(struct out *o, const char *key)
+{
+	fprintf(o->f, "%s\"%s\": ", o->first ? "" : ", ", key);
+	o->first = false;
+}
+
+/* The shortest %g form that reads back as the same double. */
+static void put_real(FILE *f, double v)
+{
+	char buf[40];
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	fputs(buf, f);
+}
+
+static int put_string(FILE *f, const char *s)
+{
+	json_t *j = json_string(s);
+	char *text = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+	json_decref(j);
+	if (!text)
+		return -1;
+	fputs(text, f);
+	free(text);
+	return 0;
+}
+
+/* One per-task value: an input size, or a duration. */
+static bool same_value(const struct task *a, const struct task *b, bool inputs)
+{
+	return inputs ? a->input_bytes == b->input_bytes : a->duration_s == b->duration_s;
+}
+
+static void put_value(FILE *f, const struct task *t, bool inputs)
+{
+	if (inputs)
+		fprintf(f, "%llu", (unsigned long long)t->input_bytes);
+	else
+		put_real(f, t->duration_s);
+}
+
+/* n tasks' values: a single value when all are equal (durations only),
+ * else a list where equal neighbours become [value, count] runs. */
+static void put_task_values(FILE *f, const struct task *t, int n, bool inputs)
+{
+	int runs = 0;
+	for (int i = 0; i < n; i++)
+		runs += i == 0 || !same_value(&t[i], &t[i - 1], inputs);
+	if (runs == 1 && !inputs) {
+		put_value(f, &t[0], inputs);
+		return;
+	}
+	fputc('[', f);
+	for (int i = 0; i < n;) {
+		int k = i;
+		while (k < n && same_value(&t[k], &t[i], inputs))
+			k++;
+		fputs(i ? ", " : "", f);
+		if (k - i > 1)
+			fputc('[', f);
+		put_value(f, &t[i], inputs);
+		if (k - i > 1)
+			fprintf(f, ", %d]", k - i);
+		i = k;
+	}
+	fputc(']', f);
+}
+
+/* Maps' inputs differ from the even split a reader would make? */
+static bool uneven_inputs(const struct task *maps, const struct job *j)
+{
+	for (int i = 0; i < j->nmaps; i++)
+		if (maps[i].input_bytes != workload_share(j->input_bytes, j->nmaps, i))
+			return true;
+	return false;
+}
+
+/* Everything as it will run (emulated units): counts, per-task durations
+ * and inputs, so a re-read makes the same tasks whatever the params. */
+static int put_job(FILE *f, const struct workload *w, const struct job *j)
+{
+	const struct task *maps = &w->tasks[j->first_task], *reds = maps + j->nmaps;
+	struct out o = {f, true};
+	fputc('{', f);
+	put_key(&o, "name");
+	if (put_string(f, j->name))
+		return -1;
+	put_key(&o, "submit");
+	put_real(f, j->submit_s);
+	fprintf(f, ", \"input\": %llu, \"shuffle\": %llu, \"output\": %llu, \"maps\": %d, \"reduces\": %d",
+		(unsigned long long)j->input_bytes, (unsigned long long)j->shuffle_bytes,
+		(unsigned long long)j->output_bytes, j->nmaps, j->nreduces);
+	put_key(&o, "map_duration");
+	put_task_values(f, maps, j->nmaps, false);
+	if (uneven_inputs(maps, j)) {
+		put_key(&o, "map_input");
+		put_task_values(f, maps, j->nmaps, true);
+	}
+	if (j->nreduces) {
+		put_key(&o, "reduce_duration");
+		put_task_values(f, reds, j->nreduces, false);
+	}
+	if (j->recurring)
+		fputs(", \"recurring\": true", f);
+	if (j->pred_submit_s != j->submit_s || j->pred_shuffle_bytes != j->shuffle_bytes) {
+		struct out p = {f, true};
+		put_key(&o, "predicted");
+		fputc('{', f);
+		if (j->pred_submit_s != j->submit_s) {
+			put_key(&p, "submit");
+			put_real(f, j->pred_submit_s);
+		}
+		if (j->pred_shuffle_bytes != j->shuffle_bytes) {
+			put_key(&p, "shuffle");
+			fprintf(f, "%llu", (unsigned long long)j->pred_shuffle_bytes);
+		}
+		fputc('}', f);
+	}
+	if (j->ndeps) {
+		put_key(&o, "deps");
+		for (int i = 0; i < j->ndeps; i++) {
+			fputs(i ? ", " : "[", f);
+			if (put_string(f, w->jobs[j->deps[i]].name))
+				return -1;
+		}
+		fputc(']', f);
+	}
+	if (j->deadline_s > 0) {
+		put_key(&o, "deadline");
+		put_real(f, j->deadline_s);
+	}
+	put_key(&o, "cpu");
+	put_real(f, j->cpu);
+	put_key(&o, "mem_gb");
+	put_real(f, j->mem_gb);
+	fputc('}', f);
+	return 0;
+}
+
+static int write_jobs(FILE *f, const struct workload *w)
+{
+	char comment[512];
+	snprintf(comment, sizeof(comment), "written by emu from %s; values are in emulated units "
+		 "(data_scale %g, time_scale %g applied)", w->source, w->params.data_scale, w->params.time_scale);
+	fputs("{\"comment\": ", f);
+	if (put_string(f, comment))
+		return -1;
+	fputs(",\n \"scaled\": true,\n \"jobs\": [\n", f);
+	/* One job per line: readable, diffable, and error lines point at jobs. */
+	for (int i = 0; i < w->njobs; i++) {
+		fputs("  ", f);
+		if (put_job(f, w, &w->jobs[i]))
+			return -1;
+		fputs(i + 1 < w->njobs ? ",\n" : "\n", f);
+	}
+	fputs("]}\n", f);
+	return 0;
+}
+
+int workload_write_native(const struct workload *w, const char *path)
+{
+	for (int i = 0; i < w->njobs; i++)
+		if (w->jobs[i].input_bytes > WORKLOAD_MAX_BYTES || w->jobs[i].shuffle_bytes > WORKLOAD_MAX_BYTES ||
+		    w->jobs[i].output_bytes > WORKLOAD_MAX_BYTES) {
+			errno = ERANGE;
+			return -1;
+		}
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	int rc = write_jobs(f, w);
+	if (rc && !errno)
+		errno = ENOMEM;
+	if (ferror(f))
+		rc = -1;
+	if (fclose(f))
+		rc = -1;
+	return rc;
+}
