@@ -135,12 +135,5 @@ const char *fidelity_verdict(const struct fidelity *f, char *why, size_t len)
 		snprintf(why, len, "the CPU was saturated in %lu of %lu monitor samples", f->cpu_hot, f->samples);
 		return "machine-limited";
 	}
-	/* A lag that lengthens pure compute this much lengthens everything the
-	 * agents time, and their flows wait on it too. */
-	if (f->compute_tasks >= FIDELITY_MIN_COMPUTE_TASKS && f->compute_late_share > FIDELITY_LATE_SHARE) {
-		snprintf(why, len, "node-local maps ran %.0f%% past their compute (%lu maps): the agents were woken late",
-			 100 * f->compute_late_share, f->compute_tasks);
-		return "machine-limited";
-	}
 	return "ok";
 }

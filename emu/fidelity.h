@@ -22,19 +22,9 @@ struct fidelity {
 	/* Written by the OCS controller's thread only, read once it has stopped. */
 	unsigned long reconfigs;    /* reconfigurations that changed circuits */
 	unsigned long late;         /* of them, dark for more than FIDELITY_LATE_S beyond δ */
-	/* Set once the run is over (results.c): its node-local first-attempt
-	 * maps, which are all compute, and the time they took past their compute
-	 * duration as a share of it: the machine's lag in waking the agents and
-	 * the controller (fidelity.task_lateness in the summary). */
-	unsigned long compute_tasks;
-	double compute_late_share;
 };
 
 #define FIDELITY_LATE_S 0.010
-/* Past this share of their compute (FIDELITY_MIN_COMPUTE_TASKS at least),
- * node-local maps make the run the machine's. */
-#define FIDELITY_LATE_SHARE 0.10
-#define FIDELITY_MIN_COMPUTE_TASKS 20
 
 /* One link over one sampling interval: its counters before and after and
  * what it sent meanwhile, against its rate (both bits/s); `paused` when the

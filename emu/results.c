@@ -188,10 +188,9 @@ static json_t *params_json(const struct run *r)
  * agents and the controller, woken late to start the task, to fire its
  * timer and to take its report.  Two busy cores left a JobPacker batch's
  * maps ~50 ms late on average, 11% of their compute, and ~20 ms at
- * --slowdown 2 (FINDINGS.md).  The share of their compute is a rule of the
- * fidelity verdict (r->fid); the rest is reported.  NULL on a simulated run
- * (on time by construction) or one without such a task. */
-static json_t *task_lateness(struct run *r)
+ * --slowdown 2 (FINDINGS.md).  NULL on a simulated run (on time by
+ * construction) or one without such a task. */
+static json_t *task_lateness_json(const struct run *r)
 {
 	if (!r->be->wallclock)
 		return NULL;
@@ -210,10 +209,8 @@ static json_t *task_lateness(struct run *r)
 	json_t *o = NULL;
 	if (n) {
 		qsort(late, n, sizeof *late, cmp_double);
-		r->fid.compute_tasks = (unsigned long)n;
-		r->fid.compute_late_share = compute > 0 ? sum / compute : 0.0;
 		o = json_pack("{s:i,s:f,s:f,s:f,s:f}", "tasks", n, "mean_s", sum / n, "p90_s", quantile(late, n, 0.9),
-			      "max_s", late[n - 1], "share_of_compute", r->fid.compute_late_share);
+			      "max_s", late[n - 1], "share_of_compute", compute > 0 ? sum / compute : 0.0);
 	}
 	free(late);
 	return o;
@@ -283,7 +280,6 @@ int results_write(struct run *r)
 			   kids.ru_stime.tv_usec * 1e-6;
 	double moved_gbit = (double)(shuffle_net + input_net) * 8 / 1e9;
 	double makespan = fin ? last - (first == INFINITY ? 0 : first) : 0;
-	json_t *late_j = task_lateness(r);   /* before the verdict: one of its rules */
 	char why[256] = "";
 	const char *verdict = r->be->wallclock ? fidelity_verdict(&r->fid, why, sizeof why) : "simulated";
 	json_t *sum_j = json_pack(
@@ -326,6 +322,7 @@ int results_write(struct run *r)
 					      f->n ? f->wait_s / f->n : 0.0, "move_mean_s", f->n ? f->move_s / f->n : 0.0));
 	}
 	json_object_set_new(sum_j, "fetch_time", fetch_j);
+	json_t *late_j = task_lateness_json(r);
 	if (late_j)
 		json_object_set_new(json_object_get(sum_j, "fidelity"), "task_lateness", late_j);
 	json_object_set_new(sum_j, "backend", json_string(r->be->name));

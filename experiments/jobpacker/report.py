@@ -655,7 +655,7 @@ any_late = any(late.values())   # summaries from before the measure have none
 if any_late:
     lines += ["", "*Maps late*: how long node-local maps took past their compute time, mean (ms), and as a "
               "share of it.  No network moves their bytes, so it is the agents' and the controller's lag in "
-              "waking up; past 10% of the compute the run is machine-limited.  Mean over each system's runs: " + ", ".join("%s %.0f ms" % (sysn, 1e3 * mean(v))
+              "waking up.  Mean over each system's runs: " + ", ".join("%s %.0f ms" % (sysn, 1e3 * mean(v))
                                                                       for sysn, v in late.items() if v) + "."]
 def late_cell(fd):
     tl = fd.get("task_lateness")

@@ -100,18 +100,6 @@ Test(fidelity, verdicts)
 	cr_assert(strstr(why, "dropped 1 packets"), "%s", why);
 }
 
-Test(fidelity, compute_tasks_ended_late_by_a_tenth_are_the_machine)
-{
-	char why[256];
-	struct fidelity f = {.samples = 40, .compute_tasks = 60, .compute_late_share = 0.10};
-	cr_assert_str_eq(fidelity_verdict(&f, why, sizeof why), "ok");
-	f.compute_late_share = 0.13;   /* 61 ms past 470 ms of compute */
-	cr_assert_str_eq(fidelity_verdict(&f, why, sizeof why), "machine-limited");
-	cr_assert(strstr(why, "13% past their compute (60 maps)"), "%s", why);
-	f.compute_tasks = 19;   /* too few to judge by */
-	cr_assert_str_eq(fidelity_verdict(&f, why, sizeof why), "ok");
-}
-
 Test(fidelity, reconfigurations_dark_well_beyond_delta_are_the_machine)
 {
 	char why[256];
