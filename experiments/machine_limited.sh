@@ -4,7 +4,7 @@
 # made_again_if_machine_limited DIR CMD [ARGS...]
 #   Runs CMD, which makes one run with its results in DIR.  When the run's fidelity check
 #   found the machine behind (verdict machine-limited: saturated CPUs, late
-#   reconfigurations or tasks), it did not emulate the network it was given: CMD runs once
+#   reconfigurations), it did not emulate the network it was given: CMD runs once
 #   more and the second is kept either way, flagged if it is behind too.  Sets MADE_AGAIN
 #   to a note for the progress line, with the first run's reason (empty when once was
 #   enough); returns CMD's last status.
