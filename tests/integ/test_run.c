@@ -149,6 +149,54 @@ Test(run, a_killed_agent_does_not_stop_the_jobs)
 	json_decref(s);
 }
 
+/* A thread's nice value, field 19 of /proc/PID/task/TID/stat (after the
+ * command's closing parenthesis, field 3 is the 1st). */
+static int nice_of(pid_t pid, pid_t tid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof path, "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	char *p = strrchr(buf, ')');
+	cr_assert_not_null(p);
+	for (int field = 2; field < 19 && p; field++)
+		p = strchr(p + 1, ' ');
+	cr_assert_not_null(p);
+	return atoi(p + 1);
+}
+
+/* The controller's thread runs ahead of its agents (backend_emu.c,
+ * controller_ahead_of_agents), and the agents keep the default. */
+Test(run, the_controller_runs_ahead_of_its_agents)
+{
+	unlink(wl_path);
+	strcpy(wl_path, "/tmp/emu-itrun-wl-XXXXXX");
+	rx_write_file(wl_path, slow_workload);
+	const char *extra[] = {"--quiet", NULL};
+	char log[] = "/tmp/emu-itrun-log-nice";
+	pid_t pid = start_run("nice", extra, log);
+	pid_t agent = -1;
+	for (int i = 0; i < 200 && (agent = rx_find_process(P, "emu-agent", "r0h0")) < 0; i++)
+		rx_sleep(0.1);
+	cr_assert_gt(agent, 0, "no agent started");
+	int controller = 0;
+	for (int i = 0; i < 50 && (controller = nice_of(pid, pid)) == 0; i++)
+		rx_sleep(0.1);   /* set once every agent has said hello */
+	int agent_nice = nice_of(agent, agent);
+	int rc = rx_wait_exit(pid);
+	if (rc)
+		show_log(log);
+	cr_assert_eq(rc, 0);
+	cr_assert_eq(controller, -10, "the controller's nice value is %d", controller);
+	cr_assert_eq(agent_nice, 0, "an agent's nice value is %d", agent_nice);
+	json_t *s = summary("fair", "nice");
+	cr_assert_eq(rx_num(s, "emu.controller_nice"), -10);
+	json_decref(s);
+}
+
 Test(run, kill_9_of_the_controller_then_cleanup_leaves_nothing)
 {
 	unlink(wl_path);
