@@ -333,9 +333,9 @@ static int synth_check(const struct synth_params *s, char *err)
 		why = "njobs must be 1..10000000";
 	else if (s->arrivals < ARRIVE_BATCH || s->arrivals > ARRIVE_TRACE)
 		why = "unknown arrival mode";
-	else if (!(s->window_s >= 0 && isfinite(s->window_s)))
+	else if (!nonneg(s->window_s))
 		why = "window_s must be non-negative";
-	else if (s->arrivals == ARRIVE_POISSON && !(s->mean_gap_s > 0 && isfinite(s->mean_gap_s)))
+	else if (s->arrivals == ARRIVE_POISSON && !positive(s->mean_gap_s))
 		why = "mean_gap_s must be positive";
 	else if (!(s->recurring_fraction >= 0 && s->recurring_fraction <= 1))
 		why = "recurring_fraction must be in [0, 1]";

@@ -22,9 +22,9 @@
  *     use the default per-transfer rule.
  *  2. Offline scheduler (§4.2.3, jobpacker_profile.c and jobpacker_plan.c):
  *     the profiler's feasible (map-width, reduce-width) pairs by the latency
- *     response function (Eq. 4.1 with Fig 4.6's port-parallel shuffle term; circuits lit for
- *     whole reconfiguration intervals unless the OCS reconfigures early), the job
- *     manager's list (batch: B = 5 sub-batches by Tetris packing, each by
+ *     response function (Eq. 4.1 with Fig 4.6's port-parallel shuffle term;
+ *     circuits lit for whole reconfiguration intervals unless the OCS
+ *     reconfigures early), the job manager's list (batch: B = 5 sub-batches by Tetris packing, each by
  *     width then latency, in random order; online: by predicted arrival),
  *     container availability times T_ik, over-provisioning ρ (0 when every
  *     job is recurring, 1.0 otherwise); output: per-rack sequences and the
