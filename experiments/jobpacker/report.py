@@ -620,7 +620,8 @@ def differences(verdicts, unsettled):
                          "and 0.795): F-EPS ÷ F-Hybrid and Corral ÷ F-Hybrid are %s, closest to the paper's at "
                          "%g× GENI's rate.  JobPacker ÷ F-EPS at each rate: %s." % (
                              {"emu": "emulator", "sim": "simulator"}.get(be, be),
-                             ", ".join("%.3f and %.3f at %g×" % (md["F-EPS"] / md["F-Hybrid"], md["Corral"] / md["F-Hybrid"], rate)
+                             ", ".join("%.3f and %.3f at %g×" % (md["F-EPS"] / md["F-Hybrid"],
+                                                                   md["Corral"] / md["F-Hybrid"], rate)
                                        for rate, md in ok), best,
                              ", ".join("%.3f at %g×" % (md["JobPacker"] / md["F-EPS"], rate) for rate, md in ok)))
         out.append(text)
@@ -630,8 +631,8 @@ def differences(verdicts, unsettled):
         out.append("- **JobPacker's OCS share** (ours %.1f%%, paper 96%%).  %.1f%% of its cross-rack shuffle bytes "
                    "belong to jobs its plan does not class as shuffle-heavy (under the elephant threshold, scaled "
                    "as GENI did): only shuffle-heavy jobs are aggregated for circuits, so these take the EPS by "
-                   "design.%s  The paper's 96%% says nearly all of its 200 jobs' cross-rack bytes were in shuffle-heavy "
-                   "jobs; this workload carries a larger part in mid-sized ones." % (
+                   "design.%s  The paper's 96%% says nearly all of its 200 jobs' cross-rack bytes were in "
+                   "shuffle-heavy jobs; this workload carries a larger part in mid-sized ones." % (
                        100 * c[0], 100 * cls[0], "" if cls[1] is None else
                        "  Of the shuffle-heavy jobs' cross-rack bytes, %.1f%% were circuit-eligible." % (100 * cls[1])))
     c = claim("batch makespan: JobPacker < Corral")
@@ -642,17 +643,19 @@ def differences(verdicts, unsettled):
                    "Corral ran %.0f%% of its batch jobs in one rack%s.  Its planner adds a rack only when the "
                    "parallelism pays for the cross-rack shuffle over the rack's 0.1 Gb/s EPS uplink, and with "
                    "GENI's 10-container racks a job's waves in one rack cost less.  In a rack a shuffle moves at "
-                   "the tasks' 0.1 Gb/s each, as fast as ten of them take from a 1 Gb/s circuit, so Corral loses nothing to the network and the "
-                   "batch is a packing contest, which packing whole jobs plays nearly as well as JobPacker's "
+                   "the tasks' 0.1 Gb/s each, as fast as ten of them take from a 1 Gb/s circuit, so Corral loses "
+                   "nothing to the network and the batch is a packing contest, which packing whole jobs plays "
+                   "nearly as well as JobPacker's "
                    "spreading (wider jobs put JobPacker further ahead: `--max-maps`).  The paper's Corral sent "
                    "16%% of its bytes over the OCS, so its jobs spanned racks; the text does not say how wide." % (
                        c[0], 100 * cshare, 100 * one,
                        ", and %.0f%% of its shuffle bytes crossed racks" % (100 * cross) if cross is not None else ""))
     for t, o, paper, h in verdicts:
         if not h and t not in said and t in unsettled:
-            out.append("- **%s** (ours %.3f, paper %s): a miss over these seeds' runs, which they do not settle: %s.%s" % (
-                t, o, paper, unsettled[t], "  A class's median falls on one of a seed's 15 jobs of that class, so "
-                "one job can move it." if t.startswith("mixed") else ""))
+            out.append("- **%s** (ours %.3f, paper %s): a miss over these seeds' runs, which they do not "
+                       "settle: %s.%s" % (t, o, paper, unsettled[t],
+                                          "  A class's median is over half of a seed's jobs, so one job "
+                                          "can move it." if t.startswith("mixed") else ""))
     if not out:
         return []
     return ["## Where ours differ from the paper's, and why", "",
