@@ -4,6 +4,7 @@
  * to the agents over a Unix socket (emu/proto.h) from one epoll loop. */
 #include "emu/agent_spawn.h"
 #include "emu/run_int.h"
+#include "emu/tcpstat.h"
 #include "netctl/ns.h"
 #include "netctl/plan.h"
 #include <arpa/inet.h>
@@ -34,6 +35,7 @@ struct agent {
 	bool up;                 /* said hello and still connected */
 	uint64_t *pending;       /* circuit-eligible bytes to send, per destination rack */
 	uint64_t *queued;        /* circuit transfers its reduces hold back, per source rack */
+	struct tcpstat tcp0;     /* its namespace's TCP counters once it said hello */
 };
 
 /* Connections before their hello are not yet tied to a server. */
@@ -57,6 +59,7 @@ struct emu_be {
 	char sendbuf[PROTO_MAX_LINE];   /* guarded by send_mu */
 	pthread_mutex_t demand_mu;
 	int controller_nice;     /* the main thread's nice value once the agents run */
+	struct tcpstat tcp;      /* the servers' TCP timer events over the run (emu_stop) */
 	pthread_t ocs_thread;
 	bool ocs_thread_on;
 	volatile int ocs_stop;
@@ -492,9 +495,33 @@ static void controller_ahead_of_agents(struct emu_be *e)
 	e->controller_nice = errno ? 0 : nice;
 }
 
+/* A server's TCP counters: its agent's /proc/PID/net/netstat is the
+ * server's namespace.  0, or -1 once the agent is gone (a failed rack). */
+static int server_tcpstat(const struct agent *a, struct tcpstat *st)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/net/netstat", (int)a->pid);
+	*st = (struct tcpstat){0};
+	return a->pid > 0 ? tcpstat_add(path, st) : -1;
+}
+
+/* The servers' TCP timer events since their agents said hello, summed over
+ * the agents still there. */
+static struct tcpstat servers_tcp_since_hello(const struct run *r)
+{
+	struct tcpstat sum = {0}, now;
+	for (int i = 0; i < r->c.nservers; i++)
+		if (!server_tcpstat(&E(r)->agents[i], &now))
+			tcpstat_add_since(&sum, &now, &E(r)->agents[i].tcp0);
+	return sum;
+}
+
 static json_t *emu_summary(struct run *r)
 {
-	return json_pack("{s:i}", "controller_nice", E(r)->controller_nice);
+	const struct tcpstat *t = &E(r)->tcp;
+	return json_pack("{s:i, s:{s:I, s:I, s:I}}", "controller_nice", E(r)->controller_nice, "tcp", "syn_retransmits",
+			 (json_int_t)t->syn_retrans, "timeouts", (json_int_t)t->timeouts, "delayed_acks",
+			 (json_int_t)t->delayed_acks);
 }
 
 static int emu_setup(struct run *r, char err[512])
@@ -545,6 +572,8 @@ static int emu_setup(struct run *r, char err[512])
 	if (spawn_agents(r, err) || wait_for_agents(r, err))
 		return -1;
 	controller_ahead_of_agents(e);
+	for (int i = 0; i < r->c.nservers; i++)
+		server_tcpstat(&e->agents[i], &e->agents[i].tcp0);
 	if (r->t->ocs) {
 		struct fabric *of = fabric_open(r->p.prefix, ferr);   /* its own sockets, for its own thread */
 		char path[600];
@@ -589,6 +618,7 @@ static void emu_stop(struct run *r)
 		pthread_join(e->ocs_thread, NULL);
 		e->ocs_thread_on = false;
 	}
+	e->tcp = servers_tcp_since_hello(r);   /* while the agents, and so their namespaces' files, are there */
 	struct msg m = {.op = OP_SHUTDOWN};
 	for (int i = 0; i < r->c.nservers; i++)
 		send_msg(r, i, &m);

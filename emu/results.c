@@ -365,6 +365,12 @@ int results_write(struct run *r)
 			printf("%-28s %.0f ms past their compute, mean (%.1f%% of it)\n", "node-local maps ended",
 			       1e3 * json_real_value(json_object_get(late_j, "mean_s")),
 			       100 * json_real_value(json_object_get(late_j, "share_of_compute")));
+		json_t *tcp_j = json_object_get(json_object_get(sum_j, r->be->name), "tcp");
+		if (tcp_j)
+			printf("%-28s %lld SYNs sent again, %lld retransmission timeouts, %lld delayed ACKs\n",
+			       "TCP on the servers", (long long)json_integer_value(json_object_get(tcp_j, "syn_retransmits")),
+			       (long long)json_integer_value(json_object_get(tcp_j, "timeouts")),
+			       (long long)json_integer_value(json_object_get(tcp_j, "delayed_acks")));
 	}
 	json_decref(sum_j);
 	return rc ? -1 : 0;

@@ -197,6 +197,44 @@ Test(run, the_controller_runs_ahead_of_its_agents)
 	json_decref(s);
 }
 
+/* The summary's TCP timer events (emu.tcp) are the servers' namespaces' own
+ * counters over the run: with the fabric kept, `ip netns exec` reads them
+ * from outside (routers and switches have no TCP sockets to add any). */
+static long long netns_tcpext(const char *name)
+{
+	char cmd[600], line[64];
+	snprintf(cmd, sizeof cmd, "for ns in $(ip netns list | awk '/^" P "-/ {print $1}'); do "
+		 "ip netns exec $ns cat /proc/net/netstat; done | awk '/^TcpExt:/ { if (!h) { for (i = 2; i <= NF; i++) "
+		 "if ($i == \"%s\") c = i; h = 1 } else { s += $c; h = 0 } } END { print s + 0 }'", name);
+	FILE *p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	cr_assert_not_null(fgets(line, sizeof line, p));
+	cr_assert_eq(pclose(p), 0);
+	return atoll(line);
+}
+
+Test(run, the_summary_counts_the_servers_tcp_timer_events)
+{
+	unlink(wl_path);
+	strcpy(wl_path, "/tmp/emu-itrun-wl-XXXXXX");
+	rx_write_file(wl_path, slow_workload);   /* 24 MB through 50 Mb/s uplinks: queues overflow */
+	const char *extra[] = {"--scheduler", "fair", "--keep", "--quiet", NULL};
+	char log[] = "/tmp/emu-itrun-log-tcp";
+	int rc = rx_wait_exit(start_run("tcp", extra, log));
+	if (rc)
+		show_log(log);
+	cr_assert_eq(rc, 0);
+	json_t *s = summary("fair", "tcp");
+	long long acks = netns_tcpext("DelayedACKs"), rto = netns_tcpext("TCPTimeouts"),
+		  syn = netns_tcpext("TCPSynRetrans");
+	cr_log_info("namespaces: %lld delayed ACKs, %lld timeouts, %lld SYNs again", acks, rto, syn);
+	cr_assert_gt(acks + rto + syn, 0, "no TCP timer event in the whole run: nothing to compare");
+	cr_assert_eq((long long)rx_num(s, "emu.tcp.delayed_acks"), acks);
+	cr_assert_eq((long long)rx_num(s, "emu.tcp.timeouts"), rto);
+	cr_assert_eq((long long)rx_num(s, "emu.tcp.syn_retransmits"), syn);
+	json_decref(s);
+}
+
 Test(run, kill_9_of_the_controller_then_cleanup_leaves_nothing)
 {
 	unlink(wl_path);

@@ -1,6 +1,7 @@
 /* The fidelity check (emu/fidelity.h): which link-seconds count as the
  * machine holding packets back, and the verdict. */
 #include "emu/fidelity.h"
+#include "emu/tcpstat.h"
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,4 +141,39 @@ Test(fidelity, softnet_drops_sum_the_second_column_of_every_cpu)
 	cr_assert_eq(f.softnet_dropped, 3);
 	fidelity_softnet(&f, 10);
 	cr_assert_eq(f.softnet_dropped, 0);
+}
+
+/* The TCP counters are taken by name from the TcpExt pair of lines, whatever
+ * their order and whatever other pairs the file has; reading adds. */
+Test(fidelity, tcpstat_takes_tcpext_counters_by_name_and_adds)
+{
+	char path[] = "/tmp/emu-netstat-XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	FILE *fp = fdopen(fd, "w");
+	fputs("TcpExt: SyncookiesSent TCPTimeouts DelayedACKs DelayedACKLost TCPSynRetrans TCPSynRetransX\n"
+	      "TcpExt: 9 5 7 11 3 13\n"
+	      "IpExt: InNoRoutes TCPTimeouts\n"
+	      "IpExt: 1 100\n",
+	      fp);
+	fclose(fp);
+	struct tcpstat st = {0};
+	cr_assert_eq(tcpstat_add(path, &st), 0);
+	cr_assert_eq(st.timeouts, 5);
+	cr_assert_eq(st.delayed_acks, 7);
+	cr_assert_eq(st.syn_retrans, 3);
+	cr_assert_eq(tcpstat_add(path, &st), 0);
+	cr_assert_eq(st.timeouts, 10);
+	/* Since a start: a counter that went back (another namespace) adds nothing. */
+	struct tcpstat sum = {0}, then = {.syn_retrans = 1, .timeouts = 20, .delayed_acks = 4};
+	tcpstat_add_since(&sum, &st, &then);
+	cr_assert_eq(sum.syn_retrans, 5);
+	cr_assert_eq(sum.timeouts, 0);
+	cr_assert_eq(sum.delayed_acks, 10);
+	fp = fopen(path, "w");
+	fputs("IpExt: InNoRoutes\nIpExt: 1\n", fp);
+	fclose(fp);
+	cr_assert_eq(tcpstat_add(path, &st), -1, "no TcpExt lines");
+	unlink(path);
+	cr_assert_eq(tcpstat_add(path, &st), -1, "no file");
 }
