@@ -496,13 +496,14 @@ static void controller_ahead_of_agents(struct emu_be *e)
 }
 
 /* A server's TCP counters: its agent's /proc/PID/net/netstat is the
- * server's namespace.  0, or -1 once the agent is gone (a failed rack). */
+ * server's namespace.  0, or -1 once the agent is gone (killed, or its rack
+ * failed: it left its control connection). */
 static int server_tcpstat(const struct agent *a, struct tcpstat *st)
 {
 	char path[64];
 	snprintf(path, sizeof path, "/proc/%d/net/netstat", (int)a->pid);
 	*st = (struct tcpstat){0};
-	return a->pid > 0 ? tcpstat_add(path, st) : -1;
+	return a->pid > 0 && a->up ? tcpstat_add(path, st) : -1;
 }
 
 /* The servers' TCP timer events since their agents said hello, summed over
