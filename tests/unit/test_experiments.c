@@ -250,6 +250,14 @@ Test(experiments, report_gives_each_runs_cpu_saturated_seconds_and_late_maps, .t
 	cr_assert(file_has("late/REPORT.md", "| run | verdict | CPU saturated | maps late | detail |"));
 	cr_assert(file_has("late/REPORT.md", "| batch-JobPacker-s4 | simulated | 30% | 50 ms (10.6%) |"));
 	cr_assert(file_has("late/REPORT.md", "| batch-Corral-s4 | simulated | 0% | — |"));
+	/* And as if its servers had sent 7 SYNs again (the emulator's emu.tcp). */
+	cr_assert_eq(edit_and_report("python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); "
+				     "s[\"emu\"]={\"tcp\": {\"syn_retransmits\": 7, \"timeouts\": 1, \"delayed_acks\": 2}}; "
+				     "json.dump(s, open(sys.argv[1], \"w\"))' \"$f\"", "syn"), 0);
+	cr_assert(file_has("syn/REPORT.md", "| run | verdict | CPU saturated | maps late | SYNs sent again | detail |"));
+	cr_assert(file_has("syn/REPORT.md", "| batch-JobPacker-s4 | simulated | 30% | 50 ms (10.6%) | 7 |"));
+	cr_assert(file_has("syn/REPORT.md", "| batch-Corral-s4 | simulated | 0% | — | — |"));
+	cr_assert_not(file_has("late/REPORT.md", "SYNs sent again"));
 }
 
 Test(experiments, report_gives_the_spread_over_resampled_seeds, .timeout = 300)
