@@ -24,8 +24,9 @@
  *     the profiler's feasible (map-width, reduce-width) pairs by the latency
  *     response function (Eq. 4.1 with Fig 4.6's port-parallel shuffle term;
  *     circuits lit for whole reconfiguration intervals unless the OCS
- *     reconfigures early), the job manager's list (batch: B = 5 sub-batches by Tetris packing, each by
- *     width then latency, in random order; online: by predicted arrival),
+ *     reconfigures early), the job manager's list (batch: B = 5 sub-batches
+ *     by Tetris packing, each by width then latency, in random order;
+ *     online: by predicted arrival),
  *     container availability times T_ik, over-provisioning ρ (0 when every
  *     job is recurring, 1.0 otherwise); output: per-rack sequences and the
  *     map racks R_j^map of every recurring job.

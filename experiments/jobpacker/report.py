@@ -626,8 +626,8 @@ def differences(verdicts, unsettled):
                              ", ".join("%.3f at %g×" % (md["JobPacker"] / md["F-EPS"], rate) for rate, md in ok)))
         out.append(text)
     c = claim("batch: most of JobPacker's cross-rack bytes on circuits")
-    cls = cross_rack_classes(study.pick("batch", "JobPacker"))
-    if c and cls and abs(c[0] - 0.96) > 0.05:
+    cls = cross_rack_classes(study.pick("batch", "JobPacker")) if c and abs(c[0] - 0.96) > 0.05 else None
+    if cls:
         out.append("- **JobPacker's OCS share** (ours %.1f%%, paper 96%%).  %.1f%% of its cross-rack shuffle bytes "
                    "belong to jobs its plan does not class as shuffle-heavy (under the elephant threshold, scaled "
                    "as GENI did): only shuffle-heavy jobs are aggregated for circuits, so these take the EPS by "

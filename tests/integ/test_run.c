@@ -57,6 +57,14 @@ static void teardown(void)
 
 TestSuite(run, .init = setup, .fini = teardown, .timeout = 240);
 
+/* This test's workload instead of the suite's: a fresh file of `text`. */
+static void use_workload(const char *text)
+{
+	unlink(wl_path);
+	strcpy(wl_path, "/tmp/emu-itrun-wl-XXXXXX");
+	rx_write_file(wl_path, text);
+}
+
 /* Start `emu run` with extra arguments; stdout/stderr to a log file. */
 static pid_t start_run(const char *run_name, const char *const *extra, const char *log)
 {
@@ -126,9 +134,7 @@ static const char *slow_workload =
 
 Test(run, a_killed_agent_does_not_stop_the_jobs)
 {
-	unlink(wl_path);
-	strcpy(wl_path, "/tmp/emu-itrun-wl-XXXXXX");
-	rx_write_file(wl_path, slow_workload);
+	use_workload(slow_workload);
 	const char *extra[] = {"--scheduler", "fair", "--quiet", NULL};
 	char log[] = "/tmp/emu-itrun-log-kill";
 	pid_t pid = start_run("killed", extra, log);
@@ -172,9 +178,7 @@ static int nice_of(pid_t pid, pid_t tid)
  * controller_ahead_of_agents), and the agents keep the default. */
 Test(run, the_controller_runs_ahead_of_its_agents)
 {
-	unlink(wl_path);
-	strcpy(wl_path, "/tmp/emu-itrun-wl-XXXXXX");
-	rx_write_file(wl_path, slow_workload);
+	use_workload(slow_workload);
 	const char *extra[] = {"--quiet", NULL};
 	char log[] = "/tmp/emu-itrun-log-nice";
 	pid_t pid = start_run("nice", extra, log);
@@ -215,9 +219,7 @@ static long long netns_tcpext(const char *name)
 
 Test(run, the_summary_counts_the_servers_tcp_timer_events)
 {
-	unlink(wl_path);
-	strcpy(wl_path, "/tmp/emu-itrun-wl-XXXXXX");
-	rx_write_file(wl_path, slow_workload);   /* 24 MB through 50 Mb/s uplinks: queues overflow */
+	use_workload(slow_workload);   /* 24 MB through 50 Mb/s uplinks: queues overflow */
 	const char *extra[] = {"--scheduler", "fair", "--keep", "--quiet", NULL};
 	char log[] = "/tmp/emu-itrun-log-tcp";
 	int rc = rx_wait_exit(start_run("tcp", extra, log));
@@ -237,9 +239,7 @@ Test(run, the_summary_counts_the_servers_tcp_timer_events)
 
 Test(run, kill_9_of_the_controller_then_cleanup_leaves_nothing)
 {
-	unlink(wl_path);
-	strcpy(wl_path, "/tmp/emu-itrun-wl-XXXXXX");
-	rx_write_file(wl_path, slow_workload);
+	use_workload(slow_workload);
 	const char *extra[] = {"--quiet", NULL};
 	pid_t pid = start_run("crash", extra, "/tmp/emu-itrun-log-crash");
 	for (int i = 0; i < 100 && rx_find_process(P, "emu-agent", "r0h0") < 0; i++)
@@ -268,9 +268,7 @@ Test(run, kill_9_of_the_controller_then_cleanup_leaves_nothing)
 
 Test(run, bad_workload_exits_2_and_leaves_nothing)
 {
-	unlink(wl_path);
-	strcpy(wl_path, "/tmp/emu-itrun-wl-XXXXXX");
-	rx_write_file(wl_path, "{\"jobs\": [\n {\"name\": \"x\", \"input\": \"10GB\", \"shufle\": 5}\n]}\n");
+	use_workload("{\"jobs\": [\n {\"name\": \"x\", \"input\": \"10GB\", \"shufle\": 5}\n]}\n");
 	char log[] = "/tmp/emu-itrun-log-bad";
 	int rc = rx_wait_exit(start_run("bad", NULL, log));
 	cr_assert_eq(rc, 2);
@@ -284,9 +282,7 @@ Test(run, bad_workload_exits_2_and_leaves_nothing)
 
 Test(run, hold_mode_sends_elephants_over_circuits)
 {
-	unlink(wl_path);
-	strcpy(wl_path, "/tmp/emu-itrun-wl-XXXXXX");
-	rx_write_file(wl_path, slow_workload);
+	use_workload(slow_workload);
 	const char *extra[] = {"--elephant", "100KB", "--ocs-interval", "0.5", "--slowstart", "1", "--quiet", NULL};
 	char log[] = "/tmp/emu-itrun-log-ocs";
 	int rc = rx_wait_exit(start_run("ocs", extra, log));
@@ -315,9 +311,7 @@ Test(run, a_saturated_cpu_makes_the_run_machine_limited)
 		"{\"scaled\": true, \"jobs\": [\n"
 		" {\"name\": \"spin\", \"submit\": 0, \"input\": 2000000, \"shuffle\": 2000000, \"output\": 1000,"
 		"  \"maps\": 4, \"reduces\": 2, \"map_duration\": 3.0, \"reduce_duration\": 2.0}]}\n";
-	unlink(wl_path);
-	strcpy(wl_path, "/tmp/emu-itrun-wl-XXXXXX");
-	rx_write_file(wl_path, long_maps);
+	use_workload(long_maps);
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	pid_t hogs[64];
 	int nhogs = 0;
@@ -399,9 +393,7 @@ static void server_route_while_up(char *out, size_t len)
  * RTO on the servers is three times the kernel's 200 ms. */
 Test(run, slowdown_runs_in_slow_motion_and_reports_the_runs_own_seconds)
 {
-	unlink(wl_path);
-	strcpy(wl_path, "/tmp/emu-itrun-wl-XXXXXX");
-	rx_write_file(wl_path, slow_workload);
+	use_workload(slow_workload);
 	double makespan[2], wall[2];
 	static const char *const runs[] = {"x1", "x3"};
 	for (int i = 0; i < 2; i++) {

@@ -119,19 +119,25 @@ Test(fidelity, reconfigurations_dark_well_beyond_delta_are_the_machine)
 	cr_assert(strstr(why, "3 of 23 OCS reconfigurations"), "%s", why);
 }
 
-Test(fidelity, softnet_drops_sum_the_second_column_of_every_cpu)
+/* A new file from the template `path` (its XXXXXX replaced) holding `text`. */
+static void write_temp(char *path, const char *text)
 {
-	char path[] = "/tmp/emu-softnet-XXXXXX";
 	int fd = mkstemp(path);
 	cr_assert_geq(fd, 0);
 	FILE *fp = fdopen(fd, "w");
-	/* processed, dropped, time_squeeze, ... in hex, as the kernel writes them */
-	fputs("1295c4bb 0000000a 00000080 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
-	      "00000000 00000000 00000000 00000000\n"
-	      "126c34af 00000005 0000005c 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
-	      "00000000 00000001 00000000 00000001\n",
-	      fp);
+	cr_assert_not_null(fp);
+	fputs(text, fp);
 	fclose(fp);
+}
+
+Test(fidelity, softnet_drops_sum_the_second_column_of_every_cpu)
+{
+	char path[] = "/tmp/emu-softnet-XXXXXX";
+	/* processed, dropped, time_squeeze, ... in hex, as the kernel writes them */
+	write_temp(path, "1295c4bb 0000000a 00000080 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
+			 "00000000 00000000 00000000 00000000 00000000\n"
+			 "126c34af 00000005 0000005c 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
+			 "00000000 00000000 00000001 00000000 00000001\n");
 	cr_assert_eq(fidelity_softnet_drops(path), 15);
 	unlink(path);
 	cr_assert_eq(fidelity_softnet_drops(path), 0);
@@ -148,15 +154,10 @@ Test(fidelity, softnet_drops_sum_the_second_column_of_every_cpu)
 Test(fidelity, tcpstat_takes_tcpext_counters_by_name_and_adds)
 {
 	char path[] = "/tmp/emu-netstat-XXXXXX";
-	int fd = mkstemp(path);
-	cr_assert_geq(fd, 0);
-	FILE *fp = fdopen(fd, "w");
-	fputs("TcpExt: SyncookiesSent TCPTimeouts DelayedACKs DelayedACKLost TCPSynRetrans TCPSynRetransX\n"
-	      "TcpExt: 9 5 7 11 3 13\n"
-	      "IpExt: InNoRoutes TCPTimeouts\n"
-	      "IpExt: 1 100\n",
-	      fp);
-	fclose(fp);
+	write_temp(path, "TcpExt: SyncookiesSent TCPTimeouts DelayedACKs DelayedACKLost TCPSynRetrans TCPSynRetransX\n"
+			 "TcpExt: 9 5 7 11 3 13\n"
+			 "IpExt: InNoRoutes TCPTimeouts\n"
+			 "IpExt: 1 100\n");
 	struct tcpstat st = {0};
 	cr_assert_eq(tcpstat_add(path, &st), 0);
 	cr_assert_eq(st.timeouts, 5);
@@ -170,7 +171,8 @@ Test(fidelity, tcpstat_takes_tcpext_counters_by_name_and_adds)
 	cr_assert_eq(sum.syn_retrans, 5);
 	cr_assert_eq(sum.timeouts, 0);
 	cr_assert_eq(sum.delayed_acks, 10);
-	fp = fopen(path, "w");
+	FILE *fp = fopen(path, "w");
+	cr_assert_not_null(fp);
 	fputs("IpExt: InNoRoutes\nIpExt: 1\n", fp);
 	fclose(fp);
 	cr_assert_eq(tcpstat_add(path, &st), -1, "no TcpExt lines");
