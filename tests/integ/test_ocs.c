@@ -263,10 +263,11 @@ Test(ocs, dark_gap_is_delta_and_no_packet_reaches_the_wrong_rack)
 	ocs_realtime();   /* best effort: tighter timing if permitted */
 	/* The gap is never shorter than δ.  It can be longer when the flow to
 	 * rack 2 is silent at the switch (a TCP sender in RTO backoff on the
-	 * EPS before it: 214 ms once in CI), so a long gap is measured once
-	 * more; a slow switch is slow both times. */
+	 * EPS before it: 214 ms once in CI, 222 ms twice in a row once), so a
+	 * long gap is measured again, up to three times in all; a slow switch is
+	 * slow every time. */
 	struct switch_seen w = {0, 0};
-	for (int attempt = 0; attempt < 2; attempt++) {
+	for (int attempt = 0; attempt < 3; attempt++) {
 		w = switch_gap(f, &c);
 		cr_assert(w.gap >= p.delta_s, "gap %.2f ms shorter than delta", w.gap * 1e3);
 		/* Capture and log use the same clock. */
