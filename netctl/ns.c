@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,43 +151,102 @@ static int in_set(const struct inode_set *s, const struct stat *st)
 	return 0;
 }
 
-static int signal_members(const struct inode_set *s, int sig)
+/* A process killed is gone once /proc no longer has it: a zombie still
+ * shows in ps and pgrep (without its namespace), so it counts until reaped,
+ * unless we are its parent (our caller reaps its own children).  The start
+ * time tells a reused pid from ours. */
+struct victim {
+	pid_t pid;
+	unsigned long long start;
+};
+
+static int proc_stat(pid_t pid, char *state, pid_t *ppid, unsigned long long *start)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	/* comm may hold spaces and parentheses: the fields start after the last ')'. */
+	char *p = strrchr(buf, ')');
+	int pp;
+	if (!p || sscanf(p + 1, " %c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+			 state, &pp, start) != 3)
+		return -1;
+	*ppid = pp;
+	return 0;
+}
+
+static bool victim_gone(const struct victim *v)
+{
+	char state;
+	pid_t ppid;
+	unsigned long long start;
+	if (proc_stat(v->pid, &state, &ppid, &start) || start != v->start)
+		return true;
+	return state == 'Z' && ppid == getpid();
+}
+
+/* SIGKILL every process in the set's namespaces; the victims, if wanted,
+ * go to *out (*n_out of them). */
+static int kill_members(const struct inode_set *s, struct victim **out, int *n_out)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
-	int n = 0;
+	int n = 0, cap = 0;
 	pid_t self = getpid();
 	if (!d)
 		return 0;
 	while ((e = readdir(d))) {
-		char path[64];
+		char path[64], state;
 		struct stat st;
 		char *end;
+		pid_t ppid;
+		unsigned long long start;
 		long pid = strtol(e->d_name, &end, 10);
 		if (*end || pid <= 0 || pid == self)
 			continue;
 		snprintf(path, sizeof path, "/proc/%ld/ns/net", pid);
-		if (stat(path, &st) || !in_set(s, &st))
+		if (stat(path, &st) || !in_set(s, &st) || proc_stat((pid_t)pid, &state, &ppid, &start))
 			continue;
-		if (!kill((pid_t)pid, sig))
-			n++;
+		if (kill((pid_t)pid, SIGKILL))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			*out = realloc(*out, cap * sizeof **out);
+			if (!*out)
+				abort();
+		}
+		(*out)[n++] = (struct victim){(pid_t)pid, start};
 	}
 	closedir(d);
+	*n_out = n;
 	return n;
 }
 
 int ns_kill_processes(const char *prefix, int timeout_ms)
 {
 	struct inode_set s = {0};
-	int n;
+	struct victim *v = NULL;
+	int n = 0, left;
 	ns_list(prefix, collect_inode, &s);
-	n = s.n ? signal_members(&s, SIGKILL) : 0;
-	for (int waited = 0; n && waited < timeout_ms; waited += 5) {
+	if (s.n)
+		kill_members(&s, &v, &n);
+	left = n;
+	for (int waited = 0; left && waited < timeout_ms; waited += 5) {
 		struct timespec ts = {0, 5 * 1000 * 1000};
-		if (!signal_members(&s, 0))
-			break;
-		nanosleep(&ts, NULL);
+		left = 0;
+		for (int i = 0; i < n; i++)
+			left += !victim_gone(&v[i]);
+		if (left)
+			nanosleep(&ts, NULL);
 	}
+	free(v);
 	free(s.ino);
 	free(s.dev);
 	return n;

@@ -27,7 +27,9 @@ int ns_delete(const char *name);
 int ns_list(const char *prefix, void (*fn)(const char *name, void *arg), void *arg);
 
 /* SIGKILL every process whose network namespace is one of PREFIX-*; wait up
- * to timeout_ms for them to go.  Returns the number of processes signalled. */
+ * to timeout_ms until /proc no longer lists them (reaped, not just dead;
+ * our own children excepted, which the caller reaps).  Returns the number
+ * of processes signalled. */
 int ns_kill_processes(const char *prefix, int timeout_ms);
 
 /* Write a sysctl of the calling thread's namespace, e.g.

@@ -71,17 +71,18 @@ static inline double rx_num(json_t *o, const char *path)
 	return json_number_value(cur);
 }
 
-/* A process of prefix `prefix` (its control socket path or --prefix on its
- * command line) whose command line contains both needles; -1 if none. */
-static inline pid_t rx_find_process(const char *prefix, const char *needle1, const char *needle2)
+/* The processes of prefix `prefix` (its control socket path or --prefix on
+ * its command line) whose command line contains both needles: up to max
+ * pids into out; returns how many. */
+static inline int rx_find_processes(const char *prefix, const char *needle1, const char *needle2, pid_t *out, int max)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
-	pid_t found = -1;
+	int found = 0;
 	char sock[64], opt[64];
 	snprintf(sock, sizeof sock, "/run/emu/%s/", prefix);
 	snprintf(opt, sizeof opt, "--prefix %s ", prefix);
-	while (d && (e = readdir(d))) {
+	while (d && (e = readdir(d)) && found < max) {
 		char path[300], cmd[4096];
 		snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
 		int fd = open(path, O_RDONLY);
@@ -96,11 +97,18 @@ static inline pid_t rx_find_process(const char *prefix, const char *needle1, con
 				cmd[i] = ' ';
 		cmd[n] = 0;
 		if (strstr(cmd, needle1) && strstr(cmd, needle2) && (strstr(cmd, sock) || strstr(cmd, opt)))
-			found = atoi(e->d_name);
+			out[found++] = atoi(e->d_name);
 	}
 	if (d)
 		closedir(d);
 	return found;
+}
+
+/* One such process; -1 if none. */
+static inline pid_t rx_find_process(const char *prefix, const char *needle1, const char *needle2)
+{
+	pid_t pid;
+	return rx_find_processes(prefix, needle1, needle2, &pid, 1) ? pid : -1;
 }
 
 /* Kill every `emu run` and agent of the prefix (a failed assertion may

@@ -105,6 +105,26 @@ Test(crash, sigint_stops_cleanly_with_partial_results)
 	assert_nothing_left("after SIGINT");
 }
 
+/* `emu cleanup` during a run: once it returns, the agents it killed are out
+ * of /proc (reaped, not zombies that ps and pgrep still list). */
+Test(crash, cleanup_returns_once_the_processes_it_killed_are_gone)
+{
+	pid_t pid = start_run("cleanup"), agents[16];
+	int n = 0;
+	for (int i = 0; i < 100 && (n = rx_find_processes(P, "emu-agent", "--server", agents, 16)) < 6; i++)
+		rx_sleep(0.05);
+	cr_assert_eq(n, 6, "expected the run's 6 agents, found %d", n);
+	cleanup_cmd();
+	for (int i = 0; i < n; i++) {
+		char path[64];
+		snprintf(path, sizeof path, "/proc/%d", (int)agents[i]);
+		cr_expect_neq(access(path, F_OK), 0, "agent %d still in /proc after emu cleanup returned", (int)agents[i]);
+	}
+	rx_wait_exit(pid);
+	cleanup_cmd();
+	assert_nothing_left("after emu cleanup during a run");
+}
+
 Test(crash, kill_9_anything_at_random_moments)
 {
 	/* Deterministic "random" schedule so a failure can be reproduced. */
