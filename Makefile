@@ -49,7 +49,7 @@ LIBNETCTL := $(BUILD)/libnetctl.a
 LIBEMU    := $(BUILD)/libemu.a
 BINS := $(BUILD)/bin/netctl $(if $(EMU_CLI),$(BUILD)/bin/emu) $(if $(AGENT_SRC),$(BUILD)/bin/emu-agent)
 
-.PHONY: all deps check unit integ bench clean install run demo soak
+.PHONY: all deps check unit integ bench clean install uninstall lint-man run demo soak
 all: $(BINS)
 
 $(BUILD)/%.o: %.c
@@ -98,7 +98,7 @@ $(BUILD)/bench/%: bench/%.cpp $(if $(EMU_SRC),$(LIBEMU)) $(LIBNETCTL)
 # long CI log.
 run_suite = $(1) $(2) --tap=$(1).tap || { echo "== failed in $(1):"; \
 	    sed -n '/^not ok/,/^  \.\.\./p' $(1).tap; exit 1; }
-check:
+check: lint-man
 	$(MAKE) SAN=1 $(BUILD_SAN_BINS)
 	$(call run_suite,./build-san/test-unit,--jobs 2)
 	$(call run_suite,./build-san/test-integ,--jobs 1)
@@ -123,9 +123,30 @@ soak: all
 deps:
 	./scripts/deps.sh
 
+# `make install PREFIX=/usr DESTDIR=/tmp/pkg`: the three programs side by
+# side (emu finds emu-agent next to itself), the man pages, the topologies.
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share/emu
+MAN5 := $(wildcard man/*.5)
+MAN8 := $(wildcard man/*.8)
 install: all
-	install -D -m 755 $(BUILD)/bin/netctl $(DESTDIR)/usr/local/bin/netctl
-	$(if $(EMU_CLI),install -D -m 755 $(BUILD)/bin/emu $(DESTDIR)/usr/local/bin/emu)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DATADIR)/topologies
+	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)/
+	$(if $(MAN5),install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/)
+	$(if $(MAN8),install -m 644 $(MAN8) $(DESTDIR)$(MANDIR)/man8/)
+	install -m 644 topologies/*.conf $(DESTDIR)$(DATADIR)/topologies/
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(BINS))) \
+	      $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5))) \
+	      $(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(MAN8)))
+	rm -rf $(DESTDIR)$(DATADIR)
+
+# Every man page must be clean under mandoc's linter (warnings included).
+lint-man:
+	@out=$$(mandoc -T lint -W warning $(MAN5) $(MAN8) 2>&1); \
+	 if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "lint-man: $(words $(MAN5) $(MAN8)) pages clean"
 
 clean:
 	rm -rf build build-san build-fuzz
