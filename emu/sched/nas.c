@@ -11,7 +11,7 @@
  * of the text: the emulator has no users).  A job whose own threshold is
  * reached is asked for a reduce first — even while maps are still pending
  * (the threshold is when "the reduce tasks of the job can be scheduled",
- * L407, L634), within YARN's ramp-up limit (sched_ramp_up_ok, as every
+ * §2.2, §3.2.4), within YARN's ramp-up limit (sched_ramp_up_ok, as every
  * policy) — then for a map: Algorithm 1's reduce and map requests.
  * NAS_EARLY_REDUCES=0 offers reduces only once all maps are launched.
  *
@@ -21,8 +21,8 @@
  *    predicted shuffle per map of the jobs in the cluster) minus the
  *    predicted output of the maps running there.  Of several, the one
  *    closest to the space.  Otherwise the job is skipped; once it has
- *    waited D^m (a time, as in the real-cluster runs, L715: the node + rack
- *    waits of Delay) it takes a qualified map of least MapCost (γ x input,
+ *    waited D^m (a time, as in the real-cluster runs of §3.3.1: the node +
+ *    rack waits of Delay) it takes a qualified map of least MapCost (γ x input,
  *    γ = 0/1/2 node/rack/remote), else its data-local map of smallest
  *    output, else its smallest.  The wait clock stops when it launches a
  *    local qualified map (as Delay's does on a node-local one).
@@ -36,8 +36,9 @@
  *    CA-RTS (§3.2.4, Algorithm 3).  Pass 1, in Fair order: a job whose
  *    reduces on this rack are fewer than ReduceNum (Eq. 3.4: its reduces x
  *    the rack's share of its map output, rounded so that the racks' targets
- *    add up to its reduces: a one-reduce job goes to its largest rack; L630
- *    "jobs that run fewer reduce tasks than ReduceNum") gets the container;
+ *    add up to its reduces: a one-reduce job goes to its largest rack;
+ *    Algorithm 3 lines 3-5: "jobs that run fewer reduce tasks than
+ *    ReduceNum") gets the container;
  *    one at or over it is passed over (it waits for a rack holding its data, at most D^r).
  *    Pass 2, if nobody took the container: the passed-over jobs, light
  *    before medium before heavy, then "delayed" or all maps done first,
@@ -46,9 +47,9 @@
  *    jobs (predicted shuffle < 1 MB, scaled) go; others are tagged delayed
  *    and wait until the rack is not congested, at most D^r; maps of
  *    shuffle-medium/heavy jobs are not launched in that rack meanwhile
- *    (L655, L680) — a skip of the job like MTS's own, so at most D^m:
+ *    (its second strategy) — a skip of the job like MTS's own, so at most D^m:
  *    "a user cannot be skipped more than 5 seconds to launch tasks"
- *    (L715, as D^m = D^r = 135 skips in the simulation, L709).  Without
+ *    (§3.3.1, as D^m = D^r = 135 skips in the simulation).  Without
  *    that bound a medium/heavy job with its blocks in a congested rack
  *    waited out the congestion, or read them remotely once its locality
  *    wait ran out. */
@@ -188,9 +189,9 @@ static struct task *mts(struct sched *s, struct nas *n, struct job *j, int serve
 	return NULL;
 }
 
-/* CR-RTS's second strategy (L655, L680): while the rack is congested, no
+/* CR-RTS's second strategy (§3.2.5): while the rack is congested, no
  * maps of shuffle-medium/heavy jobs — counted as a skip of the job, with
- * MTS's own clock, so it lasts at most D^m (L715: a user cannot be skipped
+ * MTS's own clock, so it lasts at most D^m (§3.3.1: a user cannot be skipped
  * more than 5 s; after that MTS lines 7-16 choose, least MapCost first). */
 static bool cr_holds_maps(struct sched *s, struct nas *n, const struct job *j, bool congested)
 {

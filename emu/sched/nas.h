@@ -18,10 +18,10 @@
 
 /* CongestionThreshold: a rack is congested when the cross-rack utilisation
  * of its ToR uplink, either way, reaches this (80% in every experiment of
- * §3.3.1, L709; the text's example is 90%).  Env NAS_CONGESTION. */
+ * §3.3.1; the text's example is 90%).  Env NAS_CONGESTION. */
 #define NAS_CONGESTION 0.8
 /* Adaptive map completion threshold, Eq. 3.5: T_min for the job with the
- * largest predicted shuffle, T_max for the smallest (L709).  Env NAS_T_MIN,
+ * largest predicted shuffle, T_max for the smallest (§3.3.1).  Env NAS_T_MIN,
  * NAS_T_MAX. */
 #define NAS_T_MIN 0.2
 #define NAS_T_MAX 0.5
@@ -43,7 +43,7 @@ struct nas_conf {
 	double t_min, t_max;
 	double light_bytes, heavy_bytes;   /* scaled */
 	double traffic_threshold;          /* bytes per node; < 0 = Eq. 3.3 (env NAS_TRAFFIC_THRESHOLD) */
-	double max_wait_s;                 /* D^m = D^r as a time (L715): node + rack wait of Delay */
+	double max_wait_s;                 /* D^m = D^r as a time (5 s in §3.3.1's real cluster): node + rack wait of Delay */
 	bool early_reduces;                /* reduces before all maps launch, sched_ramp_up_ok (env NAS_EARLY_REDUCES) */
 };
 void nas_conf_init(struct nas_conf *k, const struct sched *s);

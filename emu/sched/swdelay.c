@@ -1,6 +1,6 @@
 /* swdelay.c — ShuffleWatcher on Delay (SW-delay), the NAS chapter's
- * strongest baseline, as the dissertation describes it (L253, L445, L709,
- * L785; Ahmad et al., ATC'14):
+ * strongest baseline, as the dissertation describes it (§1.2.1, §3.1,
+ * §3.3.1, §3.3.3; Ahmad et al., ATC'14):
  *
  *  - Delay scheduling (delay.c's fair order and wait rule) with the job's
  *    map racks as the locality target: when a job arrives it gets the
@@ -15,7 +15,7 @@
  *    of its map output); a rack at or over it waits the node + rack waits.
  *  - While the rack of the offered server is congested (cross-rack
  *    utilisation >= 0.8 either way, as for NAS) no reduce of any job is
- *    launched there: the container goes to a map instead (L253).
+ *    launched there: the container goes to a map instead (§1.2.1).
  *
  * No adaptive threshold: the runtime's slowstart (0.2 in the thesis: use
  * --slowstart 0.2). */

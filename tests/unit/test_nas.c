@@ -413,7 +413,7 @@ Test(nas, congested_rack_launches_no_heavy_maps)
 
 /* A congested rack holds a heavy job's maps back at most D^m (6 s here):
  * the job is skipped like any MTS skip, and "a user cannot be skipped more
- * than 5 seconds to launch tasks" (L715). */
+ * than 5 seconds to launch tasks" (§3.3.1). */
 Test(nas, congestion_holds_heavy_maps_at_most_d_m)
 {
 	w = fx_workload_new(1);
