@@ -111,7 +111,7 @@ unsigned long ocs_rack_changes(const struct ocs_ctl *c, int rack);
  * is 0 (busy circuits are re-chosen by the matching, which keeps them if
  * they still weigh most), once it has been lit for 9δ — the
  * dissertation's minimum configuration length for 90% OCS utilisation
- * (L852: "the average duration of each configuration should be at least
+ * (§4.1.2: "the average duration of each configuration should be at least
  * 9δ"), which is also what its elephant threshold E = 9δ·bw_o assumes: a
  * circuit that carries E and then idles for the rest of a 1 s interval is
  * used 9% of the time.  Only zero / non-zero of c->demand matters. */

@@ -346,7 +346,7 @@ static int synth_check(const struct synth_params *s, char *err)
 
 /* Exactly round(fraction x njobs) jobs, a uniformly random set of them
  * (selection sampling, Knuth's Algorithm S), as the dissertation "randomly
- * selected half of the jobs as ad-hoc jobs" (L1121); a coin per job left
+ * selected half of the jobs as ad-hoc jobs" (§4.3.4); a coin per job left
  * 13 to 17 of 30 recurring at 0.5. */
 void workload_set_recurring(struct workload *w, const struct synth_params *s)
 {

@@ -1,23 +1,25 @@
 /* corral.c — Corral (Jalaparti et al., "Network-Aware Scheduling for
  * Data-Parallel Jobs: Plan When You Can", SIGCOMM'15) as the JobPacker
- * chapter's baseline, built by notes/002_jobpacker.md §3.2's recipe:
+ * chapter's baseline, built from the dissertation's account of it
+ * (§4.3.1.1) and Corral's design; details neither gives are our choices:
  *
  *  - offline, over the recurring jobs of the workload: each job j gets r_j
  *    racks — the same racks for its maps and its reduces — by Corral's
  *    latency response function L_j(r) = l_map(r) + D_s(r−1)/(r²·bw_e) +
- *    l_red(r) (OCS-unaware: the EPS uplink bandwidth, O29) and its
- *    heuristic: provisioning (every job starts on one rack; the job with the
- *    longest latency gets one more rack, the best allocation seen is kept)
- *    and prioritisation (batch: widest job first, ties longest latency
- *    first; online: by predicted arrival), each job on the r_j racks free
- *    first;
+ *    l_red(r) (OCS-unaware: the EPS uplink bandwidth; the text does not
+ *    say, but Corral knows no OCS) and its heuristic: provisioning (every
+ *    job starts on one rack; the job with the longest latency gets one
+ *    more rack, the best allocation seen is kept) and prioritisation
+ *    (batch: widest job first, ties longest latency first; online: by
+ *    predicted arrival), each job on the r_j racks free first;
  *  - input blocks: replica 1 on the job's racks and their servers
  *    (round-robin), replicas 2 and 3 on one other rack;
  *  - online: a free container serves the first runnable job of its rack's
  *    sequence (any map of the job, node-local first, or a reduce); ad-hoc
  *    jobs under Fair on what is left; no shuffle postponement (the default
  *    shuffle_ready) and the default per-transfer circuit rule;
- *  - baseline slowstart (Hadoop's 0.05, O28) from the runtime.
+ *  - baseline slowstart (YARN's default 0.05: the text gives the baselines
+ *    no value) from the runtime.
  *
  * The plan follower, rack-failure fallback and early-reduce guard are
  * JobPacker's (jobpacker_follow.c). */
@@ -32,7 +34,7 @@ static int corral_init(struct sched *s)
 	jp_conf_default(&rt->conf);
 	jp_conf_fabric(&rt->conf, &s->p);
 	jp_conf_env(&rt->conf);
-	rt->conf.eps_jobs = 1;   /* Corral's LRF: the job has its uplinks alone (O29) */
+	rt->conf.eps_jobs = 1;   /* Corral's LRF: the job has its uplinks alone (our reading of Corral) */
 	rt->strict = false;
 	rt->sparsity = false;
 	s->priv = rt;

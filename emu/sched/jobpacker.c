@@ -1,25 +1,27 @@
-/* jobpacker.c — JobPacker (seeds/002 ch. 4; Z. Li and H. Shen, ICPP'19): a
+/* jobpacker.c — JobPacker (dissertation ch. 4; Z. Li and H. Shen, ICPP'19): a
  * job scheduler for hybrid EPS/OCS clusters that makes shuffle traffic
  * big enough, and concentrated enough, to ride the circuits.
  *
  *  1. Shuffle data aggregation (§4.2.2): a reduce of a shuffle-heavy
  *     recurring job does not fetch until the job's reduces planned on its
  *     rack d have containers ("until more reduce tasks from the same job
- *     are assigned to containers", L909; or every container of rack d holds
+ *     are assigned to containers"; or every container of rack d holds
  *     such a waiting reduce; or, at the flush, other tasks hold rack d and
  *     what the running reduces fetch is over E from every source rack) and
  *     the job's aggregated shuffle
  *     data from every source rack s to rack d that has some — the finished
  *     map outputs on rack s destined to the job's running reduces on rack d
  *     that have not been fetched — is larger than the elephant threshold E,
- *     or all of the job's maps are done (flush, O9); not before the flush
- *     when the output still to come would make pieces under E (small_tail).
+ *     or all of the job's maps are done (flush: our rule, the text has
+ *     none); not before the flush when the output still to come would
+ *     make pieces under E (small_tail).
  *     Then every running reduce of the job on rack d fetches at once, and
  *     when what they fetch from other racks is > E in all, every transfer
  *     of it is circuit-eligible: the aggregate is classified, not the
- *     single transfer (O2).  Other jobs (ad-hoc, and
- *     recurring ones whose predicted shuffle is < E: O10) fetch at once and
- *     use the default per-transfer rule.
+ *     single transfer (our choice: the text does not say what the E test
+ *     applies to).  Other jobs (ad-hoc, §4.2.5, and recurring ones whose
+ *     predicted shuffle is < E, not shuffle-heavy by §4.1.2) fetch at once
+ *     and use the default per-transfer rule.
  *  2. Offline scheduler (§4.2.3, jobpacker_profile.c and jobpacker_plan.c):
  *     the profiler's feasible (map-width, reduce-width) pairs by the latency
  *     response function (Eq. 4.1 with Fig 4.6's port-parallel shuffle term;
@@ -41,11 +43,12 @@
  *     planned on a failed rack (no server alive) fall back to Fair.
  *
  * Slowstart is the runtime's (`--slowstart`): JobPacker's experiments use
- * 0.7 (L1055) and the experiment scripts must pass it; the baselines keep
- * Hadoop's 0.05 (O28).  Knobs beyond struct sched_params (B, ρ, OCS
- * interval 1 s and δ 10 ms, the OCS rate — derived from E = bw_o·9δ — and
- * the EPS:OCS ratio 1:10) are struct jp_conf's (jobpacker.h), overridable
- * with JOBPACKER_* environment variables. */
+ * 0.7 (§4.3.2) and the experiment scripts must pass it; the baselines keep
+ * YARN's default 0.05 (§4.2.2; the text gives them no value: our choice).
+ * Knobs beyond struct sched_params (B, ρ, OCS interval 1 s and δ 10 ms, the
+ * OCS rate — derived from E = bw_o·9δ — and the EPS:OCS ratio 1:10) are
+ * struct jp_conf's (jobpacker.h), overridable with JOBPACKER_* environment
+ * variables. */
 #include "emu/sched/jobpacker.h"
 #include <stdlib.h>
 #include <string.h>
@@ -330,7 +333,7 @@ static bool rack_held(struct sched *s, int d, const struct task *asking)
 	return held >= slots;
 }
 
-/* "More reduce tasks from the same job are assigned to containers" (L909):
+/* "More reduce tasks from the same job are assigned to containers" (§4.2.2):
  * the job's reduces planned on rack d have all been given a container (or as
  * many as the rack holds at once, when the plan has more than one wave of
  * them there), so their shuffles form one aggregate per source rack.  Before,
@@ -430,7 +433,7 @@ static bool release_ready(struct sched *s, struct task *reduce)
 		return false;
 	/* Released when the job's aggregate from every source rack with
 	 * finished, unfetched output is over E (the aggregate "reaches the
-	 * elephant flow threshold", L909), so that all of it rides circuits;
+	 * elephant flow threshold", §4.2.2), so that all of it rides circuits;
 	 * releasing when one source rack crossed sent the others' smaller
 	 * aggregates over the EPS (GENI batch, 5 seeds: OCS share 52% -> 58%,
 	 * makespan ÷ F-Hybrid 0.68 -> 0.66).  Or when every map is done (flush). */
@@ -472,7 +475,7 @@ static bool jobpacker_circuit_eligible(struct sched *s, const struct task *reduc
 		return bytes > s->p.elephant_bytes;
 	/* "The size of aggregated shuffle data of the reduce tasks reaches the
 	 * elephant flow threshold.  Then, we can use high-bandwidth OCS"
-	 * (L909): what the release of rack d sent for, from every source rack,
+	 * (§4.2.2): what the release of rack d sent for, from every source rack,
 	 * is classified.  Classifying each source rack's share on its own sent
 	 * the shares under E over the EPS: a map rack that ran 9 of its planned
 	 * 20 maps pushed 52 MB of 8.6 MB shares through its 0.1 Gb/s uplink in

@@ -3,17 +3,17 @@
  * (jobpacker_plan.c), their plan follower (jobpacker_follow.c) and their
  * unit tests.
  *
- * Source: the dissertation seeds/002 Chapter 4 (JobPacker) and the
- * implementation note notes/002_jobpacker.md (its [OPEN] defaults O1..O38
- * are cited below as "O<n>").  Nothing here is part of the scheduler API
- * (emu/sched.h): the knobs the dissertation needs beyond struct
- * sched_params live in struct jp_conf, with documented defaults and
+ * Source: the dissertation's Chapter 4 (JobPacker); where it is silent the
+ * choice is ours, and the comments below say so.  Nothing here is part of
+ * the scheduler API (emu/sched.h): the knobs the dissertation needs beyond
+ * struct sched_params live in struct jp_conf, with documented defaults and
  * JOBPACKER_* environment overrides (jp_conf_env). */
 #ifndef EMU_SCHED_JOBPACKER_H
 #define EMU_SCHED_JOBPACKER_H
 #include "emu/sched.h"
 
-/* Shuffle term of the latency response function (O14). */
+/* Shuffle term of the latency response function, Eq. 4.1.  Our choice: Eq. 4.1
+ * as printed does not reproduce Fig. 4.6, the port-parallel model (FIG46) does. */
 enum jp_lrf {
 	JP_LRF_FIG46,    /* port-parallel: OCS D_s/(bw_o·min(rm,rr)), EPS D_s/(bw_e·rm); reproduces Fig 4.6 */
 	JP_LRF_LITERAL,  /* Eq. 4.1 as printed: D_s/(rm·rr)·(rr−1)/BW */
@@ -25,11 +25,12 @@ enum jp_lrf {
 enum jp_scenario { JP_SCEN_AUTO, JP_SCEN_BATCH, JP_SCEN_ONLINE };
 
 struct jp_conf {
-	int subbatches;          /* B, sub-batches of a batch (5, L1055) */
+	int subbatches;          /* B, sub-batches of a batch (5, §4.3.2.1) */
 	int orders;              /* orders of the sub-batches the batch planner tries (1 = the
 				    text's one random order; jobpacker_plan.c plan_batch) */
 	double rho;              /* over-provisioning ratio; < 0 = auto: 0 if every job is
-				    recurring, 1.0 otherwise (L1055, O22) */
+				    recurring, 1.0 otherwise (§4.3.2, §4.3.4); the plan
+				    takes ⌈(1+ρ)N⌉ containers a stage (ours: the text is silent) */
 	double interval_s;       /* OCS reconfiguration interval (the run's, --ocs-interval) */
 	double delta_s;          /* OCS reconfiguration delay δ (the run's, --delta) */
 	double util;             /* target OCS utilisation: E = bw_o·δ·u/(1−u), u = 0.9 ⇒ 9δ (§4.1.2) */
@@ -43,16 +44,17 @@ struct jp_conf {
 				    as printed, Corral); JobPacker plans with JP_EPS_JOBS */
 	enum jp_lrf lrf;
 	enum jp_scenario scenario;
-	double adhoc_sh_input;   /* ad-hoc job is shuffle-heavy if input > this × data_scale (1 GB, L1010, O27) */
+	double adhoc_sh_input;   /* ad-hoc job is shuffle-heavy if input > this × data_scale (1 GB,
+				    §4.2.4; scaled as E is: ours, the text is silent) */
 	double early_reduce_cap; /* reduces of jobs that still have unlaunched maps may hold at
 				    most this fraction of a rack's containers (0.5; deadlock guard, see
 				    jobpacker_plan.c) */
 	bool postpone;           /* shuffle data aggregation on (JobPacker) */
 	bool ports;              /* the plan books OCS ports: shuffles that share one take turns */
-	bool sparsity;           /* ad-hoc sparsity rule on (JobPacker, L1017) */
-	bool adhoc_agg;          /* ad-hoc jobs on a few racks: §4.2.4's dropped trial, Fig. 4.18
+	bool sparsity;           /* ad-hoc sparsity rule on (JobPacker, §4.2.4) */
+	bool adhoc_agg;          /* ad-hoc jobs on a few racks: §4.2.5's dropped trial, Fig. 4.18
 				    (off; jobpacker_adhoc.c) */
-	bool seq_by_time;        /* a rack's sequence by planned start (the note's O-default before), else
+	bool seq_by_time;        /* a rack's sequence by planned start (our earlier default), else
 				    by the planning list, i.e. the jobs' priority (default; jobpacker_plan.c) */
 };
 void jp_conf_default(struct jp_conf *k);
@@ -79,7 +81,7 @@ struct jp_model {
 };
 void jp_model_make(struct jp_model *m, const struct cluster *c, const struct jp_conf *k, uint64_t elephant);
 
-/* What a predictor knows of a recurring job (L417): predicted shuffle and
+/* What a predictor knows of a recurring job (§2.3): predicted shuffle and
  * arrival, task counts, task durations (the job's mean). */
 struct jp_jobdesc {
 	int id, nmaps, nreduces;
@@ -92,7 +94,8 @@ int jp_waves(int n, int r, int C);                 /* ⌈⌈n/r⌉/C⌉ */
 double jp_lrf(const struct jp_model *m, const struct jp_jobdesc *j, int rm, int rr, bool *ocs);
 double jp_lrf_shuffle(const struct jp_model *m, const struct jp_jobdesc *j, int rm, int rr, bool *ocs);
 
-/* The job profiler's answer (§4.2.3.1, O12, O15). */
+/* The job profiler's answer (§4.2.3.1; the feasibility rule and the latency used
+ * for sorting are ours, the text gives neither: jobpacker_profile.c). */
 struct jp_profile {
 	bool sh;                 /* shuffle-heavy: has feasible (OCS) pairs */
 	bool relaxed;            /* a stage needs more than one wave even on all R racks */
@@ -107,7 +110,8 @@ void jp_profile_free(struct jp_profile *p);
 /* Tetris alignment score (footnote of §4.2.3.2). */
 double jp_tetris_score(const double avail[3], const double demand[3]);
 /* Divide n jobs with demand (shuffle, #maps, #reduces) into B sub-batches
- * (O16); sub[i] = the sub-batch of job i. */
+ * (Tetris, §4.2.3.2; the demand normalisation, the capacities and the fill order
+ * are ours, the text gives none); sub[i] = the sub-batch of job i. */
 int jp_subbatch(int n, const double (*demand)[3], int B, int *sub);
 
 /* Fig 4.3: completion time of a demand matrix on the OCS (port bound,
@@ -144,7 +148,7 @@ void jp_plan_free(struct jp_plan *p);
 /* JobPacker's job manager (§4.2.3.2) over the recurring jobs of c->w. */
 int jp_plan_jobpacker(struct jp_plan *p, const struct cluster *c, const struct jp_model *m,
 		      const struct jp_conf *k, struct rng *rng);
-/* Corral's planner (note §3.2 recipe): one rack set per job for maps and
+/* Corral's planner (corral.c): one rack set per job for maps and
  * reduces, LRF with the EPS bandwidth, provisioning + widest-job-first. */
 int jp_plan_corral(struct jp_plan *p, const struct cluster *c, const struct jp_model *m,
 		   const struct jp_conf *k);
@@ -200,6 +204,7 @@ bool jp_adhoc_input_racks(struct sched *s, struct jp_rt *rt, const struct job *j
 /* Whether the job's maps (JP_MAP) or reduces (JP_RED) may run on `rack`; true when the trial does
  * not apply to it.  The racks are chosen on the first ask with a map pending (a reduce runnable). */
 bool jp_adhoc_allows(struct sched *s, struct jp_rt *rt, const struct job *j, enum jp_stage stage, int rack);
-/* Rack failure: a rack none of whose servers is alive; jobs planned on it fall back (O25). */
+/* Rack failure (§4.2.4): a rack none of whose servers is alive (ours: the text does not
+ * define it); jobs planned on it fall back to the default scheduler. */
 void jp_follow_tick(struct sched *s, struct jp_rt *rt);
 #endif

@@ -1,6 +1,6 @@
-/* jobpacker_adhoc.c — the trial §4.2.4 made and dropped (L1023–L1027,
- * Fig. 4.18): ad-hoc jobs' input, maps and reduces on a few racks, so that
- * their shuffles, too, gather into rack pairs big enough for circuits.
+/* jobpacker_adhoc.c — the trial §4.2.5 made and dropped (Fig. 4.18):
+ * ad-hoc jobs' input, maps and reduces on a few racks, so that their
+ * shuffles, too, gather into rack pairs big enough for circuits.
  *
  * Off by default (JOBPACKER_ADHOC_AGG=1 turns it on): the dissertation
  * found that it makes recurring and ad-hoc jobs slower alike, since without

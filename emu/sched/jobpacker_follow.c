@@ -1,10 +1,10 @@
 /* jobpacker_follow.c — the online half of JobPacker and of the Corral
- * baseline (seeds/002 ch. 4.2.4; notes/002_jobpacker.md §3.2): following
+ * baseline (the dissertation's §4.2.4; Corral's design): following
  * the plan jobpacker_plan.c made.  A free container serves its rack's
  * sequence of planned entries; input blocks go to the job's planned racks;
  * ad-hoc jobs (Fair order, sparsity rule) and non-shuffle-heavy planned
  * jobs fill what the plan leaves; a job planned on a failed rack falls back
- * to Fair.  Choices the text leaves open carry the note's O<n> number. */
+ * to Fair.  Choices the text leaves open are marked "ours". */
 #include "emu/sched/jobpacker.h"
 #include <math.h>
 #include <stdlib.h>
@@ -67,7 +67,7 @@ bool jp_job_sh(const struct jp_rt *rt, const struct cluster *c, const struct job
 	(void)c;
 	if (rt->plan.planned && rt->plan.planned[j->id])
 		return rt->plan.sh[j->id];
-	return j->input_bytes > rt->adhoc_sh_bytes;   /* ad-hoc: input > 1 GB (L1010) */
+	return j->input_bytes > rt->adhoc_sh_bytes;   /* ad-hoc: input > 1 GB (§4.2.4) */
 }
 
 static bool follows_plan(const struct jp_rt *rt, const struct job *j)
@@ -277,7 +277,7 @@ static struct task *planned_map(struct sched *s, struct jp_rt *rt, struct job *j
 	if (t)
 		return t;
 	/* The rack's own share of the job's maps is launched: the entry map_j
-	 * of Seq_i stands for "any map task of job j" (L900), so rather than
+	 * of Seq_i stands for "any map task of job j" (§4.2.1), so rather than
 	 * idle while the job's other map racks are behind, the rack takes one
 	 * of their maps whose block has a replica here (replicas 2 and 3 are on
 	 * one other rack).  Not one it would read across racks: such a read
@@ -300,7 +300,7 @@ static struct task *planned_map(struct sched *s, struct jp_rt *rt, struct job *j
  * node_wait_s from the first refusal since the job's last reduce started
  * (as delay scheduling waits for a local map); then it takes it, so that
  * nothing waits on servers that do not free up (a rack's started reducers
- * wait for the rest, L909).  Where a server has one container (GENI) it
+ * wait for the rest, §4.2.2).  Where a server has one container (GENI) it
  * never holds two tasks anyway.  Called only with a reduce to give; true:
  * give it. */
 static bool reduce_spreads(struct sched *s, struct jp_rt *rt, const struct job *j, int server)
@@ -435,7 +435,7 @@ static bool adhoc_candidate(const struct jp_rt *rt, const struct cluster *c, con
 }
 
 /* Ad-hoc jobs (and fallen-back recurring ones) in Fair order on the idle
- * container; with the sparsity rule (L1017), which "tries to" keep
+ * container; with the sparsity rule (§4.2.4), which "tries to" keep
  * shuffle-heavy jobs apart: shuffle-heavy first on a rack where none runs;
  * where one does, non-shuffle-heavy jobs first, then the shuffle-heavy job
  * already alone there.  Only then, rather than leave the container to the
@@ -513,7 +513,7 @@ static bool racks_have_room(const struct cluster *c, const uint8_t *racks)
 /* Whether a container of `rack` may take a reduce that is not the rack's
  * own: more free containers than the reduces the plan put on this rack for
  * shuffle-heavy jobs whose maps have begun.  Those come within a map phase
- * (slowstart), and a rack's reducers fetch together (L909): one that finds
+ * (slowstart), and a rack's reducers fetch together (§4.2.2): one that finds
  * its containers held by another job's reducers, which hold them through a
  * shuffle, keeps its rack-mates waiting.  GENI batch seed 8 (emulator):
  * job 18's four reduces took rack 0 0.2 s before job 7's were allowed,
@@ -539,7 +539,7 @@ static bool rack_room_for_other_reduce(const struct cluster *c, struct jp_rt *rt
 
 /* A task of a non-shuffle-heavy planned job for a container elsewhere than
  * its planned racks: the plan put such a job on "any containers that are
- * available" (L989), and its racks only time it (its shuffle takes the EPS
+ * available" (§4.2.3.2), and its racks only time it (its shuffle takes the EPS
  * wherever it runs), but the plan's times drift at run time.  Two uses:
  *  - before < ∞: the rack's next runnable entry was planned to start at
  *    `before`; a job planned earlier, whose planned racks are all busy,
@@ -619,7 +619,7 @@ static bool may_run(const struct cluster *c, const struct job *j, int stage)
 	return (stage & JP_RED) && cluster_reduces_allowed(c, j) && j->reduces_done + j->reduces_running < j->nreduces;
 }
 
-/* The over-provisioning ratio's runtime side (§4.2.3.2, L1002): the plan
+/* The over-provisioning ratio's runtime side (§4.2.3.2): the plan
  * gives every recurring task (1+ρ) containers, so each rack's sequence has
  * slack in it, and "the unused containers can be used by the ad-hoc jobs".
  * A recurring job that runs ahead of its plan (its entry on the rack is
@@ -655,9 +655,11 @@ static bool recurring_share_full(struct jp_rt *rt, const struct cluster *c, int 
 	return n >= (int)(C / (1 + rt->plan.rho));
 }
 
-/* The rack's sequence: the first entry with a runnable task (O23); with
+/* The rack's sequence: the first entry with a runnable task (ours: §4.2.4
+ * takes "the first job in the sequence", yet §4.2.3.2 gives unused planned
+ * containers to "other recurring jobs assigned to the same racks"); with
  * `due_only`, of the entries due by now, and only the reduces of the others
- * (a rack's shuffle waits for all its planned reduces, L909). */
+ * (a rack's shuffle waits for all its planned reduces, §4.2.2). */
 static struct task *follow_sequence(struct sched *s, struct jp_rt *rt, int server, bool due_only, int *early)
 {
 	struct cluster *c = s->c;
@@ -751,8 +753,8 @@ void jp_follow_place(struct sched *s, struct jp_rt *rt, struct job *j, struct ta
 		return;
 	}
 	/* Replica 1 on the block's planned rack (one of R_j^map, blocks spread
-	 * evenly: O26's round-robin knob); replicas 2 and 3 on two servers of
-	 * one other random rack (HDFS's two-rack rule, L1008). */
+	 * evenly: ours, the text draws the rack at random); replicas 2 and 3 on
+	 * two servers of one other random rack (HDFS's two-rack rule, §4.2.4). */
 	replicas[0] = first;
 	replicas[1] = replicas[2] = -1;
 	if (other < 0) {
@@ -789,7 +791,7 @@ void jp_follow_tick(struct sched *s, struct jp_rt *rt)
 	if (!any)
 		return;
 	/* A failed rack: the jobs planned on it ignore the plan and run under
-	 * the default scheduler (L1017, O25). */
+	 * the default scheduler (§4.2.4). */
 	for (int j = 0; j < c->w->njobs; j++) {
 		if (!rt->plan.planned[j] || rt->fallback[j] || (c->arrived[j] && cluster_job_finished(&c->w->jobs[j])))
 			continue;

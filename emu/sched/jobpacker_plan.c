@@ -1,19 +1,19 @@
 /* jobpacker_plan.c — JobPacker's job manager and the Corral baseline's
- * planner (seeds/002 ch. 4.2.3; notes/002_jobpacker.md §2.4–§2.6), on the
- * profiles of jobpacker_profile.c; jobpacker_follow.c runs the plan.
+ * planner (the dissertation's §4.2.3), on the profiles of
+ * jobpacker_profile.c; jobpacker_follow.c runs the plan.
  *
- * Everything is planned once, in init, over the whole workload (O2.0/O34):
+ * Everything is planned once, in init, over the whole workload (ours: the
+ * text does not say how long its "unit period" is):
  * recurring jobs are known a priori (predicted shuffle bytes and arrival,
  * task counts and durations); ad-hoc jobs are not planned and get the
  * containers the plan leaves (Fair order, sparsity rule).
  *
- * Choices the text leaves open are marked with the note's O<n> number.
- * Beyond the note:
+ * Choices the text leaves open are marked "ours" where they are made; and:
  *  - task durations: the planner uses the mean duration of the job's maps
  *    (reduces) for every map (reduce) — the workload's durations are the
- *    "known a priori" characteristics (zero prediction error, L1055);
+ *    "known a priori" characteristics (zero prediction error, §4.3.2);
  *  - a plan assigns every task of a recurring job to one rack (JobPacker)
- *    so the even split over r_map/r_red racks (balance-skewness, L924) holds
+ *    so the even split over r_map/r_red racks (balance-skewness, §4.2.3) holds
  *    at run time too, and a re-run task goes back to its rack;
  *  - early-reduce guard: a reduce of a job that still has unlaunched maps may
  *    take a container only while such reduces hold fewer than
@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---------------------------------------------------- sub-batches (O16) */
+/* ----------------------------------------------- sub-batches (§4.2.3.2) */
 
 double jp_tetris_score(const double avail[3], const double demand[3])
 {
@@ -188,10 +188,10 @@ static int by_entry(const void *a, const void *b)
 
 /* The planning list's order: the jobs' priority (a job's maps before its
  * reduces).  The batch sort is "the priority of each job in scheduling"
- * (L969; Fig 4.7 "Priority determination based on sub-batches"), the list
- * is "for sequential offline scheduling" (L984), each job's planning
- * "updates the sequences of those racks" (L992, L994), and a free container
- * takes "a map/reduce task of the first job in the sequence" (L1015).
+ * (§4.2.3.2; Fig 4.7 "Priority determination based on sub-batches"), the
+ * list is "for sequential offline scheduling" (ibid.), each job's planning
+ * "updates the sequences of those racks" (ibid.), and a free container
+ * takes "a map/reduce task of the first job in the sequence" (§4.2.4).
  * Ordering by planned start instead put the map entry of a job planned on
  * a rack's containers as they free up ahead of the reduce entry of an
  * earlier job planned a little later on one of them; the entry stands for
@@ -292,7 +292,8 @@ static int by_rack_key(const void *a, const void *b)
 	return x->rack - y->rack;
 }
 
-/* The `want` racks whose `need`-th earliest container is free first (O19). */
+/* The `want` racks whose `need`-th earliest container is free first
+ * (§4.2.3.2; ties to the lower rack id: ours). */
 static void earliest_racks(struct planner *P, const double *T, int need, double floor, int want, int *out)
 {
 	struct rack_key key[P->R];
@@ -315,7 +316,7 @@ static double place_pair(struct planner *P, const struct jp_jobdesc *j, int rm, 
 	earliest_racks(P, T, ceil_rho(P->rho, j->nmaps) / rm + (ceil_rho(P->rho, j->nmaps) % rm != 0), a, rm, RM);
 	double cmp_map = a;
 	for (int x = 0; x < rm; x++) {
-		int share = j->nmaps / rm + (x < j->nmaps % rm);   /* O18 */
+		int share = j->nmaps / rm + (x < j->nmaps % rm);   /* ⌈N/r⌉ on the first N mod r: ours */
 		double f = rack_assign(P, T + RM[x] * P->C, ceil_rho(P->rho, share), share, a, a, j->t_map,
 				       &mfirst[x]);
 		cmp_map = fmax(cmp_map, f);
@@ -324,8 +325,9 @@ static double place_pair(struct planner *P, const struct jp_jobdesc *j, int rm, 
 		return cmp_map;
 	int nr = ceil_rho(P->rho, j->nreduces);
 	earliest_racks(P, T, nr / rr + (nr % rr != 0), 0, rr, RR);
-	/* Reduce stage starts after the last map plus the shuffle (L992); the
-	 * container is held from the shuffle's start (O20). */
+	/* Reduce stage starts after the last map plus the shuffle (§4.2.3.2);
+	 * the container is held from the shuffle's start (ours: the text only
+	 * says when the reduce stage starts). */
 	bool ocs;
 	double shuffle = jp_lrf_shuffle(P->m, j, rm, rr, &ocs), s_shu = cmp_map;
 	if (ocs && P->ports) {
@@ -364,7 +366,8 @@ static int place_sh(struct planner *P, int id, int rank)
 	for (int k = 0; k < pr->n; k++) {
 		memcpy(P->scratch, P->T, plan_times(P) * sizeof *P->T);
 		double comp = place_pair(P, j, pr->rm[k], pr->rr[k], P->scratch, RM, RR, mfirst, rfirst);
-		/* Earliest completion; ties: fewer racks, then fewer map racks (O19). */
+		/* Earliest completion (§4.2.3.2); ties (ours): fewer racks, then
+		 * fewer map racks. */
 		if (brm < 0 || comp < best - 1e-9 ||
 		    (comp <= best + 1e-9 && (pr->rm[k] + pr->rr[k] < brm + brr ||
 					     (pr->rm[k] + pr->rr[k] == brm + brr && pr->rm[k] < brm)))) {
@@ -406,7 +409,7 @@ static int place_sh(struct planner *P, int id, int rank)
 	return 0;
 }
 
-/* ---- non-shuffle-heavy: the first available containers (L992) */
+/* ---- non-shuffle-heavy: the first available containers (§4.2.3.2) */
 
 struct slot { double t; int rack, k; };
 
@@ -680,7 +683,7 @@ static double place_list(struct planner *P)
 }
 
 /* The list for one order of the sub-batches: each sorted by width then
- * latency (L984), concatenated in perm's order. */
+ * latency (§4.2.3.2), concatenated in perm's order. */
 static void list_of_order(struct planner *P, const int *jobs, const int *sub, int n, const int *perm, int B)
 {
 	struct jp_plan *p = P->p;
@@ -727,7 +730,7 @@ static void shuffle_ints(int *a, int n, struct rng *rng)
 }
 
 /* Batch (§4.2.3.2): B sub-batches by Tetris packing, each sorted by width
- * then latency, "combined in a random order" (L984).  The order decides
+ * then latency, "combined in a random order".  The order decides
  * which big jobs meet at the start, so with k->orders > 1 the planner
  * places the list for that many orders (every order when B! is at most
  * that) and keeps the one whose plan ends first; the random order wins
@@ -933,11 +936,11 @@ int jp_plan_corral(struct jp_plan *p, const struct cluster *c, const struct jp_m
 			K.r[K.n++] = 1;
 		}
 	K.online = !p->batch;
-	/* Provisioning (note §3.2): start every job on one rack; repeatedly give
-	 * one more rack to the longest job, keep the best allocation.  A job
-	 * that no wider allocation would make faster is not grown (it would only
-	 * waste racks; L(r) is not monotone: the shuffle term is 0 at r = 1),
-	 * which also bounds the loop. */
+	/* Provisioning (Corral's heuristic): start every job on one rack;
+	 * repeatedly give one more rack to the longest job, keep the best
+	 * allocation.  A job that no wider allocation would make faster is not
+	 * grown (it would only waste racks; L(r) is not monotone: the shuffle
+	 * term is 0 at r = 1), which also bounds the loop. */
 	int R = P.R;
 	double *faster = malloc((size_t)K.n * (R + 2) * sizeof *faster);   /* min L over r' > r */
 	if (!faster)
@@ -976,7 +979,7 @@ int jp_plan_corral(struct jp_plan *p, const struct cluster *c, const struct jp_m
 	if (corral_simulate(&K, p) < 0)
 		goto fail;
 	p->norder = K.n;
-	/* Input blocks: round-robin over the job's racks (replica 1, O26). */
+	/* Input blocks: round-robin over the job's racks (replica 1; ours). */
 	for (int x = 0; x < K.n; x++) {
 		const struct job *jb = &w->jobs[K.jobs[x]];
 		int q = 0;

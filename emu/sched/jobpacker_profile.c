@@ -1,5 +1,5 @@
-/* jobpacker_profile.c — what JobPacker knows before it plans (seeds/002
- * ch. 4.2.2; notes/002_jobpacker.md §2.2–§2.3): its knobs, the model of the
+/* jobpacker_profile.c — what JobPacker knows before it plans (the
+ * dissertation's §4.2.3.1): its knobs, the model of the
  * fabric, each job's description, the job profiler (Eq. 4.1's latency
  * response function and the feasible (map-width, reduce-width) pairs) and
  * Fig. 4.3's demand matrix.  jobpacker_plan.c plans with them. */
@@ -159,7 +159,8 @@ double jp_lrf_shuffle(const struct jp_model *m, const struct jp_jobdesc *j, int 
 		return 0;
 	if (m->lrf == JP_LRF_LITERAL)
 		return D / ((double)rm * rr) * (rr - 1) / (o ? m->bw_ocs : m->bw_eps);
-	/* Fig 4.6's model (note §2.3): the job's data crosses min(rm, rr)
+	/* Fig 4.6's model (ours, fitted to the figure: it reproduces 224 of its
+	 * 225 cells, Eq. 4.1 as printed 85): the job's data crosses min(rm, rr)
 	 * circuits at once (one OCS port per rack), or leaves the rm map racks
 	 * through their EPS uplinks. */
 	if (!o)
@@ -189,7 +190,8 @@ double jp_lrf_shuffle(const struct jp_model *m, const struct jp_jobdesc *j, int 
 
 double jp_lrf(const struct jp_model *m, const struct jp_jobdesc *j, int rm, int rr, bool *ocs)
 {
-	/* O13: stage latency = waves × task duration (input is local by design). */
+	/* Stage latency = waves × task duration (ours: the text defers l_map and
+	 * l_red to Corral's paper; input is local by design). */
 	return j->t_map * jp_waves(j->nmaps, rm, m->containers) + jp_lrf_shuffle(m, j, rm, rr, ocs) +
 	       j->t_red * jp_waves(j->nreduces, rr, m->containers);
 }
@@ -213,25 +215,25 @@ int jp_profile(const struct jp_model *m, const struct jp_jobdesc *j, struct jp_p
 		jp_profile_free(p);
 		return -1;
 	}
-	/* Shuffle-heavy: D_s ≥ E (§4.1.2, O11).  Feasible ("green") pairs are
-	 * the ones that "can leverage OCS effectively while achieving
-	 * sufficient parallelism" (L900): Fig 4.6's green zone, whose latencies
-	 * "are considerably lower than the latencies in the other zones"
-	 * because it neither sacrifices parallelism nor misses the OCS (L940).
-	 * The text gives no formula (O12); we take the zone literally as what
-	 * it is in the figure: the pairs that use the OCS (D_s/(rm·rr) > E; here
-	 * with a margin, piece_min: jp_model_make) and
-	 * are faster by Eq. 4.1 than every pair that does not.  On Fig 4.6 this
-	 * is exactly the one-wave OCS region (73 cells: the 2-wave OCS cells,
-	 * 285–295, are slower than the best EPS cell, 280), so where one wave
-	 * is possible it is O12's rule; where it is not (N > R·C), it admits
-	 * the OCS pairs whose few extra waves the OCS pays for, and never ones
-	 * that trade many waves for a small shuffle (the earlier relaxation,
-	 * "the OCS pairs with the fewest waves", put a 296-map job with a 29 MB
-	 * shuffle on 2 racks in 15 waves instead of 3).  No such pair: the OCS
-	 * would cost the job more than it saves, and it is planned as
-	 * non-shuffle-heavy (O12's last clause): any containers, no
-	 * postponement, its shuffle on the EPS (L911). */
+	/* Shuffle-heavy: D_s ≥ E (§4.1.2: "no less than" it).  Feasible
+	 * ("green") pairs are the ones that "can leverage OCS effectively while
+	 * achieving sufficient parallelism" (§4.2.1): Fig 4.6's green zone,
+	 * whose latencies "are considerably lower than the latencies in the
+	 * other zones" because it neither sacrifices parallelism nor misses the
+	 * OCS (§4.2.3.1).  The text gives no formula, so the rule is ours: we
+	 * take the zone literally as what it is in the figure: the pairs that
+	 * use the OCS (D_s/(rm·rr) > E; here with a margin, piece_min:
+	 * jp_model_make) and are faster by Eq. 4.1 than every pair that does
+	 * not.  On Fig 4.6 this is exactly the one-wave OCS region (73 cells:
+	 * the 2-wave OCS cells, 285–295, are slower than the best EPS cell,
+	 * 280), so where one wave is possible it is "OCS and one wave a stage";
+	 * where it is not (N > R·C), it admits the OCS pairs whose few extra
+	 * waves the OCS pays for, and never ones that trade many waves for a
+	 * small shuffle (the earlier relaxation, "the OCS pairs with the fewest
+	 * waves", put a 296-map job with a 29 MB shuffle on 2 racks in 15 waves
+	 * instead of 3).  No such pair: the OCS would cost the job more than it
+	 * saves, and it is planned as non-shuffle-heavy: any containers, no
+	 * postponement, its shuffle on the EPS (§4.2.2, Fig. 4.5). */
 	if (j->nreduces > 0 && j->shuffle >= m->E && m->E > 0) {
 		double eps_best = INFINITY;
 		for (int rm = 1; rm <= R; rm++)
@@ -255,8 +257,8 @@ int jp_profile(const struct jp_model *m, const struct jp_jobdesc *j, struct jp_p
 	}
 	p->sh = p->n > 0;
 	if (p->sh) {
-		/* Width (L967): max rm + rr over the feasible pairs; latency: the
-		 * minimum L (O15). */
+		/* Width (§4.2.3.2): max rm + rr over the feasible pairs; latency:
+		 * the minimum L (ours: the text does not say which pair's). */
 		p->width = 0;
 		p->latency = INFINITY;
 		for (int i = 0; i < p->n; i++) {
@@ -266,7 +268,9 @@ int jp_profile(const struct jp_model *m, const struct jp_jobdesc *j, struct jp_p
 				p->latency = p->lat[i];
 		}
 	} else {
-		/* Non-shuffle-heavy (L969, O15). */
+		/* Non-shuffle-heavy: width as §4.2.3.2 defines it; latency ours (the
+		 * text gives none): maps, the shuffle through the uplinks of the
+		 * racks the maps fill, reduces. */
 		int mw = (j->nmaps + C - 1) / C;
 		p->width = (double)(j->nmaps + j->nreduces) / C;
 		p->latency = j->t_map + (j->nreduces > 0 ? j->shuffle / ((mw > 1 ? mw : 1) * m->bw_eps) : 0) +

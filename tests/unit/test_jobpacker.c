@@ -101,7 +101,7 @@ static int rack(int server) { return cluster_rack_of(&c, server); }
 
 /* ------------------------------------------------------------- profiler */
 
-/* Fig 4.6 (L938–L959), verbatim. */
+/* Fig 4.6 (§4.2.3.1), verbatim. */
 static const int FIG46[15][15] = {
 	{630, 630, 630, 630, 630, 630, 630, 630, 630, 630, 630, 630, 630, 630, 630},
 	{379, 373, 373, 373, 373, 373, 373, 373, 373, 373, 373, 373, 373, 373, 373},
@@ -120,11 +120,11 @@ static const int FIG46[15][15] = {
 	{211, 205, 203, 202, 202, 280, 280, 280, 280, 280, 280, 280, 280, 280, 280},
 };
 
-/* The figure's parameters are not in the text; these are the ones the
- * note's reverse engineering found (notes/002_jobpacker.md §2.3,
- * fig46_repro.py): t_map 83.8 s and t_red 115.4 s per wave, D_s/bw_o = 12 s,
- * D_s/bw_e = 1211 s, and D_s/E in (75, 76] so that the OCS is used iff
- * r_map·r_red ≤ 75.  Any D_s works; 75.5 MB with E = 1 MB. */
+/* The figure's parameters are not in the text; these are ours, fitted to
+ * the figure (every cell but one: lrf_reproduces_fig46): t_map 83.8 s and
+ * t_red 115.4 s per wave, D_s/bw_o = 12 s, D_s/bw_e = 1211 s, and D_s/E in
+ * (75, 76] so that the OCS is used iff r_map·r_red ≤ 75.  Any D_s works;
+ * 75.5 MB with E = 1 MB. */
 #define F46_D 75.5e6
 static const struct jp_model fig46_model = {
 	.racks = 15, .containers = 600, .E = 1e6, .bw_ocs = F46_D / 12, .bw_eps = F46_D / 1211, .lrf = JP_LRF_FIG46,
@@ -342,8 +342,9 @@ Test(jobpacker, shared_eps_moves_a_job_over_e_to_circuits)
 
 Test(jobpacker, only_jobpacker_plans_with_a_shared_eps)
 {
-	/* Corral's LRF keeps the uplinks to the job (O29); JobPacker plans with
-	 * the runs' share, and JOBPACKER_EPS_JOBS changes only JobPacker's. */
+	/* Corral's LRF keeps the uplinks to the job (our reading of Corral);
+	 * JobPacker plans with the runs' share, and JOBPACKER_EPS_JOBS changes
+	 * only JobPacker's. */
 	struct jspec js = {4, 1, 1, 1, 1000, 0, 0, true};
 	double eps[2][2];
 	for (int e = 0; e < 2; e++) {
@@ -371,8 +372,8 @@ Test(jobpacker, tetris_score_footnote)
 
 Test(jobpacker, subbatch_division)
 {
-	/* (shuffle, #maps, #reduces); the expected division is what the note's
-	 * procedure (subbatch_test.py) gives. */
+	/* (shuffle, #maps, #reduces); the expected division is what a separate
+	 * implementation of the same procedure (jp_subbatch's rules) gives. */
 	const double J[8][3] = {{100, 10, 2}, {80, 8, 2}, {60, 6, 1}, {40, 4, 1},
 				{20, 2, 1},   {10, 1, 1}, {70, 3, 4}, {30, 9, 2}};
 	int sub[8];
@@ -385,7 +386,7 @@ Test(jobpacker, subbatch_division)
 	for (int i = 0; i < 8; i++)
 		cr_assert_eq(sub[i], want3[i], "B=3: job %d in sub-batch %d", i, sub[i]);
 
-	/* Balance on a light-tailed batch (note §6.4): 200 jobs, B = 5, every
+	/* Balance on a light-tailed batch: 200 jobs, B = 5, every
 	 * dimension's max/min sub-batch sum ≤ 1.2. */
 	static double L[200][3];
 	struct rng r = {7};
@@ -459,7 +460,7 @@ Test(jobpacker, fig46_planner_picks_pair_and_splits_evenly)
 
 Test(jobpacker, fig43_balance_skewness)
 {
-	/* Fig 4.3 (L866–L886): 20 maps, 4 reduces, 100 units of shuffle on 4
+	/* Fig 4.3 (§4.1.3): 20 maps, 4 reduces, 100 units of shuffle on 4
 	 * racks, OCS rate 1: (a) maps 16,2,1,1 take 60, (b) 5,5,5,5 take 18.75. */
 	double M[16];
 	int red[4] = {1, 1, 1, 1}, a[4] = {16, 2, 1, 1}, b[4] = {5, 5, 5, 5};
@@ -564,7 +565,7 @@ static double planned_makespan(unsigned seed)
 
 Test(jobpacker, batch_plan_takes_the_order_of_sub_batches_that_ends_first)
 {
-	/* The text combines the 5 sub-batches in one random order (L984): each
+	/* The text combines the 5 sub-batches in one random order (§4.2.3.2): each
 	 * seed draws one.  By default the planner tries all 120 and keeps the
 	 * plan that ends first, so no draw beats it, and on this batch the
 	 * order matters. */
@@ -612,7 +613,7 @@ static struct task *first_after_slowstart(void)
 
 Test(jobpacker, sequences_follow_the_job_priority)
 {
-	/* A rack's sequence is in the planning list's order (L969, L984, L1015):
+	/* A rack's sequence is in the planning list's order (§4.2.3.2, §4.2.4):
 	 * job 0's reduce comes before job 1's maps, although they were planned
 	 * to start earlier on the rack. */
 	struct task *t = first_after_slowstart();
@@ -707,7 +708,7 @@ Test(jobpacker, idle_reduces_leave_room_for_the_racks_planned_reduces)
 	 * job 0's maps under way (its reduces not yet allowed) and job 1's rack
 	 * full, the one free container of a rack of job 0's reduces stays for
 	 * them: job 1's reduce would hold it through its shuffle, and job 0's
-	 * reducer with its rack's fetch (L909) would wait for it. */
+	 * reducer with its rack's fetch (§4.2.2) would wait for it. */
 	setenv("JOBPACKER_B", "1", 1);
 	setenv("JOBPACKER_LRF", "fig46", 1);   /* continuous circuits: the 1 MB shuffle is heavy */
 	setenv("JOBPACKER_BW_OCS", "1e9", 1);
@@ -1067,7 +1068,7 @@ Test(jobpacker, shuffle_waits_for_the_racks_reduces)
 	/* A shuffle-heavy job: 4 maps of 2000 bytes of output, 3 reduces, all
 	 * three planned on rack 1 of 3 racks of 2 single-container servers
 	 * (two reduces at a time there).  "Until more reduce tasks from the
-	 * same job are assigned to containers" (L909): a reduce fetches only
+	 * same job are assigned to containers" (§4.2.2): a reduce fetches only
 	 * once the rack's planned reduces have containers (as many as fit). */
 	struct jspec js = {4, 3, 1, 1, 8000, 0, 0, true};
 	start("jobpacker", 3, 2, 1, 1, &js, 0.0, 1000);
@@ -1318,7 +1319,7 @@ Test(jobpacker, planned_reduces_pass_a_full_share)
 {
 	/* 1 rack of 4 containers, ρ = 1: recurring tasks' share is 2; the
 	 * recurring job is planned at 5 s and runs at 0 s, ahead of its plan.
-	 * A rack's shuffle waits for all its planned reduces (L909), so they
+	 * A rack's shuffle waits for all its planned reduces (§4.2.2), so they
 	 * start even past the share, before the waiting ad-hoc job. */
 	struct jspec js[2] = {{2, 3, 1, 1, 0, 0, 5, true}, {10, 0, 10, 0, 0, 0, 0, false}};
 	start("jobpacker", 1, 4, 1, 2, js, 0.7, 1000);
@@ -1475,7 +1476,7 @@ Test(jobpacker, workloads_complete)
 	run_to_completion("corral", 0.7, true);
 }
 
-/* The ad-hoc aggregation trial (§4.2.4, Fig. 4.18; jobpacker_adhoc.c). */
+/* The ad-hoc aggregation trial (§4.2.5, Fig. 4.18; jobpacker_adhoc.c). */
 
 Test(jobpacker, adhoc_width_is_tasks_times_the_recurring_ratio)
 {
