@@ -481,10 +481,10 @@ static int wait_for_agents(struct run *r, char err[512])
  * launch and report passes through this one thread.  It needs a tenth of a
  * CPU, but behind 100 busy agents it waited for one for seconds at a time,
  * and the reports it had not read made node-local maps end 5-8% past their
- * compute (1.5-2% once ahead of them; FINDINGS.md, thirtieth session).  The
- * nice value is this thread's alone (Linux), set once the agents are forked
- * so they keep theirs; the OCS thread runs SCHED_FIFO anyway.  Best effort:
- * the summary's emu.controller_nice says what held. */
+ * compute (1.5-2% once ahead of them).  The nice value is this thread's
+ * alone (Linux), set once the agents are forked so they keep theirs; the
+ * OCS thread runs SCHED_FIFO anyway.  Best effort: the summary's
+ * emu.controller_nice says what held. */
 #define CONTROLLER_NICE (-10)
 
 static void controller_ahead_of_agents(struct emu_be *e)

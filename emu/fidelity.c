@@ -16,7 +16,7 @@
  *    of a JobPacker batch (GENI, seed 4) fell in a reconfiguration of their
  *    rack, 11 of an F-Hybrid batch's 14 after a drop.  Halving every rate
  *    (twice the CPU headroom) did not make such link-seconds rarer, and
- *    left the results the same (FINDINGS.md).  A slow link whose queue held
+ *    left the results the same.  A slow link whose queue held
  *    packets at both instants is looked at again once it could have sent
  *    them: a port fed by faster senders (GENI's slots send at 1 Gb/s into
  *    100 Mb/s ports) holds a burst at many instants while idle most of the

@@ -188,7 +188,7 @@ static json_t *params_json(const struct run *r)
  * agents and the controller, woken late to start the task, to fire its
  * timer and to take its report.  Two busy cores left a JobPacker batch's
  * maps ~50 ms late on average, 11% of their compute, and ~20 ms at
- * --slowdown 2 (FINDINGS.md).  NULL on a simulated run (on time by
+ * --slowdown 2.  NULL on a simulated run (on time by
  * construction) or one without such a task. */
 static json_t *task_lateness_json(const struct run *r)
 {
