@@ -350,9 +350,12 @@ int results_write(struct run *r)
 		       jct_p95);
 		printf("%-28s %.1f MB (EPS %.1f MB, OCS %.1f MB: %.1f%% on circuits)\n", "cross-rack bytes",
 		       (eps + ocs) / 1e6, eps / 1e6, ocs / 1e6, eps + ocs ? 100.0 * ocs / (eps + ocs) : 0.0);
-		if (r->ocs_on)
+		if (r->ocs_on) {
 			printf("%-28s %.1f MB of cross-rack shuffle (transfers over %.2f MB)\n", "circuit-eligible",
 			       circuit / 1e6, r->p.elephant_bytes / 1e6);
+			printf("%-28s %llu (every %g s, %s)\n", "OCS reconfigurations", (unsigned long long)r->ocs.reconfigs,
+			       r->p.ocs.interval_s, r->p.ocs.early ? "or early once a waiting pair can be lit" : "periodic");
+		}
 		for (int k = 0; k < FETCH_CLASSES; k++)
 			if (tt->fetch[k].n)
 				printf("%-28s %.3f s waiting, %.3f s moving (mean of %llu)\n", fetch_class_names[k][1],

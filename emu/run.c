@@ -346,6 +346,8 @@ int run_experiment(const struct topo *t, struct workload *w, const struct run_pa
 	}
 	if (results_prepare(r, err))
 		goto out;
+	if (p->dir_out)
+		snprintf(p->dir_out, 512, "%s", r->dir);
 	set_up = true;
 	if (r->be->setup(r, err))
 		goto out;

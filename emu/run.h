@@ -38,6 +38,7 @@ struct run_params {
 	bool quiet;
 	bool keep_fabric;            /* leave the fabric up afterwards */
 	const char *agent_path;      /* default: emu-agent beside the emu binary */
+	char *dir_out;               /* if set (512 bytes): where the results went, once they are prepared */
 };
 void run_params_default(struct run_params *p);
 

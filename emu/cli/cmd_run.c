@@ -3,8 +3,10 @@
  * (or the same on the flow-level simulator: --backend sim).
  *
  * With no arguments it runs the built-in default: the GENI-like 10-rack
- * topology, a small seeded SWIM-like workload, Fair. */
+ * topology, a small seeded SWIM-like workload, Fair.  --compare then runs
+ * the same jobs on the simulator under other schedulers (compare.c). */
 #include "emu/cli/cmds.h"
+#include "emu/cli/compare.h"
 #include "emu/run.h"
 #include "emu/sched.h"
 #include "netctl/units.h"
@@ -34,7 +36,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: emu run [options]\n"
 		"Run a workload on an emulated cluster and write results/<experiment>/<scheduler>/<run>/.\n"
-		"Without options: the GENI-like 10-rack topology, 20 synthetic jobs (seed 4), Fair.\n\n"
+		"Without options: the emulator, the built-in GENI-like 10-rack topology, 20 synthetic jobs\n"
+		"(seed 4, all at once), Fair at slowstart 0.05, the OCS reconfigured every 1 s, no comparison.\n"
+		"(`make run` runs a JobPacker batch with --compare instead: see the Makefile.)\n\n"
 		"  --backend emu|sim     emu: namespaces, agents, real packets (root); sim: flow-level\n"
 		"                        model of the same topology, virtual clock, no root (default emu)\n"
 		"  --topology FILE       topology file (default: built-in geni-10rack)\n"
@@ -87,7 +91,15 @@ static void usage(FILE *f)
 		"  --arrival-error F:S   a fraction F of jobs predicted to arrive up to S s (unscaled) off\n"
 		"  --keep                leave the fabric up afterwards\n"
 		"  --quiet               only the summary\n"
-		"  --dry-run             print the workload's jobs (after scaling) and exit\n\nschedulers:\n");
+		"  --dry-run             print the workload's jobs (after scaling) and exit\n"
+		"  --compare SCHED[@TOPOLOGY][,...]\n"
+		"                        afterwards, the same jobs on the simulator (no root, in this process):\n"
+		"                        this run's scheduler (on the emulator: its twin) and each SCHED, on\n"
+		"                        this run's topology or on TOPOLOGY (a file), every other option as\n"
+		"                        given; prints them side by side (ratios to this run's scheduler,\n"
+		"                        simulated), writes compare.csv beside the results and the runs to\n"
+		"                        results/<experiment>/<SCHED>/<run>-sim[-<topology name>]/ (default: none)\n"
+		"\nschedulers:\n");
 	sched_list(f);
 }
 
@@ -146,6 +158,7 @@ int cmd_run(int argc, char **argv)
 		{"stall-retries", required_argument, 0, 'V'}, {"min-shuffle", required_argument, 0, 'Z'},
 		{"max-maps", required_argument, 0, 'X'}, {"ocs-reconfig", required_argument, 0, 'G'},
 		{"copiers", required_argument, 0, 'C'}, {"slowdown", required_argument, 0, 'W'},
+		{"compare", required_argument, 0, 'Y'},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	struct run_params rp;
 	struct workload_params wp;
@@ -161,6 +174,7 @@ int cmd_run(int argc, char **argv)
 	 * job of 10,000 maps.  Any seed is reproducible. */
 	rp.seed = sp.seed = 4;
 	const char *topo_file = NULL, *wl_file = NULL;
+	char *compare_spec = NULL;
 	double rate_scale = 0, x, elephant = -1;
 	int njobs = 20, c;
 	bool dry = false, arrivals_given = false, recurring_given = false;
@@ -240,6 +254,7 @@ int cmd_run(int argc, char **argv)
 		case 'k': rp.keep_fabric = true; break;
 		case 'q': rp.quiet = true; break;
 		case 'N': dry = true; break;
+		case 'Y': compare_spec = optarg; break;
 		case 'F': if (num("--recurring", optarg, 0, 1, &sp.recurring_fraction)) return 2; recurring_given = true; break;
 		case 'b':
 			if (strcmp(optarg, "emu") && strcmp(optarg, "sim")) {
@@ -288,6 +303,9 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "emu run: %s\n", err);
 		return 2;
 	}
+	struct compare cmp;
+	if (compare_spec && compare_parse(&cmp, compare_spec, rate_scale))
+		return 2;
 	bool sim = !strcmp(rp.backend, "sim");
 	if (sim && rp.slowdown != 1) {
 		fprintf(stderr, "emu run: --slowdown is for the emulator (--backend emu): the simulator's clock is virtual\n");
@@ -335,9 +353,23 @@ int cmd_run(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	struct workload jobs_before;   /* the compared runs' jobs: this run writes its progress into w */
+	char dir[512] = "";
+	if (compare_spec && compare_copy_workload(&jobs_before, &w)) {
+		fprintf(stderr, "emu run: out of memory\n");
+		workload_free(&w);
+		return 1;
+	}
+	rp.dir_out = dir;
 	int rc = run_experiment(&t, &w, &rp, err);
 	if (rc < 0)
 		fprintf(stderr, "emu run: %s\n", err);
+	if (compare_spec && rc == 0)
+		rc = compare_run(&cmp, &t, &jobs_before, &rp, dir);
+	else if (compare_spec && rc == 1)
+		fprintf(stderr, "emu run: the run stopped early: no comparison\n");
+	if (compare_spec)
+		workload_free(&jobs_before);
 	workload_free(&w);
 	return rc < 0 ? 1 : rc;
 }

@@ -1,0 +1,40 @@
+/* compare.h — emu run --compare: the run's jobs again on the flow-level
+ * simulator, under this run's scheduler (its simulator twin, when the run
+ * was emulated) and under others, each on the run's topology or its own,
+ * then side by side: a table on stdout and compare.csv in the run's
+ * results directory. */
+#ifndef EMU_CLI_COMPARE_H
+#define EMU_CLI_COMPARE_H
+#include "emu/run.h"
+
+#define COMPARE_MAX 8
+
+struct compare_entry {
+	const char *scheduler;
+	bool own_topology;        /* SCHED@FILE: topology below, else the run's */
+	struct topo topology;
+};
+
+struct compare {
+	struct compare_entry v[COMPARE_MAX];
+	int n;
+};
+
+/* "SCHED[@TOPOLOGY_FILE][,...]" (spec is cut up in place); topologies are
+ * read with rate_scale as the run's is.  On bad input says why on stderr
+ * and returns -1. */
+int compare_parse(struct compare *c, char *spec, double rate_scale);
+
+/* A run writes its progress into its workload's jobs and tasks: each
+ * compared run starts from a copy of them taken before the run.  -1 when
+ * out of memory. */
+int compare_copy_workload(struct workload *copy, const struct workload *w);
+
+/* After the run `rp` made (its results in dir, its jobs as they were in
+ * `jobs`), make the compared runs into results/<experiment>/<scheduler>/
+ * <run>-sim[-<topology>]/, print the table unless quiet and write
+ * compare.csv.  0, or 1 when a compared run failed or stopped early, or
+ * the table could not be written (said on stderr). */
+int compare_run(const struct compare *c, const struct topo *t, const struct workload *jobs,
+		const struct run_params *rp, const char *dir);
+#endif
