@@ -3,6 +3,7 @@
  * thread on the agents' reported demand, wall clock.  The controller talks
  * to the agents over a Unix socket (emu/proto.h) from one epoll loop. */
 #include "emu/agent_spawn.h"
+#include "emu/captures.h"
 #include "emu/run_int.h"
 #include "emu/tcpstat.h"
 #include "netctl/ns.h"
@@ -60,6 +61,7 @@ struct emu_be {
 	pthread_mutex_t demand_mu;
 	int controller_nice;     /* the main thread's nice value once the agents run */
 	struct tcpstat tcp;      /* the servers' TCP timer events over the run (emu_stop) */
+	struct run_captures *caps;   /* --capture, from the fabric's start to the run's end */
 	pthread_t ocs_thread;
 	bool ocs_thread_on;
 	volatile int ocs_stop;
@@ -520,9 +522,12 @@ static struct tcpstat servers_tcp_since_hello(const struct run *r)
 static json_t *emu_summary(struct run *r)
 {
 	const struct tcpstat *t = &E(r)->tcp;
-	return json_pack("{s:i, s:{s:I, s:I, s:I}}", "controller_nice", E(r)->controller_nice, "tcp", "syn_retransmits",
-			 (json_int_t)t->syn_retrans, "timeouts", (json_int_t)t->timeouts, "delayed_acks",
-			 (json_int_t)t->delayed_acks);
+	json_t *o = json_pack("{s:i, s:{s:I, s:I, s:I}}", "controller_nice", E(r)->controller_nice, "tcp",
+			      "syn_retransmits", (json_int_t)t->syn_retrans, "timeouts", (json_int_t)t->timeouts,
+			      "delayed_acks", (json_int_t)t->delayed_acks);
+	if (o && E(r)->caps)
+		json_object_set_new(o, "captures", captures_json(E(r)->caps));
+	return o;
 }
 
 static int emu_setup(struct run *r, char err[512])
@@ -565,6 +570,14 @@ static int emu_setup(struct run *r, char err[512])
 	if (!(e->fab = fabric_open(r->p.prefix, ferr))) {
 		snprintf(err, 512, "%s", ferr);
 		return -1;
+	}
+	/* Before the agents: the capture thread keeps the default nice value
+	 * (controller_ahead_of_agents raises the main thread's only). */
+	if (r->p.ncaptures) {
+		if (!(e->caps = captures_start(e->fab, &r->p, r->dir, err)))
+			return -1;
+		run_say(r, "capturing %d interface%s into %s/capture-*.pcap", r->p.ncaptures,
+			r->p.ncaptures == 1 ? "" : "s", r->dir);
 	}
 	e->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (e->epfd < 0 || open_control(r, err))
@@ -637,6 +650,7 @@ static void emu_stop(struct run *r)
 		}
 		e->agents[i].pid = 0;
 	}
+	captures_stop(e->caps, true);   /* after the agents: their last packets are in */
 }
 
 static void emu_teardown(struct run *r)
@@ -648,6 +662,7 @@ static void emu_teardown(struct run *r)
 		e->ocs_stop = 1;
 		pthread_join(e->ocs_thread, NULL);
 	}
+	captures_free(e->caps);   /* a run that never got going keeps no capture */
 	if (r->ocs_on) {
 		struct fabric *of = r->ocs.fab;
 		ocs_ctl_free(&r->ocs);

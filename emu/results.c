@@ -374,6 +374,20 @@ int results_write(struct run *r)
 			       "TCP on the servers", (long long)json_integer_value(json_object_get(tcp_j, "syn_retransmits")),
 			       (long long)json_integer_value(json_object_get(tcp_j, "timeouts")),
 			       (long long)json_integer_value(json_object_get(tcp_j, "delayed_acks")));
+		json_t *caps_j = json_object_get(json_object_get(sum_j, r->be->name), "captures");
+		for (size_t i = 0; i < json_array_size(caps_j); i++) {
+			json_t *c = json_array_get(caps_j, i);
+			const char *file = json_string_value(json_object_get(c, "file"));
+			char label[64];
+			snprintf(label, sizeof label, "capture %s:%s", json_string_value(json_object_get(c, "host")),
+				 json_string_value(json_object_get(c, "iface")));
+			if (file && *file)
+				printf("%-28s %s: %lld packets, %lld dropped by the kernel\n", label, file,
+				       (long long)json_integer_value(json_object_get(c, "packets")),
+				       (long long)json_integer_value(json_object_get(c, "dropped")));
+			else
+				printf("%-28s failed, no file: %s\n", label, json_string_value(json_object_get(c, "error")));
+		}
 	}
 	json_decref(sum_j);
 	return rc ? -1 : 0;

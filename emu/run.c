@@ -35,6 +35,7 @@ void run_params_default(struct run_params *p)
 	p->stall_retries = DATA_STALL_RETRIES;
 	p->timeout_s = 3600;
 	p->slowdown = 1;
+	p->capture_snaplen = RUN_CAPTURE_SNAPLEN;
 	p->seed = 1;
 }
 

@@ -14,6 +14,10 @@
 #include "netctl/topo.h"
 #include <stdbool.h>
 
+/* Headers only: Ethernet, IP and TCP with options fit in 128 bytes, and a
+ * run moves gigabytes of shuffle payload. */
+#define RUN_CAPTURE_SNAPLEN 128
+
 struct run_params {
 	const char *backend;         /* "emu" (default) or "sim" */
 	const char *prefix;          /* fabric prefix, default "emu" */
@@ -34,6 +38,12 @@ struct run_params {
 	int stall_retries;           /* agents: resumptions of a stalled fetch before its task fails (default 3) */
 	double timeout_s;            /* stop the run (marked partial) after this (default 3600) */
 	double slowdown;             /* emu: wall seconds per run second, slow motion (default 1) */
+	/* emu: pcap files of fabric interfaces, capture-HOST-IFACE.pcap beside
+	 * the results (captures.h) */
+	const char *const *captures; /* HOST[:IFACE] each */
+	int ncaptures;
+	const char *capture_filter;  /* tcpdump's syntax, for every capture (NULL: every packet) */
+	int capture_snaplen;         /* bytes kept of each packet (default RUN_CAPTURE_SNAPLEN) */
 	unsigned long seed;
 	bool quiet;
 	bool keep_fabric;            /* leave the fabric up afterwards */

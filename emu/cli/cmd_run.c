@@ -8,7 +8,9 @@
 #include "emu/cli/cmds.h"
 #include "emu/cli/compare.h"
 #include "emu/run.h"
+#include "emu/captures.h"
 #include "emu/sched.h"
+#include "netctl/capspec.h"
 #include "netctl/units.h"
 #include <errno.h>
 #include <getopt.h>
@@ -86,6 +88,12 @@ static void usage(FILE *f)
 		"                        new one (default 120; 0 = never)\n"
 		"  --stall-retries N     agents: resumptions before the fetch fails and its task re-runs (default 3)\n"
 		"  --monitor S           network monitor period: links.csv, rack utilisation (default 1)\n"
+		"  --capture HOST[:IFACE]   emu: write what a fabric interface sees, from the fabric's start\n"
+		"                        to the run's end, to capture-HOST-IFACE.pcap in the results\n"
+		"                        directory (tcpdump -r, Wireshark); repeatable.  HOST: rXhY, torX,\n"
+		"                        eps, ocs; IFACE: eth0 on a server, any (every interface) otherwise\n"
+		"  --capture-filter EXPR   for every --capture: a tcpdump filter, e.g. 'tcp port 7000'\n"
+		"  --capture-snaplen N   bytes kept of each captured packet (default 128: headers only)\n"
 		"  --sim-quantum S       sim: least time between bandwidth reallocations (default 0.01; 0 = exact)\n"
 		"  --shuffle-error F     predicted shuffle sizes off by up to F (0.5 = 50%%), seeded\n"
 		"  --arrival-error F:S   a fraction F of jobs predicted to arrive up to S s (unscaled) off\n"
@@ -137,6 +145,10 @@ static int num(const char *opt, const char *v, double lo, double hi, double *out
 	return 0;
 }
 
+/* Options without a short form. */
+enum { OPT_CAPTURE = 0x100, OPT_CAPTURE_FILTER, OPT_CAPTURE_SNAPLEN };
+#define CAPTURES_MAX 64
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -157,6 +169,8 @@ int cmd_run(int argc, char **argv)
 		{"arrival-error", required_argument, 0, 'A'}, {"stall-timeout", required_argument, 0, 'U'},
 		{"stall-retries", required_argument, 0, 'V'}, {"min-shuffle", required_argument, 0, 'Z'},
 		{"max-maps", required_argument, 0, 'X'}, {"ocs-reconfig", required_argument, 0, 'G'},
+		{"capture", required_argument, 0, OPT_CAPTURE}, {"capture-filter", required_argument, 0, OPT_CAPTURE_FILTER},
+		{"capture-snaplen", required_argument, 0, OPT_CAPTURE_SNAPLEN},
 		{"copiers", required_argument, 0, 'C'}, {"slowdown", required_argument, 0, 'W'},
 		{"compare", required_argument, 0, 'Y'},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
@@ -177,7 +191,8 @@ int cmd_run(int argc, char **argv)
 	char *compare_spec = NULL;
 	double rate_scale = 0, x, elephant = -1;
 	int njobs = 20, c;
-	bool dry = false, arrivals_given = false, recurring_given = false;
+	bool dry = false, arrivals_given = false, recurring_given = false, snaplen_given = false;
+	const char *captures[CAPTURES_MAX];
 	rp.prefix = cli_default_prefix();
 	while ((c = getopt_long(argc, argv, "t:w:n:a:s:S:D:T:R:l:e:m:i:d:x:r:o:p:O:kqhF:b:H:M:Q:E:A:", opts, NULL)) != -1) {
 		switch (c) {
@@ -283,6 +298,23 @@ int cmd_run(int argc, char **argv)
 				return 2;
 			break;
 		}
+		case OPT_CAPTURE:
+			if (rp.ncaptures == CAPTURES_MAX) {
+				fprintf(stderr, "emu run: --capture: at most %d of them\n", CAPTURES_MAX);
+				return 2;
+			}
+			captures[rp.ncaptures++] = optarg;
+			rp.captures = captures;
+			break;
+		case OPT_CAPTURE_FILTER: rp.capture_filter = optarg; break;
+		case OPT_CAPTURE_SNAPLEN:
+			if (capspec_snaplen(optarg, &rp.capture_snaplen)) {
+				fprintf(stderr, "emu run: --capture-snaplen '%s': expected bytes per packet in [1, %d]\n",
+					optarg, CAPSPEC_SNAPLEN_MAX);
+				return 2;
+			}
+			snaplen_given = true;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: return 2;
 		}
@@ -309,6 +341,14 @@ int cmd_run(int argc, char **argv)
 	bool sim = !strcmp(rp.backend, "sim");
 	if (sim && rp.slowdown != 1) {
 		fprintf(stderr, "emu run: --slowdown is for the emulator (--backend emu): the simulator's clock is virtual\n");
+		return 2;
+	}
+	if (sim && (rp.ncaptures || rp.capture_filter || snaplen_given)) {
+		fprintf(stderr, "emu run: --capture is for the emulator (--backend emu): the simulator has no packets\n");
+		return 2;
+	}
+	if (!rp.ncaptures && (rp.capture_filter || snaplen_given)) {
+		fprintf(stderr, "emu run: --capture-filter and --capture-snaplen apply to --capture, and none was given\n");
 		return 2;
 	}
 	if (!sim && !dry && t.unshapeable[0]) {
@@ -346,6 +386,11 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!sim && geteuid() != 0) {
 		fprintf(stderr, "emu run: needs root (it builds network namespaces); try sudo, or --backend sim\n");
+		workload_free(&w);
+		return 2;
+	}
+	if (rp.ncaptures && captures_check(&t, &rp, err)) {
+		fprintf(stderr, "emu run: %s\n", err);
 		workload_free(&w);
 		return 2;
 	}

@@ -3,6 +3,8 @@
  * One table of subcommands, like iproute2's `ip`: each entry parses its own
  * arguments.  Exit status: 0 success, 1 runtime failure, 2 bad input (usage,
  * topology, not root). */
+#include "netctl/capfile.h"
+#include "netctl/capspec.h"
 #include "netctl/fabric.h"
 #include "netctl/features.h"
 #include "netctl/ns.h"
@@ -12,12 +14,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -278,6 +282,157 @@ static int cmd_exec(int argc, char **argv)
 	return errno == ENOENT ? 127 : 126;
 }
 
+/* ---- capture ------------------------------------------------------------ */
+
+static void capture_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: netctl [--prefix P] capture HOST[:IFACE] -w FILE [--count N] [--seconds S]\n"
+		"                             [--snaplen N] [FILTER EXPRESSION...]\n"
+		"Write the packets one interface of a fabric host sees to a pcap file (tcpdump -r,\n"
+		"Wireshark), until N packets, S seconds, or Ctrl-C / SIGTERM.\n"
+		"  HOST                r3h7 (server 7 of rack 3), tor3, eps, ocs\n"
+		"  IFACE               default: eth0 on a server; any (every interface of the\n"
+		"                      namespace: a forwarded packet appears twice, in and out) on\n"
+		"                      tor, eps, ocs.  A ToR has up, hY (server Y), oP (optical\n"
+		"                      port P); the EPS rX (ToR X); the OCS rXpP (ToR X's port P);\n"
+		"                      every host lo\n"
+		"  -w, --write FILE    the pcap file (- = standard output); required\n"
+		"  -c, --count N       stop after N packets (default: no limit)\n"
+		"  --seconds S         stop after S seconds (default: no limit)\n"
+		"  -s, --snaplen N     bytes kept of each packet, 1..%d (default %d: whole packets)\n"
+		"  FILTER EXPRESSION   as tcpdump takes it, e.g. tcp port 7000, or icmp (the words\n"
+		"                      are joined with spaces; default: every packet)\n"
+		"At the end it prints on stderr how many packets it wrote and how many the kernel\n"
+		"dropped (its capture buffer was full).\n",
+		CAPSPEC_SNAPLEN_MAX, CAPSPEC_SNAPLEN_MAX);
+}
+
+static double mono_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The host's namespace is still the one we capture in: `netctl down` takes
+ * it away, and our packet socket alone would keep it alive, empty. */
+static int ns_still_there(const char *path, const struct stat *was)
+{
+	struct stat st;
+	return !stat(path, &st) && st.st_ino == was->st_ino && st.st_dev == was->st_dev;
+}
+
+static int cmd_capture(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"write", required_argument, 0, 'w'}, {"count", required_argument, 0, 'c'},
+		{"seconds", required_argument, 0, 'S'}, {"snaplen", required_argument, 0, 's'},
+		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+	const char *path = NULL;
+	unsigned long long count = 0;
+	double seconds = 0;
+	int snaplen = CAPSPEC_SNAPLEN_MAX, c;
+	char *end;
+	while ((c = getopt_long(argc, argv, "w:c:s:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'w': path = optarg; break;
+		case 'c':
+			count = strtoull(optarg, &end, 10);
+			if (*optarg < '0' || *optarg > '9' || *end || !count || count > (1ULL << 48))
+				return bad("--count '%s': expected a whole number of packets, at least 1", optarg);
+			break;
+		case 'S':
+			seconds = strtod(optarg, &end);
+			if (*end || !(seconds > 0 && seconds <= 1e7))
+				return bad("--seconds '%s': expected a positive number of seconds", optarg);
+			break;
+		case 's':
+			if (capspec_snaplen(optarg, &snaplen))
+				return bad("--snaplen '%s': expected bytes per packet in [1, %d]", optarg, CAPSPEC_SNAPLEN_MAX);
+			break;
+		case 'h': capture_usage(stdout); return 0;
+		default: return EXIT_BAD;
+		}
+	}
+	if (optind >= argc)
+		return bad("capture: which host? (netctl capture HOST[:IFACE] -w FILE [FILTER...])");
+	if (!path || !*path)
+		return bad("capture: no output file (-w FILE, or -w - for standard output)");
+	if (need_root())
+		return EXIT_BAD;
+	struct fabric *f = open_or_complain();
+	if (!f)
+		return EXIT_BAD;
+	struct cap_target tg;
+	char err[CAPFILE_ERR_LEN], nspath[PATH_MAX], nsname[NS_NAME_MAX];
+	if (capspec_parse(argv[optind], &f->topo, &tg, err)) {
+		fabric_close(f);
+		return bad("capture: %s", err);
+	}
+	char *filter = capspec_join(argv + optind + 1, argc - optind - 1);
+	int ns = fabric_ns_fd(f, &tg.host), bad_input = 0, rc = 0;
+	struct stat ns_st;
+	struct capfile *cf = NULL;
+	plan_ns_name(prefix, &tg.host, nsname, sizeof nsname);
+	snprintf(nspath, sizeof nspath, "%s/%s", NETNS_RUN_DIR, nsname);
+	if (!filter || ns < 0 || fstat(ns, &ns_st))
+		snprintf(err, sizeof err, "cannot open %s's namespace: %s", tg.host_name, strerror(errno));
+	else
+		cf = capfile_open(ns, f->root_fd, tg.ifname, snaplen, filter, count, &bad_input, err);
+	fabric_close(f);   /* the packet socket keeps what it needs */
+	if (!cf) {
+		free(filter);
+		if (bad_input)
+			return bad("capture %s:%s: %s", tg.host_name, tg.ifname, err);
+		fprintf(stderr, "netctl: capture %s:%s: %s\n", tg.host_name, tg.ifname, err);
+		return 1;
+	}
+	/* From here a signal ends the capture and the file is closed properly. */
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (capfile_write_to(cf, path, err)) {
+		struct capfile_result res;
+		capfile_close(cf, &res);
+		free(filter);
+		return bad("capture: cannot write %s", err);
+	}
+	fprintf(stderr, "netctl: capturing on %s:%s (%s, snaplen %d%s%s) into %s\n", tg.host_name, tg.ifname,
+		capfile_linktype(cf), snaplen, *filter ? ", filter " : "", filter, path);
+	double deadline = seconds > 0 ? mono_now() + seconds : 0;
+	int gone = 0;
+	while (!interrupted && !capfile_done(cf)) {
+		int wait_ms = 100;
+		if (deadline) {
+			double left = deadline - mono_now();
+			if (left <= 0)
+				break;
+			if (left * 1e3 < wait_ms)
+				wait_ms = (int)(left * 1e3) + 1;
+		}
+		if (capfile_poll(&cf, 1, wait_ms))
+			break;
+		if ((gone = !ns_still_there(nspath, &ns_st)))
+			break;
+	}
+	struct capfile_result res;
+	capfile_close(cf, &res);
+	fprintf(stderr, "netctl: %llu packet%s captured on %s:%s, %llu dropped by the kernel, in %s\n",
+		(unsigned long long)res.packets, res.packets == 1 ? "" : "s", tg.host_name, tg.ifname,
+		(unsigned long long)res.dropped, path);
+	if (res.failed) {
+		fprintf(stderr, "netctl: capture %s:%s stopped: %s\n", tg.host_name, tg.ifname, res.err);
+		rc = 1;
+	} else if (gone) {
+		fprintf(stderr, "netctl: capture %s:%s stopped: the namespace %s is gone (netctl down?)\n",
+			tg.host_name, tg.ifname, nsname);
+		rc = 1;
+	}
+	free(filter);
+	return rc;
+}
+
 /* ---- circuits ----------------------------------------------------------- */
 
 static int cmd_circuits(int argc, char **argv)
@@ -488,6 +643,8 @@ static const struct cmd cmds[] = {
 	{"down", cmd_down, "down                       remove everything of the prefix (also after a crash)"},
 	{"show", cmd_show, "show                       list the fabrics that are up"},
 	{"exec", cmd_exec, "exec HOST -- CMD...        run CMD in a host's namespace (r3h7, tor3, eps, ocs)"},
+	{"capture", cmd_capture, "capture HOST[:IFACE] -w FILE [--count N] [--seconds S] [FILTER...]\n"
+				 "                             write a host's packets to a pcap file (tcpdump's filters)"},
 	{"circuits", cmd_circuits, "circuits set SPEC|show|clear  set OCS circuits by hand (0>3,1-2)"},
 	{"stats", cmd_stats, "stats [--interval S]       bytes and rates per link, EPS vs OCS"},
 	{"features", cmd_features, "features                   what this kernel supports"},
