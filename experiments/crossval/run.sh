@@ -8,30 +8,34 @@
 #
 # Systems (as in Chapter 4): JobPacker, Corral and F-EPS against F-Hybrid
 # (Fair on the hybrid fabric), the GENI-like topology, all jobs at t = 0.
-# Results: results/crossval/<scheduler>/<backend>-<system>-s<seed>/, then
-# experiments/crossval/out/crossval.csv and REPORT.md.  A run the fidelity check
-# finds machine-limited is made once more (../machine_limited.sh).
+# Runs: RES/crossval/<scheduler>/<backend>-<system>-s<seed>/ (RES: results/),
+# their logs in RES/crossval-logs/; then report.py writes REPORT.md and the
+# CSVs to experiments/crossval/out/ (OUT; RES/crossval-report when RES is given).
+# A run the fidelity check finds machine-limited is made once more
+# (../machine_limited.sh).
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 . "$HERE/../machine_limited.sh"
 EMU=${EMU:-$ROOT/build/bin/emu}
-OUT=${OUT:-$HERE/out}
+# A study into another results root (RES) reports there too, not over the committed report.
+if [ -n "${RES:-}" ]; then OUT=${OUT:-$RES/crossval-report}; else OUT=${OUT:-$HERE/out}; fi
 RES=${RES:-$ROOT/results}
+LOGS=$RES/crossval-logs
 SEEDS="4 5 6"; JOBS=20; BACKENDS="sim emu"
 while [ $# -gt 0 ]; do
     case "$1" in
     --sim-only) BACKENDS=sim ;;
     --seeds) SEEDS=$2; shift ;;
     --jobs) JOBS=$2; shift ;;
-    -h|--help) sed -n 2,13p "$0"; exit 0 ;;
+    -h|--help) sed -n "2,/^set -eu$/{/^set -eu$/!p}" "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
 done
 case $BACKENDS in *emu*) [ "$(id -u)" -eq 0 ] || { echo "run.sh: the emulator needs root (sudo), or use --sim-only" >&2; exit 2; } ;; esac
 [ -x "$EMU" ] || { echo "run.sh: $EMU missing: run make first" >&2; exit 2; }
-mkdir -p "$OUT"
+mkdir -p "$OUT" "$LOGS"
 trap '"$EMU" cleanup --prefix xv >/dev/null 2>&1 || true' EXIT INT TERM
 
 sched_of() { case $1 in F-Hybrid|F-EPS) echo fair ;; JobPacker) echo jobpacker ;; Corral) echo corral ;; esac; }
@@ -41,7 +45,7 @@ slowstart_of() { case $1 in JobPacker) echo 0.7 ;; *) echo 0.05 ;; esac; }
 run_once() {  # the run the loop below set up
     rm -rf "$dir"
     # shellcheck disable=SC2086 # $args is a list of words
-    "$EMU" run --prefix xv --experiment crossval --run "$name" --results "$RES" --quiet $args > "$OUT/$name.log" 2>&1
+    "$EMU" run --prefix xv --experiment crossval --run "$name" --results "$RES" --quiet $args > "$LOGS/$name.log" 2>&1
 }
 n=0
 for be in $BACKENDS; do
@@ -62,9 +66,10 @@ for be in $BACKENDS; do
                 printf '%s\n' "$key" > "$dir/run.key"
                 [ -z "$MADE_AGAIN" ] || echo "   ${MADE_AGAIN}"
             else
-                echo "    (exit $?; see $OUT/$name.log)"
+                echo "    (exit $?; see $LOGS/$name.log)"
             fi
         done
     done
 done
-python3 "$HERE/report.py" "$RES/crossval" "$OUT" "$HERE/REPORT.md"
+python3 "$HERE/report.py" "$RES/crossval" "$OUT"
+echo "report: $OUT/REPORT.md"

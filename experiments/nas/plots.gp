@@ -3,7 +3,7 @@
 # Each figure is drawn only when its CSV exists.
 set terminal pngcairo noenhanced size 720,440 font ",10"
 set datafile separator ","
-set datafile missing "nan"
+set datafile missing "–"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border -1

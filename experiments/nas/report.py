@@ -1,26 +1,36 @@
 #!/usr/bin/env python3
-"""Collect the Chapter 3 / Table 6.1-6.2 runs written by experiments/nas/run.sh into
-CSVs for plots.gp and REPORT.md, our numbers beside the dissertation's.
+"""Collect the Chapter 3 / Table 6.1-6.2 runs written by experiments/nas/run.sh into CSVs,
+plots and OUT_DIR/REPORT.md: our numbers beside the dissertation's, as tables only.
 
-    report.py RESULTS_ROOT OUT_DIR REPORT_MD [PREFIX]
+    report.py RESULTS_ROOT OUT_DIR [PREFIX] [--no-plots]
 
 Runs are RESULTS_ROOT/<PREFIX>-<experiment>/<scheduler>/<backend>-s<seed>[-<tag>]/
 (PREFIX nas by default; run.sh uses nasquick, nastrace for --quick, --trace), experiments:
-  nas-cloudlab  the 40-node CloudLab setup (8 x 5, 16 containers, 5:1), 200 jobs,
-                Poisson arrivals; on both backends with the same parameters
-  nas-full      the same on the simulator without time scaling (time/rate scale 1)
-  nas-sim600    the 600-server simulation (30 x 20, 6 containers, 250 Mb/s, 1 Gb/s)
-  nas-tsweep    NAS's T_min / T_max sweep (tag tmin<a>-tmax<b>), simulator
+  cloudlab  the 40-node CloudLab setup (8 x 5, 16 containers, 5:1), Poisson arrivals,
+            on both backends with the same parameters
+  full      the same on the simulator with time, data and rates unscaled
+  sim600    the 600-server simulation (30 x 20, 6 containers, 250 Mb/s, 1 Gb/s)
+  tsweep    NAS's T_min / T_max sweep (tag tmin<a>-tmax<b>), simulator
+The plots are drawn by plots.gp (gnuplot) in OUT_DIR unless --no-plots.
+A value that cannot be computed is written "–" (CSVs too).
 Python 3 standard library only."""
-import csv, glob, json, math, os, re, statistics, sys
-from collections import defaultdict
+import csv, glob, json, math, os, re, shutil, subprocess, sys
+from collections import Counter, defaultdict
 
-RES, OUT, REPORT = sys.argv[1], sys.argv[2], sys.argv[3]
-PFX = sys.argv[4] if len(sys.argv) > 4 else "nas"
+ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
+if len(ARGS) < 2:
+    sys.exit(__doc__)
+RES, OUT = ARGS[0], ARGS[1]
+PFX = ARGS[2] if len(ARGS) > 2 else "nas"
+PLOTS = "--no-plots" not in sys.argv[1:]
+REPORT = os.path.join(OUT, "REPORT.md")
+HERE = os.path.dirname(os.path.abspath(__file__))
 os.makedirs(OUT, exist_ok=True)
 
+DASH = "–"
 MAIN = ["fair", "delay", "sw-delay", "nas"]
 ABL = ["nas-mts", "nas-mtsca", "nas-nott", "nas-noadapt", "nas-woboth"]
+BASES = ["fair", "delay", "sw-delay"]
 LABEL = {"fair": "Fair", "delay": "Delay", "sw-delay": "SW-delay", "nas": "NAS",
          "nas-mts": "MTS only", "nas-mtsca": "MTS+CA-RTS", "nas-nott": "w/o TT", "nas-noadapt": "w/o MCT",
          "nas-woboth": "w/o both"}
@@ -28,49 +38,59 @@ LABEL = {"fair": "Fair", "delay": "Delay", "sw-delay": "SW-delay", "nas": "NAS",
 VARIANT = {("nas", "mtsca"): "nas-mtsca", ("nas-nott", "woboth"): "nas-woboth"}
 MiB = 1024.0 * 1024
 CLASSES = ["light", "medium", "heavy"]
+CONTAINERS = {"cloudlab-8x5-16c": 16, "cloudlab-8x5": 4, "nas-30x20": 6, "paper-20x30": 20,
+              "paper-20x30-eps": 20}
 
-# The dissertation's numbers (seeds/002; notes 002_nas_hybrid_sim.md §7).
-# Fig. 3.3 (real cluster) and 3.8 (simulation) give NAS's gain over each
-# baseline; normalised to Fair, baseline X = NAS / (1 + gain over X).
-P_REAL_THR = {"fair": 1.0, "delay": 1.625 / 1.470, "sw-delay": 1.625 / 1.302, "nas": 1.625}
-P_REAL_JCT = {"fair": 1.0, "delay": 0.554 / 0.639, "sw-delay": 0.554 / 0.677, "nas": 0.554}
-P_SIM_THR = {"fair": 1.0, "delay": 1.569 / 1.412, "sw-delay": 1.569 / 1.280, "nas": 1.569}
-P_SIM_JCT = {"fair": 1.0, "delay": 0.557 / 0.620, "sw-delay": 0.557 / 0.695, "nas": 0.557}
+# The dissertation's numbers.  Fig. 3.3 (real cluster) and Fig. 3.8 (600-server simulation)
+# give NAS's gain over each baseline; Tables 6.1/6.2 give NAS / baseline on the real cluster
+# and on its simulation.  Normalised to Fair, baseline X = NAS / (NAS / X).
 P_T61 = {"sim": {"fair": 1.58, "delay": 1.39, "sw-delay": 1.27},
          "emu": {"fair": 1.63, "delay": 1.47, "sw-delay": 1.30}}
 P_T62 = {"sim": {"fair": 0.62, "delay": 0.69, "sw-delay": 0.71},
          "emu": {"fair": 0.57, "delay": 0.64, "sw-delay": 0.68}}
+P_NAS_OVER = {  # setup -> (metric -> {baseline: NAS / baseline})
+    "real": {"thr": {"fair": 1.625, "delay": 1.470, "sw-delay": 1.302},
+             "jct": {"fair": 0.554, "delay": 0.639, "sw-delay": 0.677}},
+    "vsim": {"thr": P_T61["sim"], "jct": P_T62["sim"]},
+    "sim600": {"thr": {"fair": 1.569, "delay": 1.412, "sw-delay": 1.280},
+               "jct": {"fair": 0.557, "delay": 0.620, "sw-delay": 0.695}}}
 P_F313 = {"nas-nott": 1.22, "nas-noadapt": 1.07, "nas-woboth": 1.31, "nas": 1.0}
+VALIDATION_TOLERANCE = 0.08   # the largest |simulation - real cluster| of Tables 6.1/6.2
 
 
-def nan():
-    return float("nan")
+def paper_norm(setup, metric):
+    """The paper's throughput or avg JCT of each main scheduler, normalised to Fair."""
+    p = P_NAS_OVER[setup][metric]
+    return {"fair": 1.0, "nas": p["fair"], "delay": p["fair"] / p["delay"], "sw-delay": p["fair"] / p["sw-delay"]}
 
 
-def isnum(x):
-    return isinstance(x, (int, float)) and x == x
+NAN = float("nan")
+
+
+def fin(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
 def mean(xs):
-    xs = [x for x in xs if isnum(x)]
-    return sum(xs) / len(xs) if xs else nan()
-
-
-def sd(xs):
-    xs = [x for x in xs if isnum(x)]
-    return statistics.stdev(xs) if len(xs) > 1 else nan()
+    xs = [x for x in xs if fin(x)]
+    return sum(xs) / len(xs) if xs else NAN
 
 
 def div(a, b):
-    return a / b if isnum(a) and isnum(b) and b else nan()
+    return a / b if fin(a) and fin(b) and b != 0 else NAN
 
 
-def f2(x, fmt="%.2f"):
-    return fmt % x if isnum(x) else "—"
+def num(x, fmt="%.3f"):
+    return fmt % x if fin(x) else DASH
 
 
-def pct(x):
-    return "%+.1f%%" % (100 * (x - 1)) if isnum(x) else "—"
+def yesno(h):
+    return DASH if h is None else "yes" if h else "no"
+
+
+def rng(xs, fmt="%.2f"):
+    xs = [x for x in xs if fin(x)]
+    return (fmt + "–" + fmt) % (min(xs), max(xs)) if len(xs) > 1 else DASH
 
 
 # ------------------------------------------------------------------ one run
@@ -81,6 +101,13 @@ def read_csv(path):
             return list(csv.DictReader(f))
     except OSError:
         return []
+
+
+def fnum(s):
+    try:
+        return float(s)
+    except (TypeError, ValueError):
+        return NAN
 
 
 def job_class(shuffle_full):
@@ -108,11 +135,11 @@ def node_congestion(jobs, tasks, servers, containers, period):
             continue
         ev.append((float(t["start_s"]), 1, int(t["server"]), out))
         ev.append((float(t["end_s"]), 1, int(t["server"]), -out))
-    if not ev:
-        return nan()
+    if not ev or servers <= 0:
+        return NAN
     ev.sort(key=lambda e: (e[0], -1 if (e[3] if e[1] else e[2]) < 0 else 1))
     end = max(e[0] for e in ev)
-    step = max(period, end / 4000.0)
+    step = max(period if period > 0 else 1.0, end / 4000.0)
     node = [0.0] * servers
     sumS = sumK = 0.0
     over = total = 0
@@ -123,7 +150,7 @@ def node_congestion(jobs, tasks, servers, containers, period):
             if e[1] == 0:
                 sumS += e[2]
                 sumK += e[3]
-            else:
+            elif e[2] < servers:
                 node[e[2]] += e[3]
             i += 1
         if sumK > 0 and sumS > 0:
@@ -131,7 +158,7 @@ def node_congestion(jobs, tasks, servers, containers, period):
             over += sum(1 for v in node if v > thr * (1 + 1e-9))
             total += servers
         t += step
-    return over / total if total else nan()
+    return div(over, total)
 
 
 def analyse(d):
@@ -141,39 +168,39 @@ def analyse(d):
     except (OSError, ValueError):
         return None
     p = s.get("parameters", {})
-    ds = p.get("data_scale", 1.0) or 1.0
-    r = {"dir": d, "partial": bool(s.get("partial")), "stop": s.get("stop_reason", ""),
-         "fidelity": s.get("fidelity", {}).get("verdict", "?"),
-         "makespan": s.get("makespan_s", nan()), "thr": s.get("throughput_jobs_per_s", nan()),
-         "jct": s.get("jct_mean_s", nan()), "jct_med": s.get("jct_median_s", nan()),
-         "xrack": float(s.get("cross_rack_bytes", nan())) / ds,   # full-scale bytes
-         "cong": s.get("congestion", {}).get("rack_samples", nan()),
-         "wall": s.get("wall_s", nan()), "ds": ds,
-         "monitor": p.get("monitor_s", 1.0)}
+    ds = p.get("data_scale") or 1.0
     ab = s.get("agent_bytes", {})
-    r["xr_shuffle"] = ab.get("shuffle_cross_rack", nan()) / ds if "shuffle_cross_rack" in ab else nan()
-    r["xr_input"] = ab.get("input_cross_rack", nan()) / ds if "input_cross_rack" in ab else nan()
-    # share of the shuffle bytes that stay in their rack (same server or same rack)
-    tot = ab.get("shuffle_network", 0) + ab.get("shuffle_local", 0)
-    r["shuf_inrack"] = div(tot - ab.get("shuffle_cross_rack", 0), tot) if tot else nan()
-    loc = s.get("locality", {})
-    r["node_local"] = loc.get("node_local", nan())
+    r = {"dir": d, "params": p, "partial": bool(s.get("partial")), "stop": s.get("stop_reason", ""),
+         "fidelity": s.get("fidelity", {}).get("verdict", DASH),
+         "makespan": fnum(s.get("makespan_s")), "thr": fnum(s.get("throughput_jobs_per_s")),
+         "jct": fnum(s.get("jct_mean_s")), "jct_med": fnum(s.get("jct_median_s")),
+         "xrack_raw": fnum(s.get("cross_rack_bytes")), "ds": ds,
+         "cong": fnum(s.get("congestion", {}).get("rack_samples")),
+         "wall": fnum(s.get("wall_s")), "monitor": fnum(p.get("monitor_s", 1.0)),
+         "node_local": fnum(s.get("locality", {}).get("node_local"))}
+    r["xrack"] = div(r["xrack_raw"], ds)                       # full-scale bytes
+    # agent_bytes: shuffle_network (incl. cross-rack) + shuffle_local is the whole shuffle
+    shuf = fnum(ab.get("shuffle_network")) + fnum(ab.get("shuffle_local"))
+    r["shuffle"] = div(shuf, ds)
+    r["xr_shuffle"] = div(fnum(ab.get("shuffle_cross_rack")), ds)
+    r["xr_input"] = div(fnum(ab.get("input_cross_rack")), ds)
+    r["shuf_inrack"] = div(r["shuffle"] - r["xr_shuffle"], r["shuffle"])
     jobs = read_csv(os.path.join(d, "jobs.csv"))
     tasks = read_csv(os.path.join(d, "tasks.csv"))
     # per class: throughput (#jobs / their span), mean JCT, count
     by = defaultdict(list)
     for j in jobs:
         if j["finished"] == "1":
-            by[job_class(float(j["shuffle_bytes"]) / ds)].append(j)
+            by[job_class(div(fnum(j["shuffle_bytes"]), ds))].append(j)
     for c in CLASSES:
         js = by.get(c, [])
         r["n_" + c] = len(js)
         if js:
             span = max(float(j["end_s"]) for j in js) - min(float(j["submit_s"]) for j in js)
-            r["thr_" + c] = len(js) / span if span > 0 else nan()
-            r["jct_" + c] = mean([float(j["jct_s"]) for j in js])
+            r["thr_" + c] = div(len(js), span)
+            r["jct_" + c] = mean([fnum(j["jct_s"]) for j in js])
         else:
-            r["thr_" + c] = r["jct_" + c] = nan()
+            r["thr_" + c] = r["jct_" + c] = NAN
     # MapProgressRate when the job's first reduce is scheduled (Fig. 3.10)
     maps_end = defaultdict(list)
     first_red = {}
@@ -189,165 +216,340 @@ def analyse(d):
             first_red[t["job"]] = min(first_red.get(t["job"], st), st)
     mpr_all, mpr_big = [], []
     for j in jobs:
-        jid = j["job"]
-        if jid not in first_red or not maps_end.get(jid):
+        jid, k = j["job"], int(j["maps"])
+        if jid not in first_red or not maps_end.get(jid) or k <= 0:
             continue
-        t0 = first_red[jid]
-        v = sum(1 for e in maps_end[jid] if e <= t0 + 1e-6) / int(j["maps"])
+        v = sum(1 for e in maps_end[jid] if e <= first_red[jid] + 1e-6) / k
         mpr_all.append(v)
-        if int(j["maps"]) >= 10:
+        if k >= 10:
             mpr_big.append(v)
     r["mpr"] = mean(mpr_all)
     r["mpr_big"] = mean(mpr_big)
-    servers = 1 + max((int(t["server"]) for t in tasks if t["server"] not in ("", "-1")), default=0)
-    cont = p.get("containers") or CONTAINERS.get(p.get("topology", ""), 0)
-    r["util"] = div(busy, servers * cont * r["makespan"]) if cont else nan()
-    r["node_cong"] = node_congestion(jobs, tasks, servers, cont, r["monitor"]) if cont and tasks else nan()
+    servers = 1 + max((int(t["server"]) for t in tasks if t["server"] not in ("", "-1")), default=-1)
+    cont = CONTAINERS.get(p.get("topology", ""), 0)
+    r["util"] = div(busy, servers * cont * r["makespan"])
+    r["node_cong"] = node_congestion(jobs, tasks, servers, cont, r["monitor"]) if cont and tasks else NAN
     return r
 
 
-CONTAINERS = {"cloudlab-8x5-16c": 16, "cloudlab-8x5": 4, "nas-30x20": 6, "paper-20x30": 20,
-              "paper-20x30-eps": 20}
-
 # ------------------------------------------------------------------ collect
 
-runs = defaultdict(dict)   # (exp, backend, sched) -> {runkey: metrics}
-skipped = []
+runs = defaultdict(dict)   # (exp, backend, sched) -> {(seed, tag): metrics}, complete runs only
+every = []                 # every run found, partial ones too: (run path, exp, backend, sched, seed, tag, r)
 for sj in sorted(glob.glob(os.path.join(RES, PFX + "-*", "*", "*", "summary.json"))):
     d = os.path.dirname(sj)
-    exp, sched, name = d.split(os.sep)[-3:]
-    exp = "nas" + exp[len(PFX):]
+    expdir, sched, name = d.split(os.sep)[-3:]
+    exp = expdir[len(PFX) + 1:]
     m = re.match(r"(emu|sim)-s(\d+)(?:-(.+))?$", name)
     if not m:
         continue
     r = analyse(d)
     if r is None:
         continue
-    r["seed"] = int(m.group(2))
-    r["tag"] = m.group(3) or ""
-    if (sched, r["tag"]) in VARIANT:
-        sched, r["tag"] = VARIANT[(sched, r["tag"])], ""
-    if r["partial"]:
-        skipped.append("%s/%s/%s: partial (%s)" % (exp, sched, name, r["stop"]))
-        continue
-    runs[(exp, m.group(1), sched)][(r["seed"], r["tag"])] = r
+    seed, tag = int(m.group(2)), m.group(3) or ""
+    if (sched, tag) in VARIANT:
+        sched, tag = VARIANT[(sched, tag)], ""
+    every.append(("%s/%s/%s" % (expdir, os.path.basename(os.path.dirname(d)), name), exp, m.group(1), sched,
+                  seed, tag, r))
+    if not r["partial"]:
+        runs[(exp, m.group(1), sched)][(seed, tag)] = r
 
 
-def common(exp, backend, scheds, tag=""):
-    """Seeds every scheduler of scheds ran (same workloads: comparable means)."""
-    sets = [set(k[0] for k in runs.get((exp, backend, s), {}) if k[1] == tag) for s in scheds]
-    sets = [x for x in sets if x]
+def seeds_of(exp, be, sched, tag=""):
+    return set(k[0] for k in runs.get((exp, be, sched), {}) if k[1] == tag)
+
+
+def common(exp, be, scheds):
+    """Seeds every scheduler of scheds that ran at all ran (same workloads: comparable means)."""
+    sets = [x for x in (seeds_of(exp, be, s) for s in scheds) if x]
     return sorted(set.intersection(*sets)) if sets else []
 
 
-def agg(exp, backend, sched, seeds, key, tag=""):
-    rs = runs.get((exp, backend, sched), {})
-    return mean([rs[(s, tag)][key] for s in seeds if (s, tag) in rs])
+def agg(exp, be, sched, seeds, key):
+    rs = runs.get((exp, be, sched), {})
+    return mean([rs[(s, "")][key] for s in seeds if (s, "") in rs])
 
 
-def table(exp, backend, scheds, seeds):
-    """Per scheduler: means over seeds and normalised to Fair (ratio of means)."""
+def table(exp, be, seeds):
+    """Per scheduler: means over seeds, normalised to Fair (ratio of means), per-seed ratios."""
     out = {}
-    for s in scheds:
-        if not any((x, "") in runs.get((exp, backend, s), {}) for x in seeds):
+    for s in MAIN + ABL:
+        rs = runs.get((exp, be, s), {})
+        ss = [x for x in seeds if (x, "") in rs]
+        if not ss:
             continue
-        row = {k: agg(exp, backend, s, seeds, k) for k in
-               ["thr", "jct", "jct_med", "makespan", "xrack", "xr_shuffle", "xr_input", "shuf_inrack", "cong", "mpr",
-                "mpr_big", "util", "node_cong", "node_local", "wall"] +
-               ["thr_" + c for c in CLASSES] + ["jct_" + c for c in CLASSES] + ["n_" + c for c in CLASSES]}
-        row["n"] = sum(1 for x in seeds if (x, "") in runs.get((exp, backend, s), {}))
-        row["fid"] = sorted(set(runs[(exp, backend, s)][(x, "")]["fidelity"] for x in seeds
-                                if (x, "") in runs[(exp, backend, s)]))
+        row = {k: mean([rs[(x, "")][k] for x in ss]) for k in
+               ["thr", "jct", "jct_med", "makespan", "xrack", "xr_shuffle", "xr_input", "shuf_inrack", "cong",
+                "mpr", "mpr_big", "util", "node_cong", "node_local", "wall"] +
+               ["%s_%s" % (k, c) for k in ("thr", "jct", "n") for c in CLASSES]}
+        row["n"] = len(ss)
+        row["fid"] = Counter(rs[(x, "")]["fidelity"] for x in ss)
+        fr = runs.get((exp, be, "fair"), {})
+        for k in ["thr", "jct", "xrack", "cong", "makespan"] + ["%s_%s" % (k, c) for k in ("thr", "jct")
+                                                                for c in CLASSES]:
+            row[k + "_n"] = div(row[k], agg(exp, be, "fair", ss, k))
+        row["thr_seed"] = [div(rs[(x, "")]["thr"], fr[(x, "")]["thr"]) for x in ss if (x, "") in fr]
+        row["jct_seed"] = [div(rs[(x, "")]["jct"], fr[(x, "")]["jct"]) for x in ss if (x, "") in fr]
         out[s] = row
-    f = out.get("fair")
-    for s, row in out.items():
-        for k in ["thr", "jct", "xrack", "cong", "makespan"] + ["thr_" + c for c in CLASSES] + \
-                 ["jct_" + c for c in CLASSES]:
-            row[k + "_n"] = div(row[k], f[k]) if f else nan()
-        # per-seed spread of the normalised throughput / JCT
-        rs, fr = runs.get((exp, backend, s), {}), runs.get((exp, backend, "fair"), {})
-        pr = [div(rs[(x, "")]["thr"], fr[(x, "")]["thr"]) for x in seeds if (x, "") in rs and (x, "") in fr]
-        pj = [div(rs[(x, "")]["jct"], fr[(x, "")]["jct"]) for x in seeds if (x, "") in rs and (x, "") in fr]
-        row["thr_seed"] = pr
-        row["jct_seed"] = pj
     return out
 
 
-def rng(xs):
-    xs = [x for x in xs if isnum(x)]
-    return "%.2f–%.2f" % (min(xs), max(xs)) if xs else "—"
+def fid_str(c):
+    return "; ".join("%s %d" % (v, n) for v, n in sorted(c.items())) if c else DASH
 
 
-def write_csv(name, header, rows):
-    with open(os.path.join(OUT, name), "w") as f:
-        w = csv.writer(f)
+WRITTEN = []
+
+
+def write_csv(name, header, rows, fmt="%.6g"):
+    WRITTEN.append(name)
+    with open(os.path.join(OUT, name), "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
         w.writerow(header)
         for r in rows:
-            w.writerow([("%.4g" % x) if isinstance(x, float) and isnum(x) else ("nan" if isinstance(x, float) else x)
-                        for x in r])
+            w.writerow([(fmt % x if fin(x) else DASH) if isinstance(x, float) else
+                        yesno(x) if isinstance(x, bool) or (x is None) else x for x in r])
 
+
+CSVS = ["runs.csv", "claims.csv", "setup.csv", "cloudlab_emu.csv", "cloudlab_sim.csv", "full_sim.csv",
+        "sim600.csv", "validation.csv", "tsweep.csv", "fig3.3.csv", "fig3.8.csv", "fig3.13.csv"]
+PNGS = {"fig3.3.csv": ["fig3.3_cloudlab.png"],
+        "cloudlab_emu.csv": ["fig3.4_3.5_cloudlab_emu.png", "fig3.6_classes_emu.png"],
+        "cloudlab_sim.csv": ["fig3.4_3.5_cloudlab_sim.png", "fig3.6_classes_sim.png"],
+        "validation.csv": ["table6.1_6.2_validation.png"], "tsweep.csv": ["fig3.7_tsweep.png"],
+        "fig3.8.csv": ["fig3.8_sim600.png"],
+        "sim600.csv": ["fig3.9_3.12_sim600.png", "fig3.10_mpr_sim600.png", "fig3.11_nodes_sim600.png",
+                       "fig3.15_classes_sim600.png"],
+        "fig3.13.csv": ["fig3.13_ablation_congestion.png"]}
+for n in CSVS + [p for ps in PNGS.values() for p in ps]:   # nothing left over from another study
+    if os.path.exists(os.path.join(OUT, n)):
+        os.remove(os.path.join(OUT, n))
+
+# ------------------------------------------------------------------ every run
+write_csv("runs.csv", ["run", "experiment", "backend", "scheduler", "seed", "tag", "partial", "fidelity",
+                       "data_scale", "makespan_s", "throughput_jobs_s", "jct_mean_s", "jct_median_s",
+                       "cross_rack_bytes", "cross_rack_bytes_fullscale", "shuffle_bytes_fullscale",
+                       "shuffle_cross_rack_fullscale", "input_cross_rack_fullscale", "shuffle_kept_in_rack",
+                       "congestion_rack_samples", "map_progress_at_first_reduce", "map_progress_10_maps",
+                       "container_utilisation", "node_congestion_share", "node_local_maps",
+                       "jobs_light", "jobs_medium", "jobs_heavy", "wall_s"],
+          [[path, exp, be, sc, seed, tag, "yes" if r["partial"] else "no", r["fidelity"], float(r["ds"]),
+            r["makespan"], r["thr"], r["jct"], r["jct_med"], r["xrack_raw"], r["xrack"], r["shuffle"],
+            r["xr_shuffle"], r["xr_input"], r["shuf_inrack"], r["cong"], r["mpr"], r["mpr_big"], r["util"],
+            r["node_cong"], r["node_local"], r["n_light"], r["n_medium"], r["n_heavy"], r["wall"]]
+           for path, exp, be, sc, seed, tag, r in every], fmt="%.10g")
 
 L = []   # REPORT.md lines
 A = L.append
 
-# every run, one line (small: the means' inputs)
-allrows = []
-for (exp, be, sc), rs in sorted(runs.items()):
-    for (seed, tag), r in sorted(rs.items()):
-        allrows.append([exp, be, sc, seed, tag, r["makespan"], r["thr"], r["jct"], r["jct_med"], r["xrack"],
-                        r["xr_shuffle"], r["xr_input"], r["cong"], r["mpr"], r["util"], r["node_cong"],
-                        r["n_light"], r["n_medium"], r["n_heavy"], r["fidelity"], r["wall"]])
-write_csv("runs.csv", ["experiment", "backend", "scheduler", "seed", "tag", "makespan_s", "throughput_jobs_s",
-                       "jct_mean_s", "jct_median_s", "cross_rack_bytes_fullscale", "shuffle_cross_rack_fullscale",
-                       "input_cross_rack_fullscale", "congestion_rack_samples", "map_progress_at_first_reduce",
-                       "container_utilisation", "node_congestion_share", "jobs_light", "jobs_medium", "jobs_heavy",
-                       "fidelity", "wall_s"], allrows)
 
-
-def params_line(exp, backend):
-    for (e, b, s), rs in runs.items():
-        if e == exp and b == backend and rs:
-            r = next(iter(rs.values()))
-            try:
-                with open(os.path.join(r["dir"], "summary.json")) as f:
-                    p = json.load(f)["parameters"]
-            except (OSError, ValueError, KeyError):
-                return ""
-            return ("topology `%s`, workload `%s`, data scale %g, time scale %g, rate scale %g, slowstart %g, "
-                    "heartbeat %g s, monitor %g s" % (p.get("topology"), p.get("workload"), p.get("data_scale"),
-                                                       p.get("time_scale"), p.get("rate_scale"), p.get("slowstart"),
-                                                       p.get("heartbeat_s"), p.get("monitor_s")))
-    return ""
-
-
-def _strip_seed(t):
-    return re.sub(r"seed=\d+,", "", t)
-
-
-def main_table(exp, backend, pthr, pjct, title, figs):
-    scheds = MAIN + ABL
-    seeds = common(exp, backend, MAIN)
-    if not seeds:
-        A("*(no complete %s runs of %s)*" % (backend, exp))
+def plots_of(csvname):
+    """Markdown image links of the figures plots.gp draws from csvname (once drawn)."""
+    for p in PNGS.get(csvname, []):
+        A("![%s](%s)" % (p[:-4], p))
+    if PNGS.get(csvname):
         A("")
-        return None, []
-    t = table(exp, backend, scheds, seeds)
-    A("%s — %s backend, seeds %s (%d each); %s." % (title, backend, " ".join(map(str, seeds)), len(seeds),
-                                                    _strip_seed(params_line(exp, backend))))
+
+
+# ------------------------------------------------------------------ claims
+SETUPS = [("cloudlab", "emu", "real", "Emulator, CloudLab setup (paper: the real cluster, Figs. 3.3–3.6, "
+           "Tables 6.1/6.2)"),
+          ("cloudlab", "sim", "vsim", "Simulator, CloudLab setup (paper: Tables 6.1/6.2, simulation of the "
+           "real cluster; directions from Figs. 3.3–3.13)"),
+          ("sim600", "sim", "sim600", "Simulator, 600 servers (paper: Figs. 3.8–3.15)")]
+
+
+def claim_ratio(a, b, key):
+    """value(exp, be, seeds) = mean of a's key over the seeds ÷ b's."""
+    return [a, b], lambda e, be, ss: div(agg(e, be, a, ss, key), agg(e, be, b, ss, key))
+
+
+def claim_class(c1, c2):
+    """NAS ÷ Fair throughput of class c1 over that of class c2."""
+    def f(e, be, ss):
+        g = lambda c: div(agg(e, be, "nas", ss, "thr_" + c), agg(e, be, "fair", ss, "thr_" + c))
+        return div(g(c1), g(c2))
+    return ["nas", "fair"], f
+
+
+TPOINTS = [(0.2, 0.2), (0.2, 0.3), (0.2, 0.4), (0.2, 0.5), (0.2, 0.7), (0.2, 0.9), (0.1, 0.5), (0.3, 0.5),
+           (0.4, 0.5), (0.5, 0.5)]
+sweep = defaultdict(dict)   # (backend, tmin, tmax) -> {seed: run}
+for (exp, be, sc), rs in runs.items():
+    if exp != "tsweep":
+        continue
+    for (seed, tag), r in rs.items():
+        m = re.match(r"tmin([\d.]+)-tmax([\d.]+)$", tag)
+        if m:
+            sweep[(be, float(m.group(1)), float(m.group(2)))][seed] = r
+SWEEP_BE = "sim" if any(k[0] == "sim" for k in sweep) else "emu"
+
+
+def sweep_seeds():
+    pts = [v for k, v in sweep.items() if k[0] == SWEEP_BE]
+    return sorted(set.intersection(*[set(v) for v in pts])) if pts else []
+
+
+def sweep_point(tmin, tmax, ss, key="thr"):
+    v = sweep.get((SWEEP_BE, tmin, tmax), {})
+    return mean([v[s][key] for s in ss if s in v])
+
+
+def sweep_peak(ss):
+    others = [sweep_point(a, b, ss) for (be, a, b) in sweep if be == SWEEP_BE and (a, b) != (0.2, 0.5)]
+    return div(sweep_point(0.2, 0.5, ss), max([x for x in others if fin(x)], default=NAN))
+
+
+# (figures, metric, numerator, denominator, setups (None: all), (schedulers needed, value function), holds when
+#  the value is ">" / "<" / ">=" 1, the paper's value per setup or one for all or None)
+CLAIMS = []
+for metric, key, sense in [("throughput", "thr", ">"), ("avg JCT", "jct", "<")]:
+    for b in BASES:
+        CLAIMS.append(("3.3/3.8", metric, "NAS", LABEL[b], None, claim_ratio("nas", b, key), sense,
+                       {st: P_NAS_OVER[st][key][b] for st in P_NAS_OVER}))
+for fig, key, what in [("3.4/3.9", "xrack", "cross-rack bytes"), ("3.5/3.12", "cong", "congestion samples")]:
+    for a in ["nas", "sw-delay"]:
+        for b in ["fair", "delay"]:
+            CLAIMS.append((fig, what, LABEL[a], LABEL[b], None, claim_ratio(a, b, key), "<", None))
+MPR = "map progress at a job's first reduce (jobs ≥ 10 maps)"
+CLAIMS += [("3.6/3.15", "NAS ÷ Fair throughput of a job class", "light", "medium", None,
+            claim_class("light", "medium"), ">", None),
+           ("3.6/3.15", "NAS ÷ Fair throughput of a job class", "medium", "heavy", None,
+            claim_class("medium", "heavy"), ">", None),
+           ("3.8", "throughput", "MTS+CA-RTS", "MTS only", None, claim_ratio("nas-mtsca", "nas-mts", "thr"), ">",
+            None),
+           ("3.8", "throughput", "NAS", "MTS+CA-RTS", None, claim_ratio("nas", "nas-mtsca", "thr"), ">", None),
+           ("3.10", MPR, "SW-delay", "NAS", None, claim_ratio("sw-delay", "nas", "mpr_big"), ">", None),
+           ("3.10", MPR, "NAS", "Delay", None, claim_ratio("nas", "delay", "mpr_big"), ">", None)]
+for b in BASES:
+    CLAIMS.append(("3.11", "server-samples over TrafficThreshold", "NAS", LABEL[b], None,
+                   claim_ratio("nas", b, "node_cong"), "<", None))
+for a in ["nas-nott", "nas-noadapt", "nas-woboth"]:
+    CLAIMS.append(("3.13", "congestion samples", LABEL[a], "NAS", None, claim_ratio(a, "nas", "cong"), ">",
+                   P_F313[a]))
+CLAIMS.append(("3.7/3.16", "NAS throughput", "T_min 0.2 T_max 0.5", "the best other T_min/T_max", ["vsim"],
+               "sweep", ">=", None))
+
+
+def holds(v, sense):
+    if not fin(v):
+        return None
+    return v > 1 if sense == ">" else v < 1 if sense == "<" else v >= 1
+
+
+def paper_cell(p, st, sense):
+    v = p.get(st) if isinstance(p, dict) else p
+    return ("%.2f" % v) if fin(v) else "%s 1" % {">": ">", "<": "<", ">=": "≥"}[sense]
+
+
+claim_rows = []
+claim_lines = []
+for exp, be, st, title in SETUPS:
+    tl = ["### " + title, "",
+          "| paper's claim | ours | paper | holds | seeds where it holds | per seed |",
+          "|---|---|---|---|---|---|"]
+    nhold = ncount = 0
+    for fig, metric, na, de, only, spec, sense, paper in CLAIMS:
+        label = "Fig%s %s: %s, %s ÷ %s" % ("s." if "/" in fig else ".", fig, metric, na, de)
+        if only is not None and st not in only:
+            continue
+        if spec == "sweep":
+            ss = sweep_seeds()
+            f = lambda e, b_, s_: sweep_peak(s_)
+        else:
+            need, f = spec
+            ss = [s for s in common(exp, be, MAIN) if all(s in seeds_of(exp, be, x) for x in need)]
+        v = f(exp, be, ss) if ss else NAN
+        per = [f(exp, be, [s]) for s in ss]
+        h = holds(v, sense)
+        ph = [holds(x, sense) for x in per]
+        k, n = sum(1 for x in ph if x), sum(1 for x in ph if x is not None)
+        nhold += bool(h)
+        ncount += h is not None
+        tl.append("| %s | %s | %s | %s | %s | %s |" % (label, num(v), paper_cell(paper or {}, st, sense), yesno(h),
+                                                     "%d of %d" % (k, n) if n else DASH, rng(per)))
+        claim_rows.append([st, fig, metric, na, de, v, (paper.get(st, NAN) if isinstance(paper, dict) else
+                                          float(paper) if paper is not None else NAN), sense + "1",
+                           h, k, n, min([x for x in per if fin(x)], default=NAN),
+                           max([x for x in per if fin(x)], default=NAN)])
+    if not any(k[0] == exp and k[1] == be for k in runs):
+        tl[2:] = ["(no runs)"]
+    else:
+        tl[0] += " — %d of %d hold" % (nhold, ncount)
+    claim_lines += tl + [""]
+write_csv("claims.csv", ["setup", "figures", "metric", "numerator", "denominator", "ours", "paper", "holds_if", "holds", "seeds_holding", "seeds",
+                         "per_seed_min", "per_seed_max"], claim_rows)
+
+# ------------------------------------------------------------------ report
+A("# NAS, SW-delay, Delay and Fair: the dissertation's Chapter 3 and Tables 6.1/6.2")
+A("")
+A("Generated by `experiments/nas/report.py` from the runs under `%s`. How to read it: "
+  "`experiments/nas/README.md`; why the setup is what it is and why numbers differ: `docs/reproduction.md`."
+  % os.path.relpath(os.path.abspath(RES), os.path.dirname(os.path.dirname(HERE))))
+A("")
+A("Our numbers are means over seeds (one seed = one workload and block placement, the same for every "
+  "scheduler); *÷ Fair* is the ratio of the means over the same seeds; *per seed* is the range of the ratio "
+  "over the seeds; – is a value the runs cannot give.")
+A("")
+
+# ---- setup, recorded by the runs
+A("## Setup (recorded by the runs)")
+A("")
+A("| experiment | backend | seeds | runs | topology | workload | data scale | time scale | rate scale | "
+  "slowstart | heartbeat (s) | monitor (s) | fidelity |")
+A("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+setup_rows = []
+for exp in ["cloudlab", "full", "tsweep", "sim600"]:
+    for be in ["emu", "sim"]:
+        rs = [r for (e, b, _), v in runs.items() if e == exp and b == be for r in v.values()]
+        seeds = sorted(set(s for (e, b, _), v in runs.items() if e == exp and b == be for (s, _) in v))
+        if not rs:
+            continue
+
+        def vals(k, rs=rs):
+            return "/".join(sorted(set(re.sub(r"seed=\d+,?", "", str(r["params"].get(k, DASH))) for r in rs)))
+        cells = [" ".join(map(str, seeds)), str(len(rs)), vals("topology"), vals("workload"), vals("data_scale"),
+                 vals("time_scale"), vals("rate_scale"), vals("slowstart"), vals("heartbeat_s"), vals("monitor_s"),
+                 fid_str(Counter(r["fidelity"] for r in rs))]
+        A("| %s | %s | %s |" % (exp, be, " | ".join(cells)))
+        setup_rows.append([exp, be] + cells)
+A("")
+write_csv("setup.csv", ["experiment", "backend", "seeds", "runs", "topology", "workload", "data_scale",
+                        "time_scale", "rate_scale", "slowstart", "heartbeat_s", "monitor_s", "fidelity"], setup_rows)
+
+A("## The paper's claims")
+A("")
+A("*ours* is over the seeds every scheduler of the setup ran; *holds*: the ratio is on the paper's side of 1; "
+  "*paper*: the dissertation's ratio where it gives one, else the side of 1 it shows.")
+A("")
+L.extend(claim_lines)
+
+
+def main_table(exp, be, pthr, pjct, title):
+    seeds = common(exp, be, MAIN)
+    A("### %s, %s backend" % (title, be))
     A("")
-    A("| scheduler | throughput (jobs/s) | norm. | paper | avg JCT (s) | norm. | paper | per-seed thr / JCT "
-      "(÷Fair) | makespan (s) | cross-rack (÷Fair) | congestion samples | ÷Fair | fidelity |")
-    A("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for s in scheds:
+    if not seeds:
+        A("(no runs)")
+        A("")
+        return None
+    t = table(exp, be, seeds)
+    A("Seeds %s." % " ".join(map(str, seeds)))
+    A("")
+    A("| scheduler | runs | throughput (jobs/s) | ÷ Fair | paper | per seed | avg JCT (s) | ÷ Fair | paper | "
+      "per seed | makespan (s) | cross-rack ÷ Fair | congestion samples | ÷ Fair | fidelity |")
+    A("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for s in MAIN + ABL:
         if s not in t:
             continue
         r = t[s]
-        A("| %s | %.4f | **%.3f** | %s | %.2f | **%.3f** | %s | %s / %s | %.0f | %.3f | %.0f | %.3f | %s |" % (
-            LABEL[s], r["thr"], r["thr_n"], f2(pthr.get(s, nan())), r["jct"], r["jct_n"], f2(pjct.get(s, nan())),
-            rng(r["thr_seed"]), rng(r["jct_seed"]), r["makespan"], r["xrack_n"], r["cong"], r["cong_n"],
-            ",".join(r["fid"])))
+        A("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            LABEL[s], r["n"], num(r["thr"], "%.4f"), num(r["thr_n"]), num(pthr.get(s, NAN), "%.2f"),
+            rng(r["thr_seed"]), num(r["jct"], "%.2f"), num(r["jct_n"]), num(pjct.get(s, NAN), "%.2f"),
+            rng(r["jct_seed"]), num(r["makespan"], "%.0f"), num(r["xrack_n"]), num(r["cong"], "%.0f"),
+            num(r["cong_n"]), fid_str(r["fid"])))
     A("")
-    return t, seeds
+    return t
 
 
 def csv_main(name, t):
@@ -356,312 +558,239 @@ def csv_main(name, t):
         if s in t:
             r = t[s]
             rows.append([LABEL[s], r["thr_n"], r["jct_n"], r["xrack_n"], r["cong_n"], r["cong"], r["mpr"],
-                         r["mpr_big"], 100 * r["node_cong"] if isnum(r["node_cong"]) else nan(), r["util"],
+                         r["mpr_big"], 100 * r["node_cong"], r["util"],
                          r["thr_light_n"], r["thr_medium_n"], r["thr_heavy_n"],
                          r["jct_light_n"], r["jct_medium_n"], r["jct_heavy_n"],
-                         r["xr_shuffle"] / 1e9, r["xr_input"] / 1e9, r["n"]])
+                         div(r["xr_shuffle"], 1e9), div(r["xr_input"], 1e9), r["n"], r["thr"], r["jct"],
+                         min([x for x in r["thr_seed"] if fin(x)], default=NAN),
+                         max([x for x in r["thr_seed"] if fin(x)], default=NAN),
+                         min([x for x in r["jct_seed"] if fin(x)], default=NAN),
+                         max([x for x in r["jct_seed"] if fin(x)], default=NAN), r["shuf_inrack"]])
     write_csv(name, ["scheduler", "thr_norm", "jct_norm", "xrack_norm", "cong_norm", "cong", "mpr", "mpr_big",
                      "node_cong_pct", "util", "thr_light_norm", "thr_medium_norm", "thr_heavy_norm",
                      "jct_light_norm", "jct_medium_norm", "jct_heavy_norm", "xr_shuffle_GB_full",
-                     "xr_input_GB_full", "runs"], rows)
+                     "xr_input_GB_full", "runs", "thr", "jct", "thr_norm_seed_min", "thr_norm_seed_max",
+                     "jct_norm_seed_min", "jct_norm_seed_max", "shuffle_kept_in_rack"], rows)
 
 
-def class_table(t, label):
+def class_table(t):
     if not t or "nas" not in t or "fair" not in t:
         return
-    A("Per job class (shuffle size at full scale: light < 1 MiB, medium 1–100 MiB, heavy > 100 MiB; %s). "
-      "Throughput of a class = its jobs / (last end − first submit of them); improvement = NAS ÷ Fair "
-      "(paper: light > medium > heavy)." % label)
+    A("Per job class (shuffle at full scale: light < 1 MiB, medium 1–100 MiB, heavy > 100 MiB); a class's "
+      "throughput is its jobs ÷ (last end − first submission).")
     A("")
-    A("| class | jobs per run | Fair thr. | NAS thr. | NAS ÷ Fair thr. | Delay ÷ Fair | SW-delay ÷ Fair | "
+    A("| class | jobs per run | Fair throughput | NAS throughput | NAS ÷ Fair | Delay ÷ Fair | SW-delay ÷ Fair | "
       "NAS ÷ Fair avg JCT |")
     A("|---|---|---|---|---|---|---|---|")
     for c in CLASSES:
-        A("| %s | %.1f | %.4f | %.4f | **%s** | %s | %s | %s |" % (
-            c, t["fair"]["n_" + c], t["fair"]["thr_" + c], t["nas"]["thr_" + c], f2(t["nas"]["thr_%s_n" % c], "%.3f"),
-            f2(t.get("delay", {}).get("thr_%s_n" % c, nan()), "%.3f"),
-            f2(t.get("sw-delay", {}).get("thr_%s_n" % c, nan()), "%.3f"), f2(t["nas"]["jct_%s_n" % c], "%.3f")))
+        A("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            c, num(t["fair"]["n_" + c], "%.1f"), num(t["fair"]["thr_" + c], "%.4f"), num(t["nas"]["thr_" + c], "%.4f"),
+            num(t["nas"]["thr_%s_n" % c]), num(t.get("delay", {}).get("thr_%s_n" % c, NAN)),
+            num(t.get("sw-delay", {}).get("thr_%s_n" % c, NAN)), num(t["nas"]["jct_%s_n" % c])))
     A("")
 
 
-def diag_table(t, label, paper_note):
+def diag_table(t):
     if not t:
         return
-    A("Mechanism diagnostics (%s): cross-rack bytes split into shuffle and remote map input (full-scale GB, "
-      "agents' count), map progress when a job's first reduce starts (Fig. 3.10; all jobs / jobs with ≥ 10 maps), "
-      "share of server-samples whose running maps' output exceeds TrafficThreshold (Fig. 3.11, Eq. 3.3 with "
-      "actual sizes), container utilisation (busy container-seconds ÷ slots × makespan), node-local maps. "
-      "*Shuffle kept in rack* is 1/racks when reduces land independently of their map output. %s"
-      % (label, paper_note))
-    A("")
-    A("| scheduler | shuffle x-rack GB | shuffle kept in rack | input x-rack GB | MapProgressRate at 1st reduce | "
-      "(≥10 maps) | nodes over TT | utilisation | node-local maps |")
+    A("| scheduler | shuffle cross-rack (full-scale GB) | shuffle kept in rack | input cross-rack (full-scale GB) | "
+      "map progress at 1st reduce | (jobs ≥ 10 maps) | server-samples over TrafficThreshold | "
+      "container utilisation | node-local maps |")
     A("|---|---|---|---|---|---|---|---|---|")
     for s in MAIN + ABL:
         if s in t:
             r = t[s]
-            A("| %s | %.0f | %.1f%% | %.0f | %.3f | %.3f | %s | %.3f | %.1f%% |" % (
-                LABEL[s], r["xr_shuffle"] / 1e9, 100 * r["shuf_inrack"], r["xr_input"] / 1e9, r["mpr"], r["mpr_big"],
-                f2(100 * r["node_cong"], "%.1f%%") if isnum(r["node_cong"]) else "—", r["util"],
-                100 * r["node_local"]))
+            A("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                LABEL[s], num(div(r["xr_shuffle"], 1e9), "%.0f"), num(100 * r["shuf_inrack"], "%.1f%%"),
+                num(div(r["xr_input"], 1e9), "%.0f"), num(r["mpr"]), num(r["mpr_big"]),
+                num(100 * r["node_cong"], "%.1f%%"), num(r["util"]), num(100 * r["node_local"], "%.1f%%")))
     A("")
 
 
-# ------------------------------------------------------------------ report
-A("# NAS, SW-delay, Delay and Fair: the dissertation's Chapter 3 and Tables 6.1/6.2")
-A("")
-A("Generated by `experiments/nas/report.py` from the runs under `%s` (run by `experiments/nas/run.sh`). "
-  "Our numbers are means over seeded repetitions (each seed = one 200-job workload and block placement, the "
-  "same for every scheduler); *normalised* = mean ÷ Fair's mean over the same seeds. The paper's numbers: "
-  "seeds/002 Figs. 3.3–3.16 and Tables 6.1/6.2 (via notes/002_nas_hybrid_sim.md §7). Throughput = jobs ÷ "
-  "makespan (first submission to last completion); cross-rack bytes as measured on the fabric (emu) or the "
-  "flow model (sim); a *congestion sample* = one rack in one monitor period whose uplink ran ≥ 80%% of its rate "
-  "either way." % os.path.relpath(os.path.abspath(RES), os.path.dirname(os.path.dirname(os.path.dirname(
-      os.path.abspath(__file__))))))
-A("")
-A("@@SUMMARY@@")
-A("")
-
-A("## Setup and scales")
-A("")
-A("""- **CloudLab setup** (`experiments/nas/cloudlab-8x5-16c.conf`): 8 racks × 5 servers, 1 Gb/s servers and rack
-  uplinks (5:1), **16 containers per server** as in the dissertation (`topologies/cloudlab-8x5.conf` has 4), queues
-  of 20 ms (server ports) and 40 ms (uplinks) at line rate. 200 synthetic SWIM-like jobs (FB-2010 distributions,
-  `emu/synth.c`) per seed, ad hoc (`--recurring 0`: the predictor starts at ratio 1, as for the trace's jobs), Poisson
-  arrivals of mean gap 14 s × the time scale (`--arrivals poisson:14`: emu scales arrival times itself), map
-  completion threshold 0.2 for every scheduler (NAS's own 0.2–0.5 on top).
-- **Scales** (emulator, and the simulator on the same experiment): time × 0.05, rates × 0.025 (25 Mb/s servers
-  and uplinks; at 0.05 the heaviest seed's Fair run had 11% slow backlogged link-seconds, at 0.025 6.5% —
-  but see *Fidelity verdicts* in the analysis), bytes × 0.00125 = time × rate, so a transfer takes the same share of a
-  task's time as the trace's bytes would on the real 1 Gb/s cluster (the project's GENI default, bytes × 0.01 with
-  durations × 0.1, would make the network 10× lighter than that relative to the tasks at these rates). One
-  emulated run (200 jobs) takes 2.5–5 min; the 12 runs of `sudo run.sh` took 41 min.
-- **What does not scale:** `emu run` has fixed 1 s node + 1 s rack locality waits (NAS's and SW-delay's D^m, D^r
-  too), a 0.2 s heartbeat, a 1 s network monitor and a 0.2 s task floor. At time scale 0.05 these are 40 s of
-  waiting (the paper's real cluster: 5 s), a 4 s heartbeat (Hadoop: 1 s) and a 20 s congestion signal. §3
-  repeats the experiment on the simulator without any scaling to show what that changes.
-- **Seeds:** 35 39 5 1 22 24 27 15 10 30, the first ten of 1–40 whose 200-job mix Fair finishes within 2.3×
-  the ~140 s arrival window on the simulator; the others draw jobs of tens of thousands of maps and terabytes
-  of shuffle that keep the 40-node cluster busy for 10–60 min after the last arrival (one emulated run of
-  seed 26 would take over an hour). The emulator runs the first three, the simulator all ten.
-- **600-server simulation** (`experiments/nas/nas-30x20.conf`, §3.3.1 L707): 30 racks × 20 servers, 6 containers,
-  250 Mb/s servers, 1 Gb/s rack uplinks (5:1); 1000 synthetic jobs, Poisson arrivals with FB-2010's mean gap
-  (3.54 s), bytes × 0.25 (at × 1 Fair needs 6× the arrival window), time and rates unscaled; 3 seeds.
-  The paper replayed all 24,442 jobs of FB-2010 over 24 h, 20 runs.
-- **Emulator workaround, gone:** the committed emulator runs were made while run.sh still set
-  `net.ipv4.tcp_orphan_retries = 15` in every server namespace, from when an agent closed a sending socket
-  with bytes unsent and the fetching reduce could wait forever. The agents no longer need it: a sender keeps
-  its socket open until the fetcher has every byte, and a stalled fetch resumes (README, *Stalled transfers*).""")
-A("")
-
-# ---- CloudLab: Figs 3.3-3.6 and Tables 6.1/6.2
+# ---- CloudLab: Figs 3.3-3.6
 A("## 1. The 40-node CloudLab setup (Figs. 3.3–3.6)")
 A("")
 tc = {}
 for be in ["emu", "sim"]:
-    t, seeds = main_table("nas-cloudlab", be, P_REAL_THR if be == "emu" else P_SIM_THR,
-                          P_REAL_JCT if be == "emu" else P_SIM_JCT,
-                          "Fig. 3.3 (throughput, avg JCT), 3.4 (cross-rack traffic), 3.5 (congestion)", "")
+    st = "real" if be == "emu" else "vsim"
+    t = main_table("cloudlab", be, paper_norm(st, "thr"), paper_norm(st, "jct"), "CloudLab setup")
     if t:
-        tc[be] = (t, seeds)
+        tc[be] = t
         csv_main("cloudlab_%s.csv" % be, t)
-        class_table(t, be)
-        diag_table(t, be, "")
-A("Paper (real cluster, Fig. 3.3): NAS +62.5% / +47.0% / +30.2% throughput and −44.6% / −36.1% / −32.3% avg "
-  "JCT vs Fair / Delay / SW-delay; Fig. 3.4: SW-delay and NAS below Fair and Delay in cross-rack traffic; "
-  "Fig. 3.5: NAS and SW-delay fewer congestions than Fair and Delay. The `paper` column of the sim table is "
-  "Fig. 3.8 (the paper's simulation).")
-A("")
+        class_table(t)
+        diag_table(t)
+        plots_of("cloudlab_%s.csv" % be)
+if tc:
+    rows = []
+    for s in MAIN + ["nas-mts", "nas-mtsca"]:
+        g = lambda be, k: tc[be][s][k] if be in tc and s in tc[be] else NAN
+        rows.append([LABEL[s], g("emu", "thr_n"), g("sim", "thr_n"), paper_norm("real", "thr").get(s, NAN),
+                     paper_norm("vsim", "thr").get(s, NAN), g("emu", "jct_n"), g("sim", "jct_n"),
+                     paper_norm("real", "jct").get(s, NAN), paper_norm("vsim", "jct").get(s, NAN)])
+    write_csv("fig3.3.csv", ["scheduler", "thr_emu", "thr_sim", "thr_paper_real", "thr_paper_sim",
+                             "jct_emu", "jct_sim", "jct_paper_real", "jct_paper_sim"], rows)
+    plots_of("fig3.3.csv")
 
 # ---- validation
 A("## 2. Simulator validation (Eq. 6.1, Tables 6.1 and 6.2)")
 A("")
-A("ratio = Result(NAS) ÷ Result(baseline), Result = throughput or avg JCT normalised to Fair (the "
-  "normalisation cancels), each Result the mean over the seeds both backends ran.")
+A("ratio = NAS ÷ baseline of the mean throughput or avg JCT over the seeds both backends ran; *holds*: "
+  "|simulator − emulator| ≤ %.2f, the paper's largest difference." % VALIDATION_TOLERANCE)
 A("")
-vseeds = sorted(set(common("nas-cloudlab", "emu", MAIN)) & set(common("nas-cloudlab", "sim", MAIN)))
-vrows = []
+vseeds = sorted(set(common("cloudlab", "emu", MAIN)) & set(common("cloudlab", "sim", MAIN)))
 if vseeds:
-    A("Same experiment on both backends, seeds %s:" % " ".join(map(str, vseeds)))
+    A("Seeds %s." % " ".join(map(str, vseeds)))
     A("")
+    vrows = []
     for metric, key, P in [("Throughput (Table 6.1)", "thr", P_T61), ("Average JCT (Table 6.2)", "jct", P_T62)]:
         A("| %s | NAS/Fair | NAS/Delay | NAS/SW-delay |" % metric)
         A("|---|---|---|---|")
-        ours = {}
-        for be in ["sim", "emu"]:
-            ours[be] = {b: div(agg("nas-cloudlab", be, "nas", vseeds, key), agg("nas-cloudlab", be, b, vseeds, key))
-                        for b in ["fair", "delay", "sw-delay"]}
-            A("| ratio, ours, %s (%s) | %s |" % ("simulation" if be == "sim" else "emulation",
-                                                 "sim backend" if be == "sim" else "emu backend",
-                                                 " | ".join("**%s**" % f2(ours[be][b]) for b in ["fair", "delay", "sw-delay"])))
-        A("| difference sim − emu, ours | %s |" % " | ".join(
-            f2(ours["sim"][b] - ours["emu"][b], "%+.2f") for b in ["fair", "delay", "sw-delay"]))
-        for be, nm in [("sim", "simulation"), ("emu", "real cluster")]:
-            A("| ratio, paper, %s | %s |" % (nm, " | ".join(f2(P[be][b]) for b in ["fair", "delay", "sw-delay"])))
-        A("| difference, paper | %s |" % " | ".join(
-            f2(P["sim"][b] - P["emu"][b], "%+.2f") for b in ["fair", "delay", "sw-delay"]))
+        ours = {be: {b: div(agg("cloudlab", be, "nas", vseeds, key), agg("cloudlab", be, b, vseeds, key))
+                     for b in BASES} for be in ["sim", "emu"]}
+        d = {b: ours["sim"][b] - ours["emu"][b] for b in BASES}
+        A("| ours, simulator | %s |" % " | ".join(num(ours["sim"][b], "%.2f") for b in BASES))
+        A("| ours, emulator | %s |" % " | ".join(num(ours["emu"][b], "%.2f") for b in BASES))
+        A("| ours, simulator − emulator | %s |" % " | ".join(num(d[b], "%+.2f") for b in BASES))
+        A("| holds | %s |" % " | ".join(yesno(abs(d[b]) <= VALIDATION_TOLERANCE if fin(d[b]) else None)
+                                        for b in BASES))
+        A("| paper, simulation | %s |" % " | ".join("%.2f" % P["sim"][b] for b in BASES))
+        A("| paper, real cluster | %s |" % " | ".join("%.2f" % P["emu"][b] for b in BASES))
+        A("| paper, simulation − real cluster | %s |" % " | ".join("%+.2f" % (P["sim"][b] - P["emu"][b])
+                                                                  for b in BASES))
         A("")
-        for b in ["fair", "delay", "sw-delay"]:
-            vrows.append([key, "NAS/" + LABEL[b], ours["sim"][b], ours["emu"][b], P["sim"][b], P["emu"][b]])
-    write_csv("validation.csv", ["metric", "pair", "ours_sim", "ours_emu", "paper_sim", "paper_real"], vrows)
-else:
-    A("*(needs the same seeds of nas-cloudlab on both backends: run `run.sh --backend sim` and `sudo run.sh`)*")
-    A("")
-if vseeds:
+        for b in BASES:
+            vrows.append([key, "NAS/" + LABEL[b], ours["sim"][b], ours["emu"][b], P["sim"][b], P["emu"][b],
+                          d[b], P["sim"][b] - P["emu"][b], abs(d[b]) <= VALIDATION_TOLERANCE if fin(d[b]) else None])
+    write_csv("validation.csv", ["metric", "pair", "ours_sim", "ours_emu", "paper_sim", "paper_real", "diff_ours",
+                                 "diff_paper", "holds"], vrows)
+    plots_of("validation.csv")
     A("Run by run (same workload, same scheduler): emulator ÷ simulator.")
     A("")
     A("| scheduler | seed | makespan emu / sim (s) | ÷ | avg JCT emu / sim (s) | ÷ | congestion samples emu / sim | "
-      "cross-rack emu / sim (full-scale GB) | emu fidelity |")
+      "cross-rack emu / sim (full-scale GB) | emulator fidelity |")
     A("|---|---|---|---|---|---|---|---|---|")
     for sc in MAIN:
         for x in vseeds:
-            e = runs.get(("nas-cloudlab", "emu", sc), {}).get((x, ""))
-            m = runs.get(("nas-cloudlab", "sim", sc), {}).get((x, ""))
+            e = runs.get(("cloudlab", "emu", sc), {}).get((x, ""))
+            m = runs.get(("cloudlab", "sim", sc), {}).get((x, ""))
             if e and m:
-                A("| %s | %d | %.0f / %.0f | %.2f | %.2f / %.2f | %.2f | %d / %d | %.0f / %.0f | %s |" % (
-                    LABEL[sc], x, e["makespan"], m["makespan"], div(e["makespan"], m["makespan"]), e["jct"], m["jct"],
-                    div(e["jct"], m["jct"]), e["cong"], m["cong"], e["xrack"] / 1e9, m["xrack"] / 1e9, e["fidelity"]))
+                A("| %s | %d | %s / %s | %s | %s / %s | %s | %s / %s | %s / %s | %s |" % (
+                    LABEL[sc], x, num(e["makespan"], "%.0f"), num(m["makespan"], "%.0f"),
+                    num(div(e["makespan"], m["makespan"]), "%.2f"), num(e["jct"], "%.2f"), num(m["jct"], "%.2f"),
+                    num(div(e["jct"], m["jct"]), "%.2f"), num(e["cong"], "%.0f"), num(m["cong"], "%.0f"),
+                    num(div(e["xrack"], 1e9), "%.0f"), num(div(m["xrack"], 1e9), "%.0f"), e["fidelity"]))
     A("")
-sseeds = common("nas-cloudlab", "sim", MAIN)
-if sseeds and sseeds != vseeds:
-    A("Simulator only, all its seeds (%s):" % " ".join(map(str, sseeds)))
+else:
+    A("(no seed ran on both backends)")
+    A("")
+sseeds = common("cloudlab", "sim", MAIN)
+if sseeds:
+    A("Simulator, all its seeds (%s):" % " ".join(map(str, sseeds)))
     A("")
     A("| | NAS/Fair | NAS/Delay | NAS/SW-delay |")
     A("|---|---|---|---|")
     for key, nm in [("thr", "throughput ratio"), ("jct", "avg JCT ratio")]:
-        A("| %s | %s |" % (nm, " | ".join(f2(div(agg("nas-cloudlab", "sim", "nas", sseeds, key),
-                                                   agg("nas-cloudlab", "sim", b, sseeds, key)))
-                                          for b in ["fair", "delay", "sw-delay"])))
+        A("| %s | %s |" % (nm, " | ".join(num(div(agg("cloudlab", "sim", "nas", sseeds, key),
+                                                  agg("cloudlab", "sim", b, sseeds, key)), "%.2f")
+                                          for b in BASES)))
     A("")
 
 # ---- unscaled time on the simulator
-A("## 3. The same setup on the simulator without time scaling")
+A("## 3. The CloudLab setup on the simulator, unscaled (time, data and rates × 1)")
 A("")
-A("The emulator must compress time (see *Scales* below), which stretches the fixed 1 s + 1 s locality waits "
-  "(D^m, D^r of NAS, Delay's waits, SW-delay's) and the 0.2 s heartbeat relative to the tasks. Here the "
-  "simulator runs the same workloads with durations, arrivals and rates unscaled (the waits are then 2 s "
-  "against the paper's 5 s).")
-A("")
-tf, fseeds = main_table("nas-full", "sim", P_SIM_THR, P_SIM_JCT, "Unscaled CloudLab setup", "")
+tf = main_table("full", "sim", paper_norm("vsim", "thr"), paper_norm("vsim", "jct"), "Unscaled CloudLab setup")
 if tf:
     csv_main("full_sim.csv", tf)
-    class_table(tf, "sim, unscaled")
+    class_table(tf)
 
 # ---- T sweep (Fig 3.7 / 3.16)
 A("## 4. NAS's map completion thresholds T_min / T_max (Figs. 3.7, 3.16)")
 A("")
-sweep = defaultdict(list)
-for (exp, be, sc), rs in runs.items():
-    if exp != "nas-tsweep":
-        continue
-    for (seed, tag), r in rs.items():
-        m = re.match(r"tmin([\d.]+)-tmax([\d.]+)$", tag)
-        if m:
-            sweep[(be, float(m.group(1)), float(m.group(2)))].append((seed, r["thr"], r["jct"]))
-if sweep:
-    be = "sim" if any(k[0] == "sim" for k in sweep) else "emu"
-    base = {s: th for s, th, _ in sweep.get((be, 0.2, 0.5), [])}
-    basej = {s: j for s, _, j in sweep.get((be, 0.2, 0.5), [])}
-
-    def norm_sweep(key):
-        v = sweep.get(key, [])
-        sd_ = [s for s, _, _ in v if s in base]
-        return (div(mean([th for s, th, _ in v if s in base]), mean([base[s] for s in sd_])),
-                div(mean([j for s, _, j in v if s in base]), mean([basej[s] for s in sd_])), len(sd_))
+tss = sweep_seeds()
+if tss:
+    A("NAS on the CloudLab setup (%s backend), each point ÷ (T_min, T_max) = (0.2, 0.5); seeds %s."
+      % (SWEEP_BE, " ".join(map(str, tss))))
+    A("")
+    A("| T_min | T_max | throughput ÷ (0.2, 0.5) | per seed | avg JCT ÷ (0.2, 0.5) | per seed |")
+    A("|---|---|---|---|---|---|")
     rows = []
-    A("Throughput (and avg JCT) of NAS normalised to T_min = 0.2, T_max = 0.5 (%s backend, CloudLab setup as in "
-      "§1; mean over %d seeds). Paper: a peak at (0.2, 0.5), both too small and too large thresholds lose, "
-      "the adaptive threshold gains up to 5%% over T_min = T_max." % (be, len(base)))
+    for tmin, tmax in TPOINTS:
+        if (SWEEP_BE, tmin, tmax) not in sweep:
+            continue
+        vals = {k: div(sweep_point(tmin, tmax, tss, k), sweep_point(0.2, 0.5, tss, k)) for k in ("thr", "jct")}
+        per = {k: [div(sweep_point(tmin, tmax, [s], k), sweep_point(0.2, 0.5, [s], k)) for s in tss]
+               for k in ("thr", "jct")}
+        A("| %.1f | %.1f | %s | %s | %s | %s |" % (tmin, tmax, num(vals["thr"]), rng(per["thr"], "%.3f"),
+                                                   num(vals["jct"]), rng(per["jct"], "%.3f")))
+        curve = "tmin0.2" if tmin == 0.2 else "tmax0.5"
+        rows.append([curve, tmax if curve == "tmin0.2" else tmin, vals["thr"], vals["jct"], tmin, tmax, len(tss)])
+        if (tmin, tmax) == (0.2, 0.5):   # on both curves
+            rows.append(["tmax0.5", tmin, vals["thr"], vals["jct"], tmin, tmax, len(tss)])
     A("")
-    A("| curve | value | throughput ÷ (0.2,0.5) | avg JCT ÷ (0.2,0.5) |")
-    A("|---|---|---|---|")
-    for tmax in sorted(set(k[2] for k in sweep if k[0] == be and k[1] == 0.2)):
-        th, jc, n = norm_sweep((be, 0.2, tmax))
-        A("| T_min = 0.2 | T_max = %.1f | %s | %s |" % (tmax, f2(th, "%.3f"), f2(jc, "%.3f")))
-        rows.append(["tmin0.2", tmax, th, jc])
-    for tmin in sorted(set(k[1] for k in sweep if k[0] == be and k[2] == 0.5)):
-        th, jc, n = norm_sweep((be, tmin, 0.5))
-        A("| T_max = 0.5 | T_min = %.1f | %s | %s |" % (tmin, f2(th, "%.3f"), f2(jc, "%.3f")))
-        rows.append(["tmax0.5", tmin, th, jc])
-    A("")
-    write_csv("tsweep.csv", ["curve", "value", "thr_norm", "jct_norm"], rows)
+    rows.sort(key=lambda r: (r[0] != "tmin0.2", r[1]))
+    write_csv("tsweep.csv", ["curve", "value", "thr_norm", "jct_norm", "tmin", "tmax", "seeds"], rows)
+    plots_of("tsweep.csv")
 else:
-    A("*(not run: `run.sh --backend sim`)*")
+    A("(no runs)")
     A("")
 
 # ---- 600-server simulation
 A("## 5. The 600-server simulation (Figs. 3.8–3.13, 3.15)")
 A("")
-t6, s6 = main_table("nas-sim600", "sim", P_SIM_THR, P_SIM_JCT, "Fig. 3.8 (throughput, avg JCT), 3.9 "
-                    "(cross-rack), 3.12 (congestion)", "")
+t6 = main_table("sim600", "sim", paper_norm("sim600", "thr"), paper_norm("sim600", "jct"), "600 servers")
 if t6:
     csv_main("sim600.csv", t6)
-    class_table(t6, "600-server simulation, Fig. 3.15")
-    diag_table(t6, "600-server simulation", "Paper: Fig. 3.10 SW-delay > NAS > Delay ≈ Fair; Fig. 3.11 NAS very "
-               "small, SW-delay > Fair, Delay; Fig. 3.9 MTS ≈ Delay, MTS+CA-RTS lower, NAS no lower than that.")
+    class_table(t6)
+    diag_table(t6)
+    write_csv("fig3.8.csv", ["scheduler", "thr_ours", "thr_paper", "jct_ours", "jct_paper"],
+              [[LABEL[s], t6[s]["thr_n"], paper_norm("sim600", "thr").get(s, NAN), t6[s]["jct_n"],
+                paper_norm("sim600", "jct").get(s, NAN)] for s in MAIN + ["nas-mts", "nas-mtsca"] if s in t6])
+    plots_of("fig3.8.csv")
+    plots_of("sim600.csv")
     if "nas" in t6:
-        A("Fig. 3.13 — congestion samples of the ablations ÷ NAS's (paper: w/o TT 1.22, w/o MCT 1.07, w/o both "
-          "1.31). `w/o both` = w/o TT with T_min = T_max = 0.2; `MTS+CA-RTS` = NAS that never sees congestion.")
+        A("Fig. 3.13: the ablations ÷ NAS (w/o both = w/o TT with T_min = T_max = 0.2; MTS+CA-RTS = NAS without "
+          "CR-RTS).")
         A("")
-        A("| variant | congestion ÷ NAS, ours | paper | throughput ÷ NAS | avg JCT ÷ NAS |")
+        A("| variant | congestion samples ÷ NAS | paper | throughput ÷ NAS | avg JCT ÷ NAS |")
         A("|---|---|---|---|---|")
         f313 = []
         for s in ["nas-nott", "nas-noadapt", "nas-woboth", "nas-mts", "nas-mtsca", "nas"]:
             if s in t6:
                 v = div(t6[s]["cong"], t6["nas"]["cong"])
-                A("| %s | **%.2f** | %s | %.3f | %.3f |" % (LABEL[s], v, f2(P_F313.get(s, nan())),
-                                                          div(t6[s]["thr"], t6["nas"]["thr"]),
-                                                          div(t6[s]["jct"], t6["nas"]["jct"])))
-                f313.append([LABEL[s], v, P_F313.get(s, nan())])
+                A("| %s | %s | %s | %s | %s |" % (LABEL[s], num(v, "%.2f"), num(P_F313.get(s, NAN), "%.2f"),
+                                                 num(div(t6[s]["thr"], t6["nas"]["thr"])),
+                                                 num(div(t6[s]["jct"], t6["nas"]["jct"]))))
+                f313.append([LABEL[s], v, P_F313.get(s, NAN)])
         A("")
         write_csv("fig3.13.csv", ["variant", "ours", "paper"], f313)
-if "sim" in tc and not t6:
-    pass
+        plots_of("fig3.13.csv")
 
-# ---- Fig. 3.3 CSV: ours on both backends beside the paper's real cluster and simulation
-if tc:
-    rows = []
-    for s in MAIN + ["nas-mts", "nas-mtsca"]:
-        g = lambda be, k: tc[be][0][s][k] if be in tc and s in tc[be][0] else nan()
-        rows.append([LABEL[s], g("emu", "thr_n"), g("sim", "thr_n"), P_REAL_THR.get(s, nan()), P_SIM_THR.get(s, nan()),
-                     g("emu", "jct_n"), g("sim", "jct_n"), P_REAL_JCT.get(s, nan()), P_SIM_JCT.get(s, nan())])
-    write_csv("fig3.3.csv", ["scheduler", "thr_emu", "thr_sim", "thr_paper_real", "thr_paper_sim",
-                             "jct_emu", "jct_sim", "jct_paper_real", "jct_paper_sim"], rows)
-if t6:
-    write_csv("fig3.8.csv", ["scheduler", "thr_ours", "thr_paper", "jct_ours", "jct_paper"],
-              [[LABEL[s], t6[s]["thr_n"], P_SIM_THR.get(s, nan()), t6[s]["jct_n"], P_SIM_JCT.get(s, nan())]
-               for s in MAIN + ["nas-mts", "nas-mtsca"] if s in t6])
-
-if skipped:
-    A("## Runs left out")
+left = [(p, r["stop"]) for p, _, _, _, _, _, r in every if r["partial"]]
+if left:
+    A("## Runs left out (partial)")
     A("")
-    for s in skipped:
-        A("- " + s)
+    A("| run | stop reason |")
+    A("|---|---|")
+    for p, why in left:
+        A("| %s | %s |" % (p, why.replace("|", "/") or DASH))
     A("")
 
-# ---- the summary at the top: what a reader should take away
-summ = []
-for be, nm in [("emu", "emulation (CloudLab setup)"), ("sim", "simulator (CloudLab setup)")]:
-    if be in tc:
-        t = tc[be][0]
-        if "nas" in t:
-            summ.append("- **%s**, %d seed(s): NAS ÷ Fair throughput **%.2f** (paper %.2f), avg JCT **%.2f** "
-                        "(paper %.2f); NAS ÷ Delay thr %.2f, ÷ SW-delay thr %.2f; congestion samples NAS ÷ Fair "
-                        "%.2f, SW-delay ÷ Fair %.2f." % (
-                            nm, len(tc[be][1]), t["nas"]["thr_n"], (P_REAL_THR if be == "emu" else P_SIM_THR)["nas"],
-                            t["nas"]["jct_n"], (P_REAL_JCT if be == "emu" else P_SIM_JCT)["nas"],
-                            div(t["nas"]["thr"], t.get("delay", {}).get("thr", nan())),
-                            div(t["nas"]["thr"], t.get("sw-delay", {}).get("thr", nan())),
-                            t["nas"]["cong_n"], t.get("sw-delay", {}).get("cong_n", nan())))
-if t6 and "nas" in t6:
-    summ.append("- **600-server simulation**, %d seed(s): NAS ÷ Fair throughput **%.2f** (paper 1.57), avg JCT "
-                "**%.2f** (paper 0.56)." % (len(s6), t6["nas"]["thr_n"], t6["nas"]["jct_n"]))
-text = "\n".join(L).replace("@@SUMMARY@@", "## Summary\n\n" + ("\n".join(summ) if summ else "*(no runs)*") +
-                            "\n\n@@ANALYSIS@@")
-# The hand-written analysis of the committed run (experiments/nas/analysis.md) follows the summary of
-# the main report only (not --quick, --trace).
-ana = os.path.join(os.path.dirname(os.path.abspath(__file__)), "analysis.md")
-text = text.replace("@@ANALYSIS@@", open(ana).read().strip() + "\n" if os.path.exists(ana) and PFX == "nas" else "")
+# ---- plots, then the links of the figures drawn
+drawn = False
+if PLOTS and shutil.which("gnuplot"):
+    g = subprocess.run(["gnuplot", os.path.join(HERE, "plots.gp")], cwd=OUT, capture_output=True, text=True)
+    drawn = g.returncode == 0
+    if not drawn:
+        print("report.py: gnuplot failed, no plots:\n" + g.stderr, file=sys.stderr)
+text = []
+for line in L:
+    m = re.match(r"!\[[^]]*\]\(([^)]+)\)$", line)
+    if m and not (drawn and os.path.exists(os.path.join(OUT, m.group(1)))):
+        continue
+    text.append(line)
+text = "\n".join(text)
+text = re.sub(r"\n{3,}", "\n\n", text).rstrip("\n") + "\n"
 with open(REPORT, "w") as f:
-    f.write(text + "\n")
-print("read %d runs; wrote %s and CSVs in %s" % (sum(len(v) for v in runs.values()), REPORT, OUT), file=sys.stderr)
+    f.write(text)
+print("read %d runs (%d partial); wrote %s, %s in %s" % (len(every), len(left), os.path.basename(REPORT),
+                                                          ", ".join(WRITTEN), OUT), file=sys.stderr)

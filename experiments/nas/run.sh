@@ -6,36 +6,42 @@
 #                               [--seeds "35 39 5 ..."] [--reps N] [--ablations]
 #
 #   --backend emu   (default; root) the CloudLab setup on the emulator, then the
-#                   same runs on the simulator (Table 6.1/6.2 compare the two)
+#                   same runs on the simulator (Tables 6.1/6.2 compare the two)
 #   --backend sim   everything on the flow-level simulator, no root: the CloudLab
 #                   setup (more seeds, with the ablations), the same unscaled,
 #                   the T_min/T_max sweep and the 600-server simulation
-#   --quick         a few minutes: one seed (5), 60 jobs (results and report under
-#                   results/nasquick*, the committed report is left alone)
+#   --quick         one or two light seeds, 60 jobs: runs and report under
+#                   RES/nasquick-*, the committed report is left alone
 #   --trace FILE    a SWIM trace instead of the synthetic workload: each seed
 #                   samples 200 of its jobs; the 600-server run takes its first jobs
-#                   with their own arrival times (report under results/nastrace-report)
+#                   with their own arrival times (report under RES/nastrace-report)
 #   --seeds LIST    workload seeds (default: ten whose 200-job mix the 40-node
-#                   cluster serves within 2.3x the arrival window, see REPORT.md);
+#                   cluster serves within 2.3x the arrival window, docs/reproduction.md);
 #                   the emulator runs the first --reps (3), the simulator up to 10
 #   --ablations     also run the ablations on the emulator (they always run on sim)
+#
+# Environment: RES (results root, default results/; given, the report goes to
+# RES/nas-report instead of experiments/nas/out), OUT (the report directory),
+# EMU (the emu binary), PAR (simulator runs at a time, 2).
 #
 # An emulated run the fidelity check finds machine-limited is made once more; the second
 # is kept either way (../machine_limited.sh).
 #
-# Experiments: results/<exp>/<scheduler>/<backend>-s<seed>[-tag]/ with exp
+# Experiments: RES/<exp>/<scheduler>/<backend>-s<seed>[-tag]/ with exp
 #   nas-cloudlab  8 racks x 5 servers, 16 containers, 1 Gb/s, 5:1 (ch. 3.3.1, 6.2);
 #                 200 jobs, Poisson arrivals of mean gap 14 s (x the time scale)
 #   nas-full      the same on the simulator with time, data and rates unscaled
 #   nas-tsweep    NAS with T_min / T_max varied (Figs. 3.7, 3.16)
 #   nas-sim600    30 racks x 20 servers, 6 containers, 250 Mb/s, 1 Gb/s uplinks
-# then report.py writes CSVs and REPORT.md and plots.gp the figures
-# (experiments/nas/out/, experiments/nas/REPORT.md).
+# then report.py writes the CSVs, the plots (plots.gp) and REPORT.md to
+# experiments/nas/out/ (RES/<exp prefix>-report for --quick, --trace or a RES given).
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 . "$HERE/../machine_limited.sh"
 EMU=${EMU:-$ROOT/build/bin/emu}
+# A study into another results root (RES) reports there too, not over the committed report.
+RES_GIVEN=${RES:+1}
 RES=${RES:-$ROOT/results}
 BACKEND=emu; QUICK=0; TRACE=""; SEEDS=""; REPS=3; SIMREPS=10; ABLATIONS=0
 while [ $# -gt 0 ]; do
@@ -61,7 +67,7 @@ if [ -n "$TRACE" ]; then
     TRACE=$(cd "$(dirname "$TRACE")" && pwd)/$(basename "$TRACE")
 fi
 
-# ---- parameters (see REPORT.md, "Scales") ---------------------------------
+# ---- parameters (docs/reproduction.md, "Chapter 3: NAS") ---------------------
 # The emulator runs the CloudLab cluster 20x faster than real time (time scale
 # 0.05) at 1/40 of its link rates (rate scale 0.025: 25 Mb/s servers and
 # uplinks; at 0.05 the fidelity check found >10% of the backlogged link-seconds
@@ -71,22 +77,23 @@ fi
 TOPO=${TOPO:-$HERE/cloudlab-8x5-16c.conf}
 DATA=${DATA_SCALE:-0.00125}; TIME=${TIME_SCALE:-0.05}; RATE=${RATE_SCALE:-0.025}
 JOBS=${JOBS:-200}; GAP=14            # Poisson mean gap, seconds before --time-scale
-SLOW=0.2                             # the baselines' map completion threshold (L709)
+SLOW=0.2                             # the baselines' map completion threshold (ch. 3.3.1)
 TOPO600=${TOPO600:-$HERE/nas-30x20.conf}
 JOBS600=${JOBS600:-1000}; GAP600=3.54   # FB-2010's mean inter-arrival gap
 DATA600=${DATA600_SCALE:-0.25}; SEEDS600=${SEEDS600:-"1 2 3"}
 PREFIX=nas                           # emu namespaces: nas-r0h0, ...
 X=nas                                # experiment names nas-*
 : "${SEEDS:=35 39 5 1 22 24 27 15 10 30}"
-OUT=$HERE/out; REPORT=$HERE/REPORT.md
 if [ $QUICK -eq 1 ]; then
     X=nasquick; JOBS=60; REPS=1; SIMREPS=2; JOBS600=200; SEEDS600=1
     [ "$SEEDS" = "35 39 5 1 22 24 27 15 10 30" ] && SEEDS="5 1"   # light mixes: ~1 min per emulated run
-    OUT=$RES/nasquick-report; REPORT=$OUT/REPORT.md
 fi
 if [ -n "$TRACE" ]; then
     X=${X%quick}trace$( [ $QUICK -eq 1 ] && echo quick || true )
-    OUT=$RES/$X-report; REPORT=$OUT/REPORT.md
+fi
+if [ -z "${OUT:-}" ]; then
+    OUT=$HERE/out
+    [ "$X" = nas ] && [ -z "$RES_GIVEN" ] || OUT=$RES/$X-report
 fi
 first() { n=$1; shift; echo "$@" | tr ' ' '\n' | grep . | head -n "$n" | tr '\n' ' '; }
 EMU_SEEDS=$(first "$REPS" $SEEDS)
@@ -276,8 +283,5 @@ else
 fi
 
 echo "[$(elapsed)] report"
-python3 "$HERE/report.py" "$RES" "$OUT" "$REPORT" "$X"
-if command -v gnuplot >/dev/null; then
-    (cd "$OUT" && gnuplot "$HERE/plots.gp") && echo "plots in $OUT"
-fi
-echo "report: $REPORT ($(elapsed))"
+python3 "$HERE/report.py" "$RES" "$OUT" "$X"
+echo "report: $OUT/REPORT.md ($(elapsed))"
