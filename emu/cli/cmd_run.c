@@ -101,7 +101,7 @@ static void usage(FILE *f)
 		"  --quiet               only the summary\n"
 		"  --dry-run             print the workload's jobs (after scaling) and exit\n"
 		"  --compare SCHED[@TOPOLOGY][,...]\n"
-		"                        afterwards, the same jobs on the simulator (no root, in this process):\n"
+		"                        afterwards, the same jobs on the simulator (no root, about a second):\n"
 		"                        this run's scheduler (on the emulator: its twin) and each SCHED, on\n"
 		"                        this run's topology or on TOPOLOGY (a file), every other option as\n"
 		"                        given; prints them side by side (ratios to this run's scheduler,\n"

@@ -1,5 +1,5 @@
 /* compare.c — emu run --compare: after a run, the same jobs on the
- * flow-level simulator, in this process (no root; well under a second a run
+ * flow-level simulator (no root, no new fabric: well under a second a run
  * at GENI scale), under this run's scheduler and the ones listed, then one
  * row per run: makespan, JCTs, cross-rack bytes, their share on circuits,
  * OCS reconfigurations, fidelity.
@@ -11,11 +11,14 @@
  * runs' summary.json, so the table says what their results say. */
 #include "emu/cli/compare.h"
 #include "emu/sched.h"
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 int compare_parse(struct compare *c, char *spec, double rate_scale)
@@ -114,33 +117,64 @@ static int read_summary(struct row *r)
 	return 0;
 }
 
+/* The child's exit status when the run could not be made at all. */
+#define SIMULATE_FAILED 3
+
 /* The run's jobs on the simulator under `sched` on t, into
- * results/<experiment>/<sched>/<name>/.  run_experiment's status. */
+ * results/<experiment>/<sched>/<name>/ (dir), made by a child process:
+ * getrusage counts a process's whole life and its reaped children, so only
+ * then are the CPU times in its summary its own and not the emulated run's
+ * and its agents'.  run_experiment's status (-1: not made). */
 static int simulate(const struct run_params *rp, const struct workload *jobs, const char *sched,
 		    const struct topo *t, const char *name, char dir[512])
 {
-	struct workload w;
-	char err[512];
-	if (compare_copy_workload(&w, jobs)) {
-		fprintf(stderr, "emu run: --compare: out of memory\n");
+	char *shared = mmap(NULL, 512, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED) {
+		fprintf(stderr, "emu run: --compare: %s\n", strerror(errno));
 		return -1;
 	}
-	struct run_params p = *rp;
-	p.backend = "sim";
-	p.scheduler = sched;
-	p.run_name = name;
-	p.quiet = true;
-	p.slowdown = 1;   /* the simulator's clock is virtual */
-	p.keep_fabric = false;
-	p.dir_out = dir;
-	dir[0] = 0;
-	int rc = run_experiment(t, &w, &p, err);
-	if (rc < 0)
-		fprintf(stderr, "emu run: --compare %s on %s: %s\n", sched, t->name, err);
-	else if (rc)
+	shared[0] = 0;
+	fflush(NULL);   /* or the child would write what this process has buffered again */
+	pid_t pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "emu run: --compare: fork: %s\n", strerror(errno));
+		munmap(shared, 512);
+		return -1;
+	}
+	if (!pid) {
+		struct workload w;
+		char err[512];
+		if (compare_copy_workload(&w, jobs)) {
+			fprintf(stderr, "emu run: --compare: out of memory\n");
+			_exit(SIMULATE_FAILED);
+		}
+		struct run_params p = *rp;
+		p.backend = "sim";
+		p.scheduler = sched;
+		p.run_name = name;
+		p.quiet = true;
+		p.slowdown = 1;   /* the simulator's clock is virtual */
+		p.keep_fabric = false;
+		p.dir_out = shared;
+		int rc = run_experiment(t, &w, &p, err);
+		if (rc < 0)
+			fprintf(stderr, "emu run: --compare %s on %s: %s\n", sched, t->name, err);
+		_exit(rc < 0 ? SIMULATE_FAILED : rc);
+	}
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;   /* a signal to stop reaches the child too: it ends its run early */
+	snprintf(dir, 512, "%s", shared);
+	munmap(shared, 512);
+	if (!WIFEXITED(st)) {
+		fprintf(stderr, "emu run: --compare %s on %s: the simulation died (signal %d)\n", sched, t->name,
+			WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+		return -1;
+	}
+	int rc = WEXITSTATUS(st);
+	if (rc == 1)
 		fprintf(stderr, "emu run: --compare %s on %s stopped early (partial results in %s)\n", sched, t->name, dir);
-	workload_free(&w);
-	return rc;
+	return rc == SIMULATE_FAILED ? -1 : rc;
 }
 
 /* A CSV field, quoted when it must be. */
@@ -222,12 +256,16 @@ static void cell(double x, double ref)
 static void print_table(const struct row *rows, int n, const struct row *ref, const struct run_params *rp,
 			const char *dir, const char *run)
 {
+	int width = 20;
+	for (int i = 0; i < n; i++)
+		if ((int)strlen(rows[i].label) > width)
+			width = (int)strlen(rows[i].label);
 	printf("\nThe same %lld jobs, side by side (x: ratio to %s):\n", rows[0].jobs, ref->label);
-	printf("%-36s %17s %17s %17s %11s %11s %9s  %s\n", "", "makespan", "JCT mean", "JCT median", "cross-rack",
+	printf("%-*s %17s %17s %17s %11s %11s %9s  %s\n", width, "", "makespan", "JCT mean", "JCT median", "cross-rack",
 	       "on circuits", "reconfigs", "fidelity");
 	for (int i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
-		printf("%-36s", r->label);
+		printf("%-*s", width, r->label);
 		cell(r->makespan, ref->makespan);
 		cell(r->jct_mean, ref->jct_mean);
 		cell(r->jct_median, ref->jct_median);

@@ -255,8 +255,8 @@ Test(compare, the_compared_runs_replay_the_same_jobs)
 	free(sig0);
 }
 
-/* The run and each compared run give what they give made alone: a run in
- * the same process leaves nothing behind that changes the next. */
+/* The run and each compared run give what they give made alone: comparing
+ * changes no run's results. */
 Test(compare, comparing_changes_no_runs_results)
 {
 	char args[1024];
@@ -316,4 +316,28 @@ Test(compare, a_bad_entry_stops_everything_before_any_run)
 		snprintf(path, sizeof path, "%s/res", root);
 		cr_assert_neq(access(path, F_OK), 0, "--compare %s left results behind", bad[i][0]);
 	}
+}
+
+/* A compared run that cannot be made (here its results directory cannot
+ * be) leaves its row out, the others stay, and the exit status says so. */
+Test(compare, a_compared_run_that_fails_is_left_out_and_the_exit_says_so)
+{
+	char args[1024], path[700];
+	snprintf(path, sizeof path, "%s/res", root);
+	cr_assert_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof path, "%s/res/default", root);
+	cr_assert_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof path, "%s/res/default/fair", root);
+	FILE *f = fopen(path, "w");   /* a file where fair's runs would go */
+	cr_assert_not_null(f);
+	fclose(f);
+	snprintf(args, sizeof args, TINY_JOBS " --run r --compare fair,delay", repo);
+	cr_assert_eq(emu_run(args, "a.log"), 1);
+	snprintf(path, sizeof path, "%s/res/default/jobpacker/r/compare.csv", root);
+	struct csv c;
+	csv_load(&c, path);
+	cr_assert_eq(c.nrow, 2, "the run and delay");
+	cr_assert_str_eq(csv_get(&c, 0, "scheduler"), "jobpacker");
+	cr_assert_str_eq(csv_get(&c, 1, "scheduler"), "delay");
+	free(c.buf);
 }
