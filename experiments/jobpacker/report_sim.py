@@ -1,45 +1,24 @@
 #!/usr/bin/env python3
-"""The paper-scale simulation study of Chapter 4 (run.sh --backend sim): CSVs for
-plots-sim.gp and REPORT-sim.md with our numbers beside the dissertation's.
+"""The paper-scale simulation study of Chapter 4 (run.sh --backend sim): CSVs for plots-sim.gp
+and REPORT.md, tables of our numbers beside the dissertation's, each table also a CSV.
 
-    report.py --sim RESULTS OUT REPORT.md      (RESULTS = results/jobpacker-sim)
+    report.py --sim RESULTS OUT [REPORT.md]      (RESULTS = results/jobpacker-sim)
 
-Runs are RESULTS/<scheduler>/<scenario>-<system>-s<seed>/ with summary.json and
-jobs.csv; JobPacker's plans are RESULTS/plans/<run>.plan.  Every number is the
-mean over the seeded repetitions of a per-run statistic (the paper reports means
-of 20 runs); normalised values are per-seed ratios to F-Hybrid, then averaged.
-A hand-written analysis, experiments/jobpacker/ANALYSIS-sim.md, is appended
-if it exists."""
-import csv, glob, json, math, os, re, sys
+Runs are RESULTS/<scheduler>/<scenario>-<system>-s<seed>/ with summary.json and jobs.csv;
+JobPacker's plans and the runs' provenance are RESULTS/plans/<run>.plan and <run>.bin.  Every
+number is the mean over the seeded repetitions of a per-run statistic (the paper reports means
+of 20 runs); ratios are per seed, then averaged, with the lowest and highest seed's."""
+import os, re, sys
 
-SYSTEMS = ["JobPacker", "F-Hybrid", "Corral", "F-EPS"]
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tables import (SYSTEMS, MISSING, Table, div, fmt, jcts, mean, ok, pct, run_csv, setup_table, share, shown,
+                    span, summaries)
+
 E_BYTES = 1.125e9   # the elephant threshold at data scale 1
-NAN = float("nan")
 
-
-def pct(xs, q):
-    """The q-th percentile (0..100) by linear interpolation; nan if empty."""
-    if not xs:
-        return NAN
-    xs = sorted(xs)
-    k = (len(xs) - 1) * q / 100.0
-    f = math.floor(k)
-    c = min(f + 1, len(xs) - 1)
-    return xs[f] + (xs[c] - xs[f]) * (k - f)
-
-
-def mean(xs):
-    xs = [x for x in xs if x == x]
-    return sum(xs) / len(xs) if xs else NAN
-
-
-def rng(xs):
-    xs = [x for x in xs if x == x]
-    return (min(xs), max(xs)) if xs else (NAN, NAN)
-
-
-# The paper's values the figures draw beside ours (notes/002 §5: derived from the percentages
-# the text states; None where it gives none, as for F-EPS's "≈ JobPacker").
+# The paper's values the figures draw beside ours, from the percentages the text states (§4.3.2,
+# §4.3.4.1); None where it gives none, as for F-EPS's "≈ JobPacker".
 PAPER_FIG = {"batch": {"JobPacker": 0.65, "F-Hybrid": 1.0, "Corral": 0.85, "F-EPS": None},
              "share": {"JobPacker": 0.983, "F-Hybrid": 0.013, "Corral": 0.239, "F-EPS": None},
              "online": {"JobPacker": 0.57, "F-Hybrid": 1.0, "Corral": 0.79, "F-EPS": None},
@@ -47,44 +26,9 @@ PAPER_FIG = {"batch": {"JobPacker": 0.65, "F-Hybrid": 1.0, "Corral": 0.85, "F-EP
              "adhoc": {"JobPacker": 0.62, "F-Hybrid": 1.0, "Corral": 0.83, "F-EPS": None}}
 
 
-def number_or_nan(v):
-    """A CSV cell gnuplot reads as missing where there is no number."""
-    return "NaN" if v is None else "%.4f" % v
-
-
-def paper_cell(fig, sysn):
-    return number_or_nan(PAPER_FIG[fig].get(sysn))
-
-
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def shown(path):
-    """A results path as the reports name it: from the repository's root when under it."""
-    p = os.path.abspath(path)
-    return os.path.relpath(p, REPO) if p.startswith(REPO + os.sep) else p
-
-
-def f2(x, fmt="%.2f"):
-    return "—" if x != x else fmt % x
-
-
-def summaries(res):
-    """Every run under res (RES/<scheduler>/<scenario>-<system>-s<seed>/) as (name, scenario,
-    system, seed, summary, jobs rows or None for a partial run), in name order."""
-    for path in sorted(glob.glob(os.path.join(res, "*", "*", "summary.json"))):
-        d = os.path.dirname(path)
-        name = os.path.basename(d)
-        m = re.match(r"(.+)-(JobPacker|F-Hybrid|Corral|F-EPS)-s(\d+)$", name)
-        if not m:
-            continue
-        with open(path) as f:
-            s = json.load(f)
-        jobs = None
-        if not s.get("partial"):
-            with open(os.path.join(d, "jobs.csv")) as f:
-                jobs = list(csv.DictReader(f))
-        yield name, m.group(1), m.group(2), int(m.group(3)), s, jobs
+def rng(xs):
+    xs = [x for x in xs if ok(x)]
+    return (min(xs), max(xs)) if xs else (None, None)
 
 
 def load(res):
@@ -98,34 +42,6 @@ def load(res):
     return runs
 
 
-def slowstarts(runs):
-    """Each system's slowstart in its main runs (the sweeps vary JobPacker's), from (scenario,
-    system, summary) triples: "JobPacker 0.7, F-Hybrid 0.7, ..."."""
-    by = {}
-    for sc, sysn, s in runs:
-        if not sc.startswith("sens-"):
-            by.setdefault(sysn, set()).add(str(s.get("parameters", {}).get("slowstart")))
-    return ", ".join("%s %s" % (n, "/".join(sorted(by[n]))) for n in SYSTEMS if n in by)
-
-
-def recorded(runs, key):
-    """A parameter's values over the runs, as they recorded it: "hold", "5/1024"."""
-    return "/".join(sorted({str(r["s"].get("parameters", {}).get(key)) for v in runs.values() for r in v.values()}))
-
-
-def workload_kind(runs):
-    """What the runs' jobs were: the synthetic workload's, or samples of a trace (run.sh --trace)."""
-    synthetic = {str(r["s"].get("parameters", {}).get("workload", "")).startswith("synthetic")
-                 for v in runs.values() for r in v.values()}
-    if synthetic == {False}:
-        return "jobs sampled from a SWIM trace (`--trace`)"
-    return "synthetic SWIM-like jobs" if synthetic == {True} else "synthetic and trace-sampled jobs"
-
-
-def jcts(jobs, pred=lambda r: True):
-    return [float(r["jct_s"]) for r in jobs if r["finished"] == "1" and pred(r)]
-
-
 def write_cdf(path, runs, pred=lambda j: True):
     """The CDF of the JCTs of the jobs `pred` picks, pooled over `runs`, as gnuplot reads it."""
     allj = sorted(j for r in runs for j in jcts(r["jobs"], pred))
@@ -135,7 +51,8 @@ def write_cdf(path, runs, pred=lambda j: True):
 
 
 def plan_stats(path):
-    """JobPacker's plan log: planned makespan, jobs planned shuffle-heavy, on one map rack."""
+    """JobPacker's first plan in its log: planned makespan, jobs planned, planned shuffle-heavy,
+    on one map rack."""
     if not os.path.exists(path):
         return None
     n = sh = one = 0
@@ -143,9 +60,11 @@ def plan_stats(path):
     with open(path) as f:
         for line in f:
             if line.startswith("#"):
-                if "seq" in line.lower() and n:
+                if " plan: " in line and n:
                     break
                 continue
+            if line.startswith("seq") and n:
+                break
             p = line.split()
             if len(p) >= 10 and p[0].isdigit() and p[1].startswith("job"):
                 n += 1
@@ -156,20 +75,21 @@ def plan_stats(path):
 
 
 def main(argv):
-    if len(argv) != 3:
-        sys.exit("usage: report.py --sim RESULTS OUT REPORT.md")
-    res, out, report = argv
+    if len(argv) not in (2, 3):
+        sys.exit("usage: report.py --sim RESULTS OUT [REPORT.md]")
+    res, out = argv[0], argv[1]
+    report = argv[2] if len(argv) == 3 else os.path.join(out, "REPORT.md")
     os.makedirs(out, exist_ok=True)
     runs = load(res)
     L = []
-    seeds_all = sorted({sd for v in runs.values() for sd in v})
 
     def per_seed(sc, sysn, fn):
         return {sd: fn(r) for sd, r in runs.get((sc, sysn), {}).items()}
 
-    def norm_to(sc, sysn, fn, base="F-Hybrid"):
-        a, b = per_seed(sc, sysn, fn), per_seed(sc, base, fn)
-        return [a[sd] / b[sd] for sd in a if sd in b and b[sd]]
+    def ratios(sc, sysn, fn, base="F-Hybrid", sc_base=None):
+        """Per seed: sysn's fn over base's (scenario sc_base's, by default sc's)."""
+        a, b = per_seed(sc, sysn, fn), per_seed(sc_base or sc, base, fn)
+        return [div(a[sd], b[sd]) for sd in a if sd in b]
 
     def have(sc):
         return [s for s in SYSTEMS if (sc, s) in runs]
@@ -178,92 +98,109 @@ def main(argv):
     med = lambda r: pct(jcts(r["jobs"]), 50)
     p5 = lambda r: pct(jcts(r["jobs"]), 5)
     p95 = lambda r: pct(jcts(r["jobs"]), 95)
-    share = lambda r: r["s"]["ocs_share"]
+    avg = lambda r: mean(jcts(r["jobs"]))
+    ocs = lambda r: r["s"]["ocs_share"]
     rec = lambda r: pct(jcts(r["jobs"], lambda j: j["recurring"] == "1"), 50)
     adh = lambda r: pct(jcts(r["jobs"], lambda j: j["recurring"] == "0"), 50)
-    nseeds = lambda sc, sysn: len(runs.get((sc, sysn), {}))
     shmed = lambda r: pct(jcts(r["jobs"], lambda j: float(j["shuffle_bytes"]) >= E_BYTES), 50)
+    nseeds = lambda sc, sysn: len(runs.get((sc, sysn), {}))
 
-    any_run = next(iter(next(iter(runs.values())).values()))["s"] if runs else {}
-    par = any_run.get("parameters", {})
     L += ["# JobPacker at the dissertation's simulation scale (Figs. 4.9–4.12, 4.17, 4.18, 4.20–4.24)", "",
-          "Generated by `experiments/jobpacker/report.py --sim` from the runs in `%s` "
-          "(`experiments/jobpacker/run.sh --backend sim`)." % shown(res),
-          "",
-          "**Setup** (§4.3.1–4.3.2): flow-level simulator, `topologies/paper-20x30.conf` — 20 racks × 30 servers, "
-          "20 containers and 10 Gb/s per server, 30 Gb/s EPS uplinks (10:1), one 100 Gb/s OCS port per rack; "
-          "F-EPS on `paper-20x30-eps.conf` (100 Gb/s EPS uplinks, no OCS). "
-          "%s %s per run (all recurring, or 50%% ad hoc in *mixed*), data scale 1, "
-          "time scale %s (task durations and arrival times; run.sh's TS: calibrated so that F-EPS ÷ F-Hybrid "
-          "is near the paper's, see run.sh), elephant threshold 1.125 GB, OCS interval 1 s, δ 10 ms, %s mode, "
-          "%s copiers per reduce, slowstart %s, B = 5, ρ = 0 (1.0 in *mixed*), online "
-          "arrivals uniform over 90 min × the time scale, bandwidth quantum %s s. Seeds %s (one per repetition; "
-          "the paper averages 20 runs)."
-          % (par.get("jobs", any_run.get("jobs", "?")), workload_kind(runs), par.get("time_scale", "?"),
-             recorded(runs, "ocs_mode"), recorded(runs, "copiers"),
-             slowstarts((sc, n, r["s"]) for (sc, n), v in runs.items() for r in v.values()),
-             par.get("sim_quantum_s", "0.01"),
-             ", ".join(map(str, seeds_all))),
-          ""]
+          "Generated by `experiments/jobpacker/report.py --sim` from the runs in `%s`." % shown(res), "",
+          "Ratios are per seed, then averaged over the seeds; *lowest–highest seed* gives their range.  The "
+          "paper's numbers are the dissertation's (§4.3.2, §4.3.4.1, §4.3.5), from the percentages its text "
+          "states.  \"–\": not computable from these runs.  What each column means: "
+          "`experiments/jobpacker/README.md`; why numbers differ from the paper's: `docs/reproduction.md`.", ""]
+
+    def section(title, t=None):
+        L.extend(["## " + title, ""])
+        if t is not None:
+            t.emit(L, out)
+
+    section("Setup, as the runs recorded it",
+            setup_table((sc, n, r["s"]) for (sc, n), v in sorted(runs.items()) for r in v.values()))
 
     # ---- batch: 4.9, 4.10
-    brows = []
+    t = Table("batch", [("system", "system", None), ("makespan (s)", "makespan_s", "%.0f"),
+                        ("÷ F-Hybrid", "makespan_norm", "%.3f"),
+                        ("lowest–highest seed", "norm_min", lambda r: span(r["norm_min"], r["norm_max"], "%.2f")),
+                        (None, "norm_max", None),
+                        ("OCS share", "ocs_share", lambda r: share(r["ocs_share"]) if r["system"] != "F-EPS" else MISSING),
+                        (None, "eps_share", None), ("runs", "reps", None), (None, "paper_norm", None),
+                        (None, "paper_share", None)])
     for s in have("batch"):
-        nm = norm_to("batch", s, mk)
+        nm = ratios("batch", s, mk)
         lo, hi = rng(nm)
-        brows.append((s, mean(per_seed("batch", s, mk).values()), mean(nm), lo, hi,
-                      mean(per_seed("batch", s, share).values()), nseeds("batch", s)))
-    with open(os.path.join(out, "batch.csv"), "w") as f:
-        f.write("system,makespan_s,makespan_norm,norm_min,norm_max,ocs_share,eps_share,reps,paper_norm,paper_share\n")
-        for s, m, n, lo, hi, sh, k in brows:
-            f.write("%s,%.1f,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%s,%s\n" % (s, m, n, lo, hi, sh, 1 - sh if s != "F-EPS" else 1, k,
-                                                                     paper_cell("batch", s), paper_cell("share", s)))
+        sh = mean(per_seed("batch", s, ocs).values())
+        t.add(system=s, makespan_s=mean(per_seed("batch", s, mk).values()), makespan_norm=mean(nm), norm_min=lo,
+              norm_max=hi, ocs_share=sh, eps_share=1 - sh if s != "F-EPS" and ok(sh) else 1, reps=nseeds("batch", s),
+              paper_norm=PAPER_FIG["batch"][s], paper_share=PAPER_FIG["share"][s])
+    batch_t = t
 
     # ---- online: 4.11, 4.12
-    orows = []
+    t = Table("online", [("system", "system", None), ("median JCT (s)", "median_jct_s", "%.1f"),
+                         ("÷ F-Hybrid", "median_norm", "%.3f"),
+                         ("5th / 95th pct (s)", "p5_s", lambda r: "%s / %s" % (fmt(r["p5_s"], "%.1f"), fmt(r["p95_s"], "%.0f"))),
+                         (None, "p95_s", None), ("mean JCT (s)", "mean_jct_s", "%.1f"),
+                         ("OCS share", "ocs_share", lambda r: share(r["ocs_share"]) if r["system"] != "F-EPS" else MISSING),
+                         (None, "eps_share", None), ("runs", "reps", None),
+                         ("lowest–highest seed", "norm_min", lambda r: span(r["norm_min"], r["norm_max"], "%.2f")),
+                         (None, "norm_max", None), (None, "paper_norm", None)])
     for s in have("online"):
         write_cdf(os.path.join(out, "cdf_online_%s.csv" % s), runs[("online", s)].values())
-        nm = norm_to("online", s, med)
-        orows.append((s, mean(per_seed("online", s, med).values()), mean(nm), rng(nm),
-                      mean(per_seed("online", s, p5).values()), mean(per_seed("online", s, p95).values()),
-                      mean(per_seed("online", s, lambda r: mean(jcts(r["jobs"]))).values()),
-                      mean(per_seed("online", s, share).values()), nseeds("online", s)))
-    with open(os.path.join(out, "online.csv"), "w") as f:
-        f.write("system,median_jct_s,median_norm,p5_s,p95_s,mean_jct_s,ocs_share,eps_share,reps,norm_min,norm_max,"
-                "paper_norm\n")
-        for s, m, n, (lo, hi), a, b, mn, sh, k in orows:
-            f.write("%s,%.3f,%.4f,%.3f,%.3f,%.3f,%.4f,%.4f,%d,%.4f,%.4f,%s\n" % (
-                s, m, n, a, b, mn, sh, 1 - sh if s != "F-EPS" else 1, k, lo, hi, paper_cell("online", s)))
+        nm = ratios("online", s, med)
+        lo, hi = rng(nm)
+        sh = mean(per_seed("online", s, ocs).values())
+        t.add(system=s, median_jct_s=mean(per_seed("online", s, med).values()), median_norm=mean(nm),
+              p5_s=mean(per_seed("online", s, p5).values()), p95_s=mean(per_seed("online", s, p95).values()),
+              mean_jct_s=mean(per_seed("online", s, avg).values()), ocs_share=sh,
+              eps_share=1 - sh if s != "F-EPS" and ok(sh) else 1, reps=nseeds("online", s), norm_min=lo, norm_max=hi,
+              paper_norm=PAPER_FIG["online"][s])
+    online_t = t
+    on = {r["system"]: r for r in online_t.rows}
 
     # ---- mixed: 4.17
-    mrows = []
+    t = Table("mixed", [("system", "system", None), ("median JCT, recurring (s)", "median_recurring_s", "%.1f"),
+                        ("median JCT, ad hoc (s)", "median_adhoc_s", "%.1f"),
+                        ("recurring ÷ F-Hybrid", "norm_recurring", "%.3f"), ("ad hoc ÷ F-Hybrid", "norm_adhoc", "%.3f"),
+                        ("OCS share", "ocs_share", lambda r: share(r["ocs_share"]) if r["system"] != "F-EPS" else MISSING),
+                        ("runs", "reps", None),
+                        ("lowest–highest seed, recurring", "rec_min", lambda r: span(r["rec_min"], r["rec_max"], "%.2f")),
+                        (None, "rec_max", None),
+                        ("lowest–highest seed, ad hoc", "adhoc_min", lambda r: span(r["adhoc_min"], r["adhoc_max"], "%.2f")),
+                        (None, "adhoc_max", None), (None, "paper_recurring", None), (None, "paper_adhoc", None)])
     for s in have("mixed"):
         for kind, pred in (("rec", lambda j: j["recurring"] == "1"), ("adhoc", lambda j: j["recurring"] == "0")):
             write_cdf(os.path.join(out, "cdf_mixed-%s_%s.csv" % (kind, s)), runs[("mixed", s)].values(), pred)
-        mrows.append((s, mean(per_seed("mixed", s, rec).values()), mean(per_seed("mixed", s, adh).values()),
-                      mean(norm_to("mixed", s, rec)), mean(norm_to("mixed", s, adh)),
-                      mean(per_seed("mixed", s, share).values()), nseeds("mixed", s),
-                      rng(norm_to("mixed", s, rec)) + rng(norm_to("mixed", s, adh))))
-    with open(os.path.join(out, "mixed.csv"), "w") as f:
-        f.write("system,median_recurring_s,median_adhoc_s,norm_recurring,norm_adhoc,ocs_share,reps,"
-                "rec_min,rec_max,adhoc_min,adhoc_max,paper_recurring,paper_adhoc\n")
-        for s, a, b, na, nb, sh, k, r in mrows:
-            f.write("%s,%.3f,%.3f,%.4f,%.4f,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%s,%s\n" % (
-                s, a, b, na, nb, sh, k, *r, paper_cell("recurring", s), paper_cell("adhoc", s)))
+        (rlo, rhi), (alo, ahi) = rng(ratios("mixed", s, rec)), rng(ratios("mixed", s, adh))
+        t.add(system=s, median_recurring_s=mean(per_seed("mixed", s, rec).values()),
+              median_adhoc_s=mean(per_seed("mixed", s, adh).values()), norm_recurring=mean(ratios("mixed", s, rec)),
+              norm_adhoc=mean(ratios("mixed", s, adh)), ocs_share=mean(per_seed("mixed", s, ocs).values()),
+              reps=nseeds("mixed", s), rec_min=rlo, rec_max=rhi, adhoc_min=alo, adhoc_max=ahi,
+              paper_recurring=PAPER_FIG["recurring"][s], paper_adhoc=PAPER_FIG["adhoc"][s])
+    mixed_t = t
 
     # ---- the ad-hoc aggregation trial: 4.18 (JobPacker's mixed runs with and without it, same seeds)
     mixed_jp = runs.get(("mixed", "JobPacker"), {})
     agg = {sd: r for sd, r in runs.get(("adhocagg", "JobPacker"), {}).items() if sd in mixed_jp}
-    arows = []   # (class, [median, mean, 90th pct] without, the same with, the per-seed ratios' means)
-    stats = (lambda x: pct(x, 50), mean, lambda x: pct(x, 90))
-    for kind, val in (("rec", "1"), ("adhoc", "0")) if agg else ():
+    t = Table("adhocagg", [("jobs", "jobs", None), ("seeds", "seeds", None)] + [
+        c for st in ("median", "mean", "p90") for c in (
+            ("%s JCT without / with (s)" % st.replace("p90", "90th pct"), st + "_without_s",
+             lambda r, st=st: "%s / %s" % (fmt(r[st + "_without_s"], "%.2f"), fmt(r[st + "_with_s"], "%.2f"))),
+            (None, st + "_with_s", None), ("with ÷ without", st + "_ratio", "%.3f"))])
+    stats = (("median", lambda x: pct(x, 50)), ("mean", mean), ("p90", lambda x: pct(x, 90)))
+    for kind, val in (("recurring", "1"), ("ad hoc", "0")) if agg else ():
         pred = lambda j, val=val: j["recurring"] == val
         for sc, rs in (("mixed", mixed_jp), ("adhocagg", agg)):
-            write_cdf(os.path.join(out, "cdf_4.18-%s_%s.csv" % (kind, sc)), [rs[sd] for sd in agg], pred)
-        pairs = [[(st(jcts(mixed_jp[sd]["jobs"], pred)), st(jcts(agg[sd]["jobs"], pred))) for sd in agg]
-                 for st in stats]
-        arows.append((kind, [mean([a for a, _ in p]) for p in pairs], [mean([b for _, b in p]) for p in pairs],
-                      [mean([b / a for a, b in p if a]) for p in pairs]))
+            write_cdf(os.path.join(out, "cdf_4.18-%s_%s.csv" % ("rec" if val == "1" else "adhoc", sc)),
+                      [rs[sd] for sd in sorted(agg)], pred)
+        row = {"jobs": kind, "seeds": len(agg)}
+        for st, f in stats:
+            pairs = [(f(jcts(mixed_jp[sd]["jobs"], pred)), f(jcts(agg[sd]["jobs"], pred))) for sd in sorted(agg)]
+            row.update({st + "_without_s": mean([a for a, _ in pairs]), st + "_with_s": mean([b for _, b in pairs]),
+                        st + "_ratio": mean([div(b, a) for a, b in pairs])})
+        t.add(**row)
+    agg_t = t
 
     # ---- sensitivity: 4.20-4.24
     base_of = {"shuffleerr": ("online", 0.0), "arrerr": ("online", 0.0), "slowstart": ("online", 0.7),
@@ -278,272 +215,270 @@ def main(argv):
             # The default point from the main scenario, on the sweep's seeds only.
             sds = {sd for _, rs in sens[p].values() for sd in rs}
             sens[p].setdefault(v, (sc, {sd: r for sd, r in runs[(sc, "JobPacker")].items() if sd in sds}))
-    fh_online = per_seed("online", "F-Hybrid", med)
-    co_online = per_seed("online", "Corral", med)
-    fh_mixed = per_seed("mixed", "F-Hybrid", med)
+    base_runs = {"online": (per_seed("online", "F-Hybrid", med), per_seed("online", "Corral", med)),
+                 "mixed": (per_seed("mixed", "F-Hybrid", med), per_seed("mixed", "Corral", med))}
     fh_batch = per_seed("batch", "F-Hybrid", mk)
-    srows = {}
+    sens_t = {}
+    pcts = ("shuffleerr", "arrerr", "slowstart")   # their CSVs give the value in percent, as the figures' axes
     for p, pts in sorted(sens.items()):
-        rows = []
+        if p == "B":
+            t = Table("sens_B", [("B", "B", "%g"), ("makespan (s)", "makespan_s", "%.0f"),
+                                 ("÷ F-Hybrid", "makespan_norm", "%.3f"),
+                                 ("lowest–highest seed", "norm_min", lambda r: span(r["norm_min"], r["norm_max"], "%.2f")),
+                                 (None, "norm_max", None), ("runs", "reps", None)])
+        else:
+            label = {"shuffleerr": "error (%)", "arrerr": "jobs off (%)", "slowstart": "slowstart (%)", "rho": "ρ",
+                     "interval": "interval (s)"}[p]
+            t = Table("sens_" + p, [(label, p, "%g"), ("median (s)", "median_s", "%.1f"),
+                                    ("5th / 95th pct (s)", "p5_s",
+                                     lambda r: "%s / %s" % (fmt(r["p5_s"], "%.1f"), fmt(r["p95_s"], "%.0f"))),
+                                    (None, "p95_s", None),
+                                    ("median ÷ F-Hybrid", "median_norm_fhybrid", "%.3f"),
+                                    ("median ÷ Corral", "median_norm_corral", "%.3f"), ("runs", "reps", None),
+                                    ("median of the shuffle-heavy jobs (s)", "median_sh_s", "%.1f"),
+                                    ("mean (s)", "mean_s", "%.1f")])
         for v in sorted(pts):
             sc, rs = pts[v]
             if not rs:
                 continue
             if p == "B":
-                nm = [mk(r) / fh_batch[sd] for sd, r in rs.items() if sd in fh_batch]
-                rows.append((v, mean([mk(r) for r in rs.values()]), mean(nm), rng(nm), len(rs)))
+                nm = [div(mk(r), fh_batch[sd]) for sd, r in rs.items() if sd in fh_batch]
+                lo, hi = rng(nm)
+                t.add(B=v, makespan_s=mean([mk(r) for r in rs.values()]), makespan_norm=mean(nm), norm_min=lo,
+                      norm_max=hi, reps=len(rs))
             else:
-                base = fh_mixed if p == "rho" else fh_online
-                nm = [med(r) / base[sd] for sd, r in rs.items() if sd in base]
-                nc = [med(r) / co_online[sd] for sd, r in rs.items() if sd in co_online] if p != "rho" else []
-                rows.append((v, mean([med(r) for r in rs.values()]), mean([p5(r) for r in rs.values()]),
-                             mean([p95(r) for r in rs.values()]), mean(nm), mean(nc), len(rs),
-                             mean([shmed(r) for r in rs.values()]), mean([mean(jcts(r["jobs"])) for r in rs.values()])))
-        srows[p] = rows
-        with open(os.path.join(out, "sens_%s.csv" % p), "w") as f:
-            if p == "B":
-                f.write("B,makespan_s,makespan_norm,norm_min,norm_max,reps\n")
-                for v, m, n, (lo, hi), k in rows:
-                    f.write("%g,%.1f,%.4f,%.4f,%.4f,%d\n" % (v, m, n, lo, hi, k))
-            else:
-                f.write("%s,median_s,p5_s,p95_s,median_norm_fhybrid,median_norm_corral,reps,median_sh_s,mean_s\n" % p)
-                for v, m, a, b, n, nc, k, sm, mj in rows:
-                    f.write("%g,%.3f,%.3f,%.3f,%.4f,%.4f,%d,%.3f,%.3f\n" % (v * 100 if p in ("shuffleerr", "arrerr", "slowstart") else v,
-                                                                   m, a, b, n, nc, k, sm, mj))
-    # Baselines' online percentiles, for the reference lines of Figs. 4.20-4.23.
-    with open(os.path.join(out, "sens_baselines.csv"), "w") as f:
-        f.write("system,median_s,p5_s,p95_s\n")
-        for s in have("online"):
-            f.write("%s,%.3f,%.3f,%.3f\n" % (s, mean(per_seed("online", s, med).values()),
-                                            mean(per_seed("online", s, p5).values()),
-                                            mean(per_seed("online", s, p95).values())))
-
-    # The baselines' online medians as gnuplot variables (reference lines of Figs. 4.20-4.23).
+                fh, co = base_runs["mixed" if p == "rho" else "online"]
+                t.add(**{p: v * 100 if p in pcts else v, "median_s": mean([med(r) for r in rs.values()]),
+                         "p5_s": mean([p5(r) for r in rs.values()]), "p95_s": mean([p95(r) for r in rs.values()]),
+                         "median_norm_fhybrid": mean([div(med(r), fh.get(sd)) for sd, r in rs.items()]),
+                         "median_norm_corral": mean([div(med(r), co.get(sd)) for sd, r in rs.items()]),
+                         "reps": len(rs), "median_sh_s": mean([shmed(r) for r in rs.values()]),
+                         "mean_s": mean([avg(r) for r in rs.values()])})
+        sens_t[p] = t
+    # The baselines' online percentiles, for the reference lines of Figs. 4.20-4.23.
+    t = Table("sens_baselines", [("system", "system", None), ("median JCT (s)", "median_s", "%.1f"),
+                                 ("5th pct (s)", "p5_s", "%.1f"), ("95th pct (s)", "p95_s", "%.0f")])
+    for s in have("online"):
+        t.add(system=s, median_s=on[s]["median_jct_s"], p5_s=on[s]["p5_s"], p95_s=on[s]["p95_s"])
+    sens_base_t = t
+    # The baselines' online and mixed medians as gnuplot variables (reference lines of Figs. 4.20-4.23).
     with open(os.path.join(out, "baselines.gp"), "w") as f:
         for s, var in (("F-Hybrid", "FH"), ("Corral", "CO"), ("F-EPS", "FE")):
-            v = mean(per_seed("online", s, med).values())
-            f.write("%s_MED = %s\n" % (var, "NaN" if v != v else "%.3f" % v))
-            v = mean(per_seed("mixed", s, med).values())
-            f.write("%s_MIXMED = %s\n" % (var, "NaN" if v != v else "%.3f" % v))
+            for suffix, sc in (("MED", "online"), ("MIXMED", "mixed")):
+                v = mean(per_seed(sc, s, med).values())
+                f.write("%s_%s = %s\n" % (var, suffix, "%.3f" % v if ok(v) else "NaN"))
 
-    # ---- summary table
-    def row(fig, what, ours, paper):
-        L.append("| %s | %s | %s | %s |" % (fig, what, ours, paper))
+    # ---- our numbers beside the paper's: one number a row, with the seeds' range and, where the
+    # paper states a direction, whether ours has it
+    t = Table("paper", [("Fig.", "fig", None), (None, "id", None), ("measure", "measure", None), ("ours", "ours", "%.3f"),
+                        ("lowest–highest seed", "lo", lambda r: span(r["lo"], r["hi"], "%.2f")), (None, "hi", None),
+                        ("paper", "paper", None), ("holds", "holds", lambda r: MISSING if r["holds"] is None else
+                                                   "yes" if r["holds"] else "**no**")])
 
-    bn = {r[0]: r for r in brows}
-    on = {r[0]: r for r in orows}
-    mn = {r[0]: r for r in mrows}
-    L += ["## Our numbers beside the paper's", "",
-          "Normalised = JobPacker (or the named system) ÷ F-Hybrid, per seed, averaged; the paper's "
-          "normalised values are derived from the percentages it states (notes/002 §5).", "",
-          "| Fig. | metric | ours | paper |", "|---|---|---|---|"]
-    def g(d, s, i, fmt="%.2f"):
-        return f2(d[s][i], fmt) if s in d else "—"
-    row("4.9", "batch makespan ÷ F-Hybrid: JobPacker / Corral / F-EPS",
-        "%s / %s / %s" % (g(bn, "JobPacker", 2), g(bn, "Corral", 2), g(bn, "F-EPS", 2)),
-        "0.65 / ≈0.85 / ≈0.62–0.68 (within 5% of JobPacker)")
-    if "JobPacker" in bn and "Corral" in bn:
-        row("4.9", "JobPacker ÷ Corral (batch makespan)", f2(bn["JobPacker"][1] / bn["Corral"][1]), "0.765 (−23.5%)")
-    row("4.10", "batch OCS share: JobPacker / F-Hybrid / Corral",
-        "%s / %s / %s" % tuple(g(bn, s, 5, "%.1f%%") if s not in bn else "%.1f%%" % (100 * bn[s][5])
-                               for s in ("JobPacker", "F-Hybrid", "Corral")), "98.3% / 1.3% / 23.9%")
-    row("4.11", "online median JCT ÷ F-Hybrid: JobPacker / Corral / F-EPS",
-        "%s / %s / %s" % (g(on, "JobPacker", 2), g(on, "Corral", 2), g(on, "F-EPS", 2)),
-        "0.57 / ≈0.79 / ≈ JobPacker")
-    row("4.11", "online median JCT (s): JobPacker / F-Hybrid / Corral / F-EPS",
-        " / ".join(g(on, s, 1, "%.1f") for s in SYSTEMS), "not stated")
-    row("4.11", "online mean JCT ÷ F-Hybrid: JobPacker / Corral / F-EPS",
-        " / ".join(f2(mean(norm_to("online", s, lambda r: mean(jcts(r["jobs"]))))) for s in ("JobPacker", "Corral", "F-EPS")),
-        "not stated")
-    row("4.11", "(extra) online median JCT of the shuffle-heavy jobs (shuffle ≥ E) ÷ F-Hybrid: JobPacker / Corral / F-EPS",
-        " / ".join(f2(mean(norm_to("online", s, shmed))) for s in ("JobPacker", "Corral", "F-EPS")), "not stated")
-    row("4.12", "online OCS share: JobPacker / F-Hybrid / Corral",
-        " / ".join("%.1f%%" % (100 * on[s][7]) if s in on else "—" for s in ("JobPacker", "F-Hybrid", "Corral")),
-        "JobPacker \"much higher\" (no numbers)")
-    row("4.17", "mixed median JCT ÷ F-Hybrid, recurring / ad hoc: JobPacker",
-        "%s / %s" % (g(mn, "JobPacker", 3), g(mn, "JobPacker", 4)), "0.60 / 0.62")
-    row("4.17", "same, Corral", "%s / %s" % (g(mn, "Corral", 3), g(mn, "Corral", 4)), "≈0.79 / ≈0.83")
-    row("4.17", "same, F-EPS", "%s / %s" % (g(mn, "F-EPS", 3), g(mn, "F-EPS", 4)), "≈ JobPacker")
-    if arows:
-        a = {x[0]: x for x in arows}
-        row("4.18", "with ÷ without ad-hoc jobs on a few racks (JobPacker, mixed): median JCT recurring / ad hoc",
-            "%s / %s" % (f2(a["rec"][3][0], "%.3f"), f2(a["adhoc"][3][0], "%.3f")), "both > 1 (\"degraded\", no numbers)")
-        row("4.18", "same, mean JCT recurring / ad hoc",
-            "%s / %s" % (f2(a["rec"][3][1], "%.3f"), f2(a["adhoc"][3][1], "%.3f")), "not stated")
+    def row(fig, rid, measure, xs, paper, test=None):
+        """xs: the per-seed values; test: the paper's direction, a predicate of ours."""
+        v, (lo, hi) = mean(xs), rng(xs)
+        t.add(fig=fig, id=rid, measure=measure, ours=v, lo=lo, hi=hi, paper=paper,
+              holds=test(v) if test and ok(v) else None)
+
+    lt1, gt1 = (lambda x: x < 1), (lambda x: x > 1)
+    for s, paper, test in (("JobPacker", "0.65", lt1), ("Corral", "≈0.85", None), ("F-EPS", "≈0.62–0.68", None)):
+        if ("batch", s) in runs:
+            row("4.9", "batch_%s_fhybrid" % s.lower().replace("-", ""), "batch makespan, %s ÷ F-Hybrid" % s,
+                ratios("batch", s, mk), paper, test)
+    for other, paper, test in (("Corral", "0.765", lt1), ("F-EPS", "0.95–1.05", lambda x: abs(x - 1) <= 0.05)):
+        if ("batch", "JobPacker") in runs and ("batch", other) in runs:
+            row("4.9", "batch_jobpacker_%s" % other.lower().replace("-", ""), "batch makespan, JobPacker ÷ %s" % other,
+                ratios("batch", "JobPacker", mk, other), paper, test)
+    for s, paper, test in (("JobPacker", "0.983", lambda x: x > 0.5), ("F-Hybrid", "0.013", None),
+                           ("Corral", "0.239", None)):
+        if ("batch", s) in runs:
+            row("4.10", "batch_ocs_%s" % s.lower().replace("-", ""), "batch OCS share, %s" % s,
+                list(per_seed("batch", s, ocs).values()), paper, test)
+    for s, paper, test in (("JobPacker", "0.57", lt1), ("Corral", "≈0.79", None), ("F-EPS", "≈ JobPacker", None)):
+        if ("online", s) in runs:
+            row("4.11", "online_%s_fhybrid" % s.lower().replace("-", ""), "online median JCT, %s ÷ F-Hybrid" % s,
+                ratios("online", s, med), paper, test)
+    for other, paper, test in (("Corral", "0.72", lt1), ("F-EPS", "≈1", lambda x: abs(x - 1) <= 0.1)):
+        if ("online", "JobPacker") in runs and ("online", other) in runs:
+            row("4.11", "online_jobpacker_%s" % other.lower().replace("-", ""),
+                "online median JCT, JobPacker ÷ %s" % other, ratios("online", "JobPacker", med, other), paper, test)
+    for s in ("JobPacker", "Corral", "F-EPS"):
+        if ("online", s) in runs:
+            row("4.11", "online_mean_%s_fhybrid" % s.lower().replace("-", ""), "online mean JCT, %s ÷ F-Hybrid" % s,
+                ratios("online", s, avg), "not stated")
+    for s in ("JobPacker", "Corral", "F-EPS"):
+        if ("online", s) in runs:
+            row("4.11", "online_sh_%s_fhybrid" % s.lower().replace("-", ""),
+                "online median JCT of the shuffle-heavy jobs, %s ÷ F-Hybrid" % s, ratios("online", s, shmed),
+                "not stated")
+    osh = {s: mean(per_seed("online", s, ocs).values()) for s in ("JobPacker", "F-Hybrid", "Corral")}
+    for s in ("JobPacker", "F-Hybrid", "Corral"):
+        if ("online", s) in runs:
+            test = None
+            if s == "JobPacker" and ok(osh["F-Hybrid"]) and ok(osh["Corral"]):
+                test = lambda x: x > 2 * max(osh["F-Hybrid"], osh["Corral"], 0.01)
+            row("4.12", "online_ocs_%s" % s.lower().replace("-", ""), "online OCS share, %s" % s,
+                list(per_seed("online", s, ocs).values()),
+                "much higher than F-Hybrid's and Corral's" if s == "JobPacker" else "not stated", test)
+    for cls, fn, papers in (("recurring", rec, ("0.60", "≈0.79", "≈ JobPacker", "0.76")),
+                            ("ad hoc", adh, ("0.62", "≈0.83", "≈ JobPacker", "0.75"))):
+        key = "rec" if cls == "recurring" else "adhoc"
+        for s, paper, test in zip(("JobPacker", "Corral", "F-EPS"), papers, (lt1, None, None)):
+            if ("mixed", s) in runs:
+                row("4.17", "mixed_%s_%s_fhybrid" % (key, s.lower().replace("-", "")),
+                    "mixed median JCT, %s jobs, %s ÷ F-Hybrid" % (cls, s), ratios("mixed", s, fn), paper, test)
+        if ("mixed", "JobPacker") in runs and ("mixed", "Corral") in runs:
+            row("4.17", "mixed_%s_jobpacker_corral" % key, "mixed median JCT, %s jobs, JobPacker ÷ Corral" % cls,
+                ratios("mixed", "JobPacker", fn, "Corral"), papers[3], lt1)
+    for r in agg_t.rows:
+        key = "rec" if r["jobs"] == "recurring" else "adhoc"
+        pred = lambda j, val="1" if key == "rec" else "0": j["recurring"] == val
+        for st, f, paper, test in (("median", lambda x: pct(x, 50), "> 1 (\"degraded\")", gt1),
+                                   ("mean", mean, "not stated", None)):
+            xs = [div(f(jcts(agg[sd]["jobs"], pred)), f(jcts(mixed_jp[sd]["jobs"], pred))) for sd in sorted(agg)]
+            row("4.18", "adhocagg_%s_%s" % (key, st),
+                "ad-hoc jobs on a few racks, with ÷ without: %s JCT, %s jobs" % (st, r["jobs"]), xs, paper, test)
+
+    def at(p, v, sc, fn, base_sys=None):
+        """Per seed: the sweep p's JobPacker runs at value v, fn over base_sys's in scenario sc (or
+        over the sweep's default point, the main scenario's JobPacker runs)."""
+        pts = sens.get(p, {})
+        if v not in pts:
+            return []
+        rs = pts[v][1]
+        if base_sys:
+            b = per_seed(sc, base_sys, fn)
+        else:
+            dflt = base_of[p][1]
+            b = {sd: fn(r) for sd, r in pts.get(dflt, (None, {}))[1].items()}
+        return [div(fn(r), b.get(sd)) for sd, r in rs.items()] if b else []
+    if "shuffleerr" in sens:
+        row("4.20a", "shuffleerr50_fhybrid", "median JCT at 50% shuffle-size error ÷ F-Hybrid",
+            at("shuffleerr", 0.5, "online", med, "F-Hybrid"), "0.67", lt1)
+        row("4.20a", "shuffleerr50_corral", "median JCT at 50% shuffle-size error ÷ Corral",
+            at("shuffleerr", 0.5, "online", med, "Corral"), "0.75", lt1)
+    if "arrerr" in sens:
+        row("4.20b", "arrerr50_fhybrid", "median JCT with 50% of arrivals ±200 s off ÷ F-Hybrid",
+            at("arrerr", 0.5, "online", med, "F-Hybrid"), "0.77", lt1)
+        row("4.20b", "arrerr50_corral", "median JCT with 50% of arrivals ±200 s off ÷ Corral",
+            at("arrerr", 0.5, "online", med, "Corral"), "0.78", lt1)
+    if "slowstart" in sens:
+        row("4.21", "slowstart20", "median JCT at slowstart 20% ÷ at 70%", at("slowstart", 0.2, "online", med),
+            "slightly > 1", gt1)
+        row("4.21", "slowstart50", "median JCT at slowstart 50% ÷ at 70%", at("slowstart", 0.5, "online", med),
+            "≈ 1")
+    if "rho" in sens:
+        row("4.22", "rho0", "median JCT, mixed, at ρ = 0 ÷ at ρ = 1", at("rho", 0.0, "mixed", med), "> 1", gt1)
+        row("4.22", "rho2", "median JCT, mixed, at ρ = 2 ÷ at ρ = 1", at("rho", 2.0, "mixed", med), "≈ 1")
+    if "interval" in sens:
+        row("4.23", "interval3_fhybrid", "median JCT at a 3 s interval ÷ F-Hybrid's (1 s)",
+            at("interval", 3.0, "online", med, "F-Hybrid"), "0.62", lt1)
+        row("4.23", "interval0.1", "median JCT at a 0.1 s interval ÷ at 1 s", at("interval", 0.1, "online", med),
+            "≈ 1 (\"minimal impact\")")
+    if "B" in sens:
+        row("4.24", "B1", "batch makespan at B = 1 ÷ at B = 5", at("B", 1.0, "batch", mk), "> 1", gt1)
+        row("4.24", "B20", "batch makespan at B = 20 ÷ at B = 5", at("B", 20.0, "batch", mk), "≈ 1")
+    section("Our numbers beside the paper's", t)
+
+    # ---- the tables behind the figures
+    section("Batch (Figs. 4.9, 4.10)", batch_t)
+    section("Online, arrivals uniform over 90 min × the time scale (Figs. 4.11, 4.12)", online_t)
+    section("Mixed: 50% ad hoc, online, ρ = 1.0 (Fig. 4.17)", mixed_t)
+    if agg_t.rows:
+        section("Ad-hoc jobs on a few racks (Fig. 4.18; `JOBPACKER_ADHOC_AGG=1`): JobPacker's mixed runs with ÷ "
+                "without, per seed, then averaged", agg_t)
+    titles = {"shuffleerr": "Shuffle-size prediction error (Fig. 4.20a), online",
+              "arrerr": "Arrival-time error of ±200 s on a share of the jobs (Fig. 4.20b), online",
+              "slowstart": "Slowstart (Fig. 4.21), online", "rho": "Over-provisioning ratio ρ (Fig. 4.22), mixed",
+              "interval": "OCS reconfiguration interval (Fig. 4.23), online",
+              "B": "Number of sub-batches B (Fig. 4.24), batch"}
+    if sens_t:
+        section("Sensitivity (Figs. 4.20–4.24), JobPacker only: the baselines, not rerun", sens_base_t)
+        for p in ("shuffleerr", "arrerr", "slowstart", "rho", "interval", "B"):
+            if p in sens_t:
+                L.extend(["### " + titles[p], ""])
+                sens_t[p].emit(L, out)
     else:
-        row("4.18", "ad-hoc jobs on a few racks (JobPacker, mixed)", "not run (run.sh's adhocagg runs)",
-            "both classes degrade")
+        sens_base_t.write_csv(out)
 
-    def sens_at(p, v, col):
-        for r in srows.get(p, []):
-            if abs(r[0] - v) < 1e-9:
-                return r[col]
-        return NAN
-    row("4.20a", "median JCT at 50% shuffle-size error ÷ F-Hybrid / ÷ Corral",
-        "%s / %s" % (f2(sens_at("shuffleerr", 0.5, 4)), f2(sens_at("shuffleerr", 0.5, 5))), "0.67 / 0.75")
-    row("4.20b", "median JCT with 50% of arrivals ±200 s off ÷ F-Hybrid / ÷ Corral",
-        "%s / %s" % (f2(sens_at("arrerr", 0.5, 4)), f2(sens_at("arrerr", 0.5, 5))), "0.77 / 0.78")
-    if srows.get("slowstart"):
-        ss = {r[0]: r[1] for r in srows["slowstart"]}
-        row("4.21", "median JCT (s) at slowstart 20 / 40 / 50 / 70 / 80%",
-            " / ".join(f2(ss.get(v, NAN), "%.1f") for v in (0.2, 0.4, 0.5, 0.7, 0.8)),
-            "flat over 50–80%, slightly higher at ≤ 40%")
-    if srows.get("rho"):
-        rr = {r[0]: r[1] for r in srows["rho"]}
-        row("4.22", "median JCT (s), mixed, at ρ = 0 / 0.5 / 1 / 1.5 / 2",
-            " / ".join(f2(rr.get(v, NAN), "%.1f") for v in (0, 0.5, 1, 1.5, 2)),
-            "much worse at low ρ, flat at larger ρ")
-    if srows.get("interval"):
-        iv = {r[0]: r[1] for r in srows["interval"]}
-        row("4.23", "median JCT (s) at interval 0.1 / 0.5 / 1 / 2 / 3 s",
-            " / ".join(f2(iv.get(v, NAN), "%.1f") for v in (0.1, 0.5, 1, 2, 3)), "minimal impact")
-        row("4.23", "median JCT at 3 s ÷ F-Hybrid (1 s)", f2(sens_at("interval", 3, 4)), "0.62 (−38%)")
-    if srows.get("B"):
-        bb = {r[0]: r[2] for r in srows["B"]}
-        row("4.24", "batch makespan ÷ F-Hybrid at B = 1 / 2 / 3 / 5 / 10 / 20",
-            " / ".join(f2(bb.get(v, NAN)) for v in (1, 2, 3, 5, 10, 20)),
-            "falls from B = 1 to 5, about flat for B ≥ 5")
-    L.append("")
-
-    # ---- details
-    L += ["## Batch (Figs. 4.9, 4.10)", "",
-          "| system | makespan (s) | ÷ F-Hybrid (range over seeds) | OCS share | runs |", "|---|---|---|---|---|"]
-    for s, m, n, lo, hi, sh, k in brows:
-        L.append("| %s | %.0f | %s (%s–%s) | %s | %d |" % (s, m, f2(n, "%.3f"), f2(lo), f2(hi),
-                 "—" if s == "F-EPS" else "%.1f%%" % (100 * sh), k))
-    L += ["", "## Online, arrivals uniform over 90 min (Figs. 4.11, 4.12)", "",
-          "| system | median JCT (s) | ÷ F-Hybrid (range) | 5th / 95th pct (s) | mean JCT (s) | OCS share | runs |",
-          "|---|---|---|---|---|---|---|"]
-    for s, m, n, (lo, hi), a, b, mnj, sh, k in orows:
-        L.append("| %s | %.1f | %s (%s–%s) | %.1f / %.0f | %.1f | %s | %d |" % (
-            s, m, f2(n, "%.3f"), f2(lo), f2(hi), a, b, mnj, "—" if s == "F-EPS" else "%.1f%%" % (100 * sh), k))
-    L += ["", "## Mixed: 50% ad hoc, online, ρ = 1.0 (Fig. 4.17)", "",
-          "| system | median JCT recurring / ad hoc (s) | ÷ F-Hybrid | OCS share | runs |", "|---|---|---|---|---|"]
-    for s, a, b, na, nb, sh, k, _ in mrows:
-        L.append("| %s | %.1f / %.1f | %.3f / %.3f | %s | %d |" % (s, a, b, na, nb,
-                 "—" if s == "F-EPS" else "%.1f%%" % (100 * sh), k))
-    if arows:
-        L += ["", "## Ad-hoc jobs on a few racks: the trial §4.2.4 dropped (Fig. 4.18)", "",
-              "JobPacker's mixed runs again with `JOBPACKER_ADHOC_AGG=1` (`emu/sched/jobpacker_adhoc.c`): an "
-              "ad-hoc job gets ⌈maps × r_map⌉ racks for its input and maps and ⌈reduces × r_red⌉ for its "
-              "reduces, r the mean best width ÷ tasks of the planned shuffle-heavy jobs, the racks with the "
-              "most free containers when its first map (reduce) may start (L1023–L1027).  The paper: recurring "
-              "and ad-hoc jobs both get slower.  Per-seed values averaged over %d seed(s); the ratio is per "
-              "seed, then averaged." % len(agg), "",
-              "| jobs | median JCT without / with (s) | ÷ | mean JCT without / with (s) | ÷ | 90th pct without / with (s) | ÷ |",
-              "|---|---|---|---|---|---|---|"]
-        for kind, wo, wi, rt in arows:
-            L.append("| %s | %.2f / %.2f | %.3f | %.2f / %.2f | %.3f | %.1f / %.1f | %.3f |" % (
-                "recurring" if kind == "rec" else "ad hoc", wo[0], wi[0], rt[0], wo[1], wi[1], rt[1], wo[2], wi[2], rt[2]))
-        L.append("")
-
-    titles = {"shuffleerr": ("Shuffle-size prediction error (Fig. 4.20a), online", "error"),
-              "arrerr": ("Arrival-time error ±200 s on a fraction of jobs (Fig. 4.20b), online", "fraction"),
-              "slowstart": ("Slowstart (Fig. 4.21), online", "slowstart"),
-              "rho": ("Over-provisioning ratio ρ (Fig. 4.22), mixed", "ρ"),
-              "interval": ("OCS reconfiguration interval (Fig. 4.23), online", "interval (s)")}
-    L += ["## Sensitivity (Figs. 4.20–4.24), JobPacker only", "",
-          "Median, 5th and 95th percentile JCT per run, averaged over seeds (the default point, from the main "
-          "scenario, on the sweep's seeds only); ÷ F-Hybrid and ÷ Corral divide "
-          "the median by the baselines' online median (mixed for ρ), which use no predictions and are not "
-          "rerun (as in the paper). Baselines' online median / 5th / 95th (s): " +
-          "; ".join("%s %.1f / %.1f / %.0f" % (s, on[s][1], on[s][4], on[s][5]) for s in SYSTEMS if s in on) + ".", ""]
-    for p in ("shuffleerr", "arrerr", "slowstart", "rho", "interval"):
-        if p not in srows:
-            continue
-        t, col = titles[p]
-        L += ["### " + t, "", "| %s | median (s) | 5th / 95th (s) | median ÷ F-Hybrid | ÷ Corral | median of SH jobs (s) | mean (s) | runs |" % col,
-              "|---|---|---|---|---|---|---|---|"]
-        for v, m, a, b, n, nc, k, sm, mj in srows[p]:
-            L.append("| %g | %.1f | %.1f / %.0f | %s | %s | %.1f | %.1f | %d |" % (v, m, a, b, f2(n, "%.3f"), f2(nc, "%.3f"), sm, mj, k))
-        L.append("")
-    if "B" in srows:
-        L += ["### Number of sub-batches B (Fig. 4.24), batch", "",
-              "| B | makespan (s) | ÷ F-Hybrid (range) | runs |", "|---|---|---|---|"]
-        for v, m, n, (lo, hi), k in srows["B"]:
-            L.append("| %g | %.0f | %s (%s–%s) | %d |" % (v, m, f2(n, "%.3f"), f2(lo), f2(hi), k))
-        L.append("")
-
-    # ---- diagnostics from per-job results and plans
-    classes = [("1–10 maps", 1, 10), ("11–100", 11, 100), ("101–1000", 101, 1000), (">1000", 1001, 10 ** 9)]
-    L += ["## Diagnostics", "",
-          "Per-job results pooled over seeds. *Wait* = first task start − submit; *run* = end − first "
-          "start. *SH* = jobs whose shuffle ≥ E = 1.125 GB (the circuit-eligible ones).", ""]
+    # ---- per-job results and plans
+    classes = [("1–10 maps", "maps1_10", 1, 10), ("11–100 maps", "maps11_100", 11, 100),
+               ("101–1000 maps", "maps101_1000", 101, 1000), (">1000 maps", "maps1001_", 1001, 10 ** 9)]
     for sc in ("batch", "online"):
         if not have(sc):
             continue
-        L += ["### %s: median JCT (s) by job size, and where the time goes" % sc, "",
-              "| system | " + " | ".join("%s" % c[0] for c in classes) + " | SH jobs | mean wait / run (s) | node-local maps | cross-rack TB |",
-              "|---|" + "---|" * (len(classes) + 4)]
+        cols = [("system", "system", None)]
+        for label, key, _, _ in classes + [("shuffle-heavy jobs", "sh", 0, 0)]:
+            cols += [("%s: median JCT (s) (jobs per run)" % label, key + "_median_s",
+                      lambda r, k=key: "%s (%s)" % (fmt(r[k + "_median_s"], "%.1f"), fmt(r[k + "_jobs"], "%.0f"))),
+                     (None, key + "_jobs", None)]
+        cols += [("mean wait (s)", "wait_s", "%.1f"), ("mean run (s)", "run_s", "%.1f"),
+                 ("node-local maps", "node_local", lambda r: share(r["node_local"], "%.0f%%")),
+                 ("cross-rack TB", "cross_rack_tb", "%.1f")]
+        t = Table("jobs_" + sc, cols)
         for s in have(sc):
             rs = list(runs[(sc, s)].values())
             jobs = [j for r in rs for j in r["jobs"] if j["finished"] == "1"]
-            cells = []
-            for _, lo, hi in classes:
+            row_ = {"system": s}
+            for _, key, lo, hi in classes:
                 xs = [float(j["jct_s"]) for j in jobs if lo <= int(j["maps"]) <= hi]
-                cells.append("%s (%d)" % (f2(pct(xs, 50), "%.1f"), len(xs) // max(1, len(rs))))
-            shj = [float(j["jct_s"]) for j in jobs if float(j["shuffle_bytes"]) >= E_BYTES]
-            cells.append("%s (%d)" % (f2(pct(shj, 50), "%.1f"), len(shj) // max(1, len(rs))))
-            wait = mean([float(j["start_s"]) - float(j["submit_s"]) for j in jobs])
-            run = mean([float(j["end_s"]) - float(j["start_s"]) for j in jobs])
-            loc = mean([r["s"].get("locality", {}).get("node_local", NAN) for r in rs])
-            xr = mean([r["s"]["cross_rack_bytes"] / 1e12 for r in rs])
-            L.append("| %s | %s | %.1f / %.1f | %s | %.1f |" % (s, " | ".join(cells), wait, run, f2(loc, "%.2f"), xr))
-        L += ["", "(In parentheses: jobs per run in the class.)", ""]
+                row_.update({key + "_median_s": pct(xs, 50), key + "_jobs": div(len(xs), len(rs))})
+            xs = [float(j["jct_s"]) for j in jobs if float(j["shuffle_bytes"]) >= E_BYTES]
+            row_.update({"sh_median_s": pct(xs, 50), "sh_jobs": div(len(xs), len(rs)),
+                         "wait_s": mean([float(j["start_s"]) - float(j["submit_s"]) for j in jobs]),
+                         "run_s": mean([float(j["end_s"]) - float(j["start_s"]) for j in jobs]),
+                         "node_local": mean([r["s"].get("locality", {}).get("node_local") for r in rs]),
+                         "cross_rack_tb": mean([r["s"]["cross_rack_bytes"] / 1e12 for r in rs])})
+            t.add(**row_)
+        section("%s: median JCT by job size, and where the time goes (wait: first task start − submit; run: "
+                "end − first task start; shuffle-heavy: shuffle ≥ 1.125 GB)" % sc.capitalize(), t)
+
     # What sets the batch makespan: the job that ends last, split into its phases.
     if have("batch"):
-        L += ["### batch: the job that ends last", "",
-              "*Shuffle end* = its last reduce's end minus that reduce's compute time (its last fetch). "
-              "*OCS use* = bytes on circuits ÷ (run time × racks × port rate); *circuits* = mean circuits "
-              "per OCS configuration (20 at most).", "",
-              "| system | seed | job (maps, shuffle) | map racks / reduce racks | reduces start | shuffle end | reduce compute | end | OCS use | circuits |",
-              "|---|---|---|---|---|---|---|---|---|---|"]
+        t = Table("last_job", [("system", "system", None), ("seed", "seed", None), ("job", "job", None),
+                               ("maps", "maps", None), ("shuffle (GB)", "shuffle_gb", "%.0f"),
+                               ("map racks", "map_racks", None), ("reduce racks", "reduce_racks", None),
+                               ("reduces start (s)", "reduces_start_s", "%.0f"),
+                               ("shuffle end (s)", "shuffle_end_s", "%.0f"),
+                               ("reduce compute (s)", "reduce_compute_s", "%.0f"), ("end (s)", "end_s", "%.0f"),
+                               ("OCS use", "ocs_use", lambda r: share(r["ocs_use"])),
+                               ("circuits per configuration", "circuits", "%.1f")])
         for s in have("batch"):
             for sd, r in sorted(runs[("batch", s)].items()):
-                rd = os.path.join(res, r["s"]["scheduler"], r["name"])
                 last = max(r["jobs"], key=lambda j: float(j["end_s"]))
                 jid = last["job"]
-                mr, rr, r0, fe, comp = set(), set(), 1e18, 0.0, 0.0
-                try:
-                    with open(os.path.join(rd, "tasks.csv")) as f:
-                        for t in csv.DictReader(f):
-                            if t["job"] != jid:
-                                continue
-                            if t["kind"] == "map":
-                                mr.add(t["rack"])
-                            else:
-                                rr.add(t["rack"])
-                                r0 = min(r0, float(t["start_s"]))
-                                e, du = float(t["end_s"]), float(t["duration_s"])
-                                if e - du > fe:
-                                    fe, comp = e - du, du
-                except OSError:
+                ts = [x for x in run_csv(res, r["name"], "tasks.csv") if x["job"] == jid]
+                if not ts:
                     continue
+                mr = {x["rack"] for x in ts if x["kind"] == "map"}
+                reds = [x for x in ts if x["kind"] != "map" and x["start_s"] and x["end_s"]]
+                r0 = min((float(x["start_s"]) for x in reds), default=None)
+                fin = max(reds, key=lambda x: float(x["end_s"]) - float(x["duration_s"]), default=None)
                 par_r = r["s"].get("parameters", {})
                 ports = par_r.get("ocs_rate_bps", 0) / 8 * 20
-                use = r["s"]["ocs_bytes"] / (r["s"]["run_s"] * ports) if ports and s != "F-EPS" else NAN
-                nconf = ncirc = 0
-                try:
-                    with open(os.path.join(rd, "ocs.csv")) as f:
-                        for o in csv.DictReader(f):
-                            nconf += 1
-                            ncirc += len(o["config"].split())
-                except OSError:
-                    pass
-                L.append("| %s | %d | job%s (%s, %.0f GB) | %d / %d | %.0f | %.0f | %.0f | %.0f | %s | %s |" % (
-                    s, sd, jid, last["maps"], float(last["shuffle_bytes"]) / 1e9, len(mr), len(rr),
-                    r0 if r0 < 1e18 else NAN, fe, comp, float(last["end_s"]), f2(100 * use, "%.1f%%"),
-                    f2(ncirc / nconf if nconf else NAN, "%.1f")))
-        L.append("")
+                confs = run_csv(res, r["name"], "ocs.csv")
+                t.add(system=s, seed=sd, job="job" + jid, maps=int(last["maps"]),
+                      shuffle_gb=float(last["shuffle_bytes"]) / 1e9, map_racks=len(mr),
+                      reduce_racks=len({x["rack"] for x in ts if x["kind"] != "map"}), reduces_start_s=r0,
+                      shuffle_end_s=float(fin["end_s"]) - float(fin["duration_s"]) if fin else None,
+                      reduce_compute_s=float(fin["duration_s"]) if fin else None, end_s=float(last["end_s"]),
+                      ocs_use=div(r["s"]["ocs_bytes"], r["s"]["run_s"] * ports) if s != "F-EPS" else None,
+                      circuits=div(sum(len(o["config"].split()) for o in confs), len(confs)))
+        if t.rows:
+            section("Batch: the job that ends last (shuffle end: its last reduce's end − that reduce's compute; "
+                    "OCS use: bytes on circuits ÷ (run time × racks × port rate))", t)
     pl = [(sd, plan_stats(r["plan"]), r) for sd, r in runs.get(("batch", "JobPacker"), {}).items()]
     pl = [(sd, p, r) for sd, p, r in pl if p]
     if pl:
-        L += ["### JobPacker's batch plan against the run", "",
-              "| seed | planned jobs | planned shuffle-heavy | map width 1 | planned makespan (s) | actual (s) |",
-              "|---|---|---|---|---|---|"]
+        t = Table("plan", [("seed", "seed", None), ("planned jobs", "jobs", None),
+                           ("planned shuffle-heavy", "shuffle_heavy", None), ("on one map rack", "one_map_rack", None),
+                           ("planned makespan (s)", "plan_s", "%.0f"), ("run's makespan (s)", "run_s", "%.0f"),
+                           ("run ÷ plan", "run_over_plan", "%.3f")])
         for sd, p, r in sorted(pl, key=lambda x: x[0]):
-            L.append("| %d | %d | %d | %d | %.0f | %.0f |" % (sd, p["n"], p["sh"], p["one"], p["end"], mk(r)))
-        L.append("")
+            t.add(seed=sd, jobs=p["n"], shuffle_heavy=p["sh"], one_map_rack=p["one"], plan_s=p["end"], run_s=mk(r),
+                  run_over_plan=div(mk(r), p["end"]))
+        section("Batch: JobPacker's plan against its run", t)
 
     # ---- provenance: which binary ran each run (run.sh writes plans/<run>.bin)
     prov = {}
@@ -554,19 +489,34 @@ def main(argv):
             lab = re.sub(r", started \S+", "", lab)
             prov.setdefault(lab, []).append(r["name"])
     if prov:
-        L += ["## Provenance: the binary behind each run", "",
-              "| binary | runs |", "|---|---|"]
+        t = Table("provenance", [("binary", "binary", None), ("runs", "runs", None), ("which", "names", None)])
         for lab, names in sorted(prov.items()):
-            L.append("| %s | %d: %s |" % (lab, len(names), ", ".join(sorted(names))))
-        L.append("")
+            t.add(binary=lab, runs=len(names), names=" ".join(sorted(names)))
+        section("Provenance: the binary behind each run", t)
 
-    ana = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ANALYSIS-sim.md")
-    if os.path.exists(ana):
-        with open(ana) as f:
-            L += [f.read().rstrip(), ""]
+    # ---- the figures plots-sim.gp draws from the CSVs above
+    figs = [(png, title) for png, sc, title in (
+        ("fig4.9_makespan.png", "batch", "Fig. 4.9: batch makespan ÷ F-Hybrid"),
+        ("fig4.10_ocs_share.png", "batch", "Fig. 4.10: batch OCS share"),
+        ("fig4.11_jct_cdf.png", "online", "Fig. 4.11: online JCT CDF"),
+        ("fig4.11b_median_jct.png", "online", "Fig. 4.11: online median JCT ÷ F-Hybrid"),
+        ("fig4.12_ocs_share_online.png", "online", "Fig. 4.12: online OCS share"),
+        ("fig4.17_mixed_cdf.png", "mixed", "Fig. 4.17: mixed JCT CDFs"),
+        ("fig4.17c_mixed_median.png", "mixed", "Fig. 4.17: mixed median JCT ÷ F-Hybrid"),
+        ("fig4.18_adhoc_aggregation_cdf.png", "adhocagg", "Fig. 4.18: ad-hoc jobs on a few racks"),
+        ("fig4.20a_shuffle_error.png", "shuffleerr", "Fig. 4.20a: shuffle-size error"),
+        ("fig4.20b_arrival_error.png", "arrerr", "Fig. 4.20b: arrival-time error"),
+        ("fig4.21_slowstart.png", "slowstart", "Fig. 4.21: slowstart"),
+        ("fig4.22_rho.png", "rho", "Fig. 4.22: over-provisioning ratio"),
+        ("fig4.23_interval.png", "interval", "Fig. 4.23: reconfiguration interval"),
+        ("fig4.24_subbatches.png", "B", "Fig. 4.24: sub-batches")) if sc in sens or any(x == sc for x, _ in runs)]
+    if figs:
+        L += ["## Figures (`plots-sim.gp`; grey: the paper's bars; whiskers: lowest–highest seed)", ""]
+        L += ["![%s](%s)" % (title, png) for png, title in figs] + [""]
+
     with open(report, "w") as f:
         f.write("\n".join(L) + "\n")
-    print("\n".join(L[:60]))
+    print("report: %s" % report)
 
 
 if __name__ == "__main__":

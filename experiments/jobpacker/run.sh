@@ -13,12 +13,11 @@
 #                       paper-20x30-eps.conf), 1000 jobs, data/time scale 1, online arrivals
 #                       uniform over 90 min (the default); geni = the emulator's GENI setup:
 #                       jobs with >= 100 MB of shuffle fitted to the cluster's 100 containers,
-#                       arrivals at GENI's rate, early OCS reconfiguration (FINDINGS.md)
+#                       arrivals at GENI's rate, early OCS reconfiguration (docs/reproduction.md)
 #   --jobs N            jobs per run (paper 1000; geni 30, --quick 12; paper --quick 100)
 #   --max-maps N        geni only: jobs with more maps are scaled down to N, shuffle and output
 #                       in proportion (default 100, the cluster's containers; 0 = off).  Wider
 #                       jobs favour JobPacker against Corral and load the online scenario more
-#                       (FINDINGS.md, eighteenth session)
 #   --reps N            seeded repetitions (GENI 5, GENI on the simulator 20, paper 3; --quick 1)
 #   --sens-reps N       repetitions of the sensitivity sweeps (GENI 3, paper --reps; at most --reps)
 #   --seeds "S1 S2 .."  workload seeds, one per repetition (default "4 5 6 8 9"; GENI on the
@@ -27,31 +26,29 @@
 #   --baseline-slowstart F  F-Hybrid's, Corral's and F-EPS's slowstart (default 0.7, as
 #                       JobPacker's: the dissertation's settings; 0.05 is YARN's default)
 #   --ocs-mode hold|fallback  circuit-eligible bytes wait for their circuit (default: the
-#                       dissertation's model, L852) or take the EPS while it is dark (Helios-like)
+#                       dissertation's model, §4.1.2) or take the EPS while it is dark (Helios-like)
 #   --copiers N         parallel fetches per reduce (default 5, Hadoop's; up to 1024: every holder
-#                       at once, as the dissertation's simulator, 6.1.6; slow for Fair at paper scale)
+#                       at once, as the dissertation's simulator, §6.1.6; slow for Fair at paper scale)
 #   --rate-scale F      geni only: every link rate and every byte x F (0 < F <= 1; default 1), so
 #                       the times stay and the emulator needs less CPU: 0.5 for a machine on
-#                       which the report marks runs machine-limited (FINDINGS.md, 26th session)
+#                       which the report marks runs machine-limited
 #   --slowdown K        emu: slow motion, every link rate / K and every time x K (packets and
 #                       queues as they were), so the machine does 1/K of the work per second;
-#                       results stay in the runs' own seconds (default 1.5: the CPUs are
-#                       saturated in ~10% of the runs' seconds, against ~20% at 1, and
-#                       JobPacker's batch runs 1.06x its simulator twin, against 1.11x;
-#                       FINDINGS.md, 29th session).  1 runs in real time; the study takes
-#                       ~K/1.5 x as long (~47 min at 1.5).  Runs made at another K are made again
+#                       results stay in the runs' own seconds (default 1.5: docs/reproduction.md
+#                       says why).  1 runs in real time; the study takes ~K/1.5 x as long
+#                       (~47 min at 1.5).  Runs made at another K are made again
 #   --no-sens           skip the sensitivity sweeps
 #   --list              print each run's name and emu arguments, run nothing (no root needed)
 #   --quick             1 repetition, fewer jobs (GENI 12, no sweeps; paper 100, sweep end points);
-#                       its runs and report go to results/jobpacker-quick/ (RES when given)
+#                       its runs and reports go to results/jobpacker-quick/ (RES when given)
 #   --trace FILE        a SWIM trace instead of the synthetic SWIM-like workload: each seed
 #                       samples --jobs of its jobs (GENI: those with >= 100 MB of shuffle)
 #   -h, --help          this text
 # Environment: TS (sim paper scale: time scale, default 0.25, see below), SEEDS, SYSTEMS,
 # ONLY=REGEX (only the runs whose <scenario>-<system>-s<seed> matches), RES (results root;
-# given, the reports go there too), OUT / OUT_SIM (the report directory of an emulator /
-# simulator study), EMU (the emu binary), WALL=SECONDS (stop a run after that much wall time:
-# it ends partial and the report skips it), TWIN=0 (an emulator study without its simulator
+# given, an emulator study's report goes there too), OUT / OUT_SIM (the report directory of
+# an emulator / simulator study), EMU (the emu binary), WALL=SECONDS (stop a run after that
+# much wall time: it ends partial and the report skips it), TWIN=0 (an emulator study without its simulator
 # twin: the same runs on --backend sim for the emulator's seeds and 4-23), LOAD=0 (no
 # arrival-rate sweep) or LOAD=1 (the sweep on the emulator too), LOAD_RATES="2 0.5 0.25" (its
 # arrival rates, x GENI's).
@@ -72,19 +69,18 @@
 #             B 1-20 on batch (4.24).  Emulation: interval and delta.
 # Results: results/jobpacker/<scheduler>/<scenario>-<system>-s<seed>/ (emu) or
 # results/jobpacker-sim/... (sim paper scale; results/jobpacker-sim-geni/ for --scale geni).
-# Then CSVs, gnuplot plots and a report: experiments/jobpacker/out/REPORT.md (emu),
-# experiments/jobpacker/out-sim/ and experiments/jobpacker/REPORT-sim.md (sim paper scale),
-# experiments/jobpacker/out-sim-geni/REPORT.md (sim GENI scale).  JobPacker's and Corral's
-# plans (JOBPACKER_PLAN_LOG) go to out/<run>.plan (emu, sim GENI) or
-# results/jobpacker-sim/plans/<run>.plan (sim paper scale).
+# Then REPORT.md, a CSV per table, and gnuplot plots: experiments/jobpacker/out/ (emu; RES/out/
+# when RES is given), results/out-sim/ (sim paper scale) or results/out-sim-geni/ (sim GENI
+# scale), under RES when given; OUT / OUT_SIM name another directory.  JobPacker's and
+# Corral's plans (JOBPACKER_PLAN_LOG) go beside the report as <run>.plan (GENI scale) or to
+# results/jobpacker-sim/plans/<run>.plan (paper scale).
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 . "$HERE/../machine_limited.sh"
 EMU=${EMU:-$ROOT/build/bin/emu}
-# A study into another results root (RES) reports there too, not over the committed reports
-# beside run.sh.
-REPDIR=$HERE; [ -z "${RES:-}" ] || REPDIR=$RES
+# The emulated study's report is committed beside run.sh (out/); a simulator study's goes
+# into the results root, and so does every report of a study into another results root (RES).
 RES_GIVEN=${RES:+1}
 RES=${RES:-$ROOT/results}
 QUICK=0; LIST=0; RATE=""; REPS=""; SREPS=""; TRACE=""; JOBS=""; MAXMAPS=""; BACKEND=emu; SCALE=""; PAR=1; SENS=1; BASE_SS=0.7
@@ -132,8 +128,9 @@ while [ $# -gt 0 ]; do
     shift
 done
 # --quick is a smoke test: without RES its runs and report go to results/jobpacker-quick/,
-# apart from the full study's runs and from the committed reports beside run.sh.
-if [ $QUICK -eq 1 ] && [ -z "$RES_GIVEN" ]; then RES=$ROOT/results/jobpacker-quick; REPDIR=$RES; fi
+# apart from the full study's runs and from the committed report beside run.sh.
+if [ $QUICK -eq 1 ] && [ -z "$RES_GIVEN" ]; then RES=$ROOT/results/jobpacker-quick; RES_GIVEN=1; fi
+REPDIR=$HERE; [ -z "$RES_GIVEN" ] && [ "$BACKEND" = emu ] || REPDIR=$RES
 LOAD_RATES=${LOAD_RATES:-2 0.5 0.25}
 for f in $LOAD_RATES; do posnum LOAD_RATES "$f"; done
 case $BACKEND in
@@ -154,8 +151,7 @@ if awk -v x="${SLOWDOWN:-0}" 'BEGIN { exit !(x == 1) }'; then SLOWDOWN=""; fi
 
 if [ "$SCALE" = paper ]; then
     EXP=jobpacker-sim; OUT=${OUT_SIM:-$REPDIR/out-sim}
-    # The committed report sits beside run.sh; elsewhere (OUT_SIM, RES), in the output directory.
-    REPORT=$OUT/REPORT.md; [ "$OUT" != "$HERE/out-sim" ] || REPORT=$HERE/REPORT-sim.md
+    REPORT=$OUT/REPORT.md
     PLANS=$RES/$EXP/plans
     TOPO=$ROOT/topologies/paper-20x30.conf; TOPO_EPS=$ROOT/topologies/paper-20x30-eps.conf
     if [ $QUICK -eq 1 ]; then : "${REPS:=1}" "${JOBS:=100}"; else : "${REPS:=3}" "${JOBS:=1000}"; fi
@@ -181,7 +177,7 @@ else
     else : "${REPS:=5}" "${SREPS:=3}" "${JOBS:=30}"; fi
     # Online arrivals at GENI's rate: 200 jobs in 20 min, one per 6 s (x the time scale).
     WINDOW=$((JOBS * 6))
-    # The jobs (FINDINGS.md, "The GENI workload"): with a uniform FB-2010-like sample half
+    # The jobs (docs/reproduction.md, Chapter 4): with a uniform FB-2010-like sample half
     # the jobs move < 1 MB and finish at the 0.2 s task floor whatever the network does
     # (F-EPS / F-Hybrid median JCT 0.93-1.03 against the paper's ~0.58), and 200 unscaled
     # jobs (30k-140k maps) cannot run on GENI's 100 containers.  So the jobs are chosen
@@ -189,9 +185,9 @@ else
     # ratios: makespan 0.70, median 0.54 on the simulator with the baselines at slowstart
     # 0.05, 0.70 / 0.64 at 0.7; paper ~0.51 / ~0.58), and jobs
     # wider than the cluster are scaled down to its 100 containers, as SWIM fits a trace to
-    # a smaller cluster (notes/002 6.4).  The OCS gives way once its circuits are served
+    # a smaller cluster.  The OCS gives way once its circuits are served
     # (--ocs-reconfig early): the dissertation's E = 9 delta x bw_o assumes configurations
-    # about as long as their elephant flows (L852), not 1 s of which 91% idles.
+    # about as long as their elephant flows (§4.1.2), not 1 s of which 91% idles.
     SCALEARGS="--min-shuffle 100MB --max-maps ${MAXMAPS:-100} --ocs-reconfig early"
     MIN_SHUFFLE=100000000
 fi
@@ -203,10 +199,10 @@ nseeds=$(echo $SEEDS | wc -w)
 # system name -> scheduler, topology
 sched_of() { case $1 in F-Hybrid|F-EPS) echo fair ;; JobPacker) echo jobpacker ;; Corral) echo corral ;; esac; }
 topo_of() { case $1 in F-EPS) echo "$TOPO_EPS" ;; *) echo "$TOPO" ;; esac; }
-# Slowstart 0.7: the dissertation's settings for all its experiments (L1055, L1087).  Its
-# F-EPS within 5% of JobPacker says its baselines did not run at YARN's 5% (L918): reduces
-# that hold containers through the map phase cost F-EPS a quarter of its makespan here
-# (FINDINGS.md).  --baseline-slowstart 0.05 is that other reading.
+# Slowstart 0.7: the dissertation's settings for all its experiments (§4.3.2, §4.3.3).  Its
+# F-EPS within 5% of JobPacker says its baselines did not run at YARN's 5% (§4.2.2): reduces
+# that hold containers through the map phase cost F-EPS a quarter of its makespan here.
+# --baseline-slowstart 0.05 is that other reading.
 slowstart_of() { case $1 in JobPacker) echo 0.7 ;; *) echo "$BASE_SS" ;; esac; }
 SYSTEMS=${SYSTEMS:-"JobPacker F-Hybrid Corral F-EPS"}
 
@@ -255,7 +251,7 @@ for seed in $SEEDS; do
 done
 # The arrival-rate sweep (GENI scale): the online scenario at other rates than GENI's, every
 # system, every seed.  How close JobPacker's median comes to F-EPS's depends on how loaded the
-# cluster is (FINDINGS.md).  On the simulator (and so in an emulator study's twin) by default, a
+# cluster is.  On the simulator (and so in an emulator study's twin) by default, a
 # second a run; on the emulator only with LOAD=1 (4 runs per rate and seed).
 if [ "$SCALE" = geni ] && { [ "${LOAD:-}" = 1 ] ||
    { [ "$BACKEND" = sim ] && [ $QUICK -eq 0 ] && [ "${LOAD:-1}" != 0 ]; }; }; then
@@ -398,10 +394,10 @@ if [ "$BACKEND" = emu ] && [ "${TWIN:-1}" != 0 ]; then
 fi
 
 if [ "$SCALE" = paper ]; then
-    python3 "$HERE/report.py" --sim "$RES/$EXP" "$OUT" "$REPORT"
+    python3 "$HERE/report.py" --sim "$RES/$EXP" "$OUT"
     command -v gnuplot >/dev/null && (cd "$OUT" && gnuplot "$HERE/plots-sim.gp") && echo "plots in $OUT"
 else
-    python3 "$HERE/report.py" "$RES/$EXP" "$OUT" ${TWIN_RES:+--twin "$TWIN_RES"}
+    python3 "$HERE/report.py" "$RES/$EXP" "$OUT" --plans "$PLANS" ${TWIN_RES:+--twin "$TWIN_RES"}
     command -v gnuplot >/dev/null && (cd "$OUT" && gnuplot "$HERE/plots.gp") && echo "plots in $OUT"
 fi
 echo "report: $REPORT"

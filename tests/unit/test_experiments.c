@@ -1,16 +1,31 @@
-/* The Chapter 4 study script (experiments/jobpacker/run.sh) and its report,
- * on the simulator backend: no root, seconds.  What is checked is what a
- * user relies on between studies: a finished run is reused only when it was
- * made with the same arguments, and the report's simulator twin pairs only
- * runs of the same setup. */
+/* The Chapter 4 study (experiments/jobpacker): its reports and its script.
+ *
+ * The reports (report.py, and report_sim.py behind `report.py --sim`) run over
+ * the small fixed results trees in tests/data/jobpacker/ (its make.sh made them
+ * with run.sh on the simulator).  What is checked is the data the reports are
+ * made of: every table is also a CSV, and its numbers must be the runs' own
+ * (summary.json, read with jansson; jobs.csv, tasks.csv, flows.csv and the
+ * plans), means and quotients of the right runs, bytes accounted for, and a
+ * value that cannot be computed written "–", never "nan".
+ *
+ * run.sh (the simulator backend: no root) is checked with --list and with tiny
+ * runs of two or three jobs: a finished run is reused only when made with the
+ * same arguments, the options reach every run, and a study's runs and reports go
+ * where the user expects them. */
 #include <criterion/criterion.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <jansson.h>
 #include <libgen.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#define DASH "\xe2\x80\x93" /* – */
 
 static char root[64], repo[512], emu[600];
 
@@ -38,61 +53,27 @@ static void teardown(void)
 
 TestSuite(experiments, .init = setup, .fini = teardown);
 
-/* experiments/jobpacker/run.sh `args`, its results in root/<res>, its report in root/<out>
- * (NULL: where run.sh puts it for that RES), with the environment `env` besides; its output
- * in root/<log>.  Returns the exit status. */
-static int run_sh(const char *res, const char *out, const char *env, const char *args, const char *log)
+/* A shell command (printf format); its exit status, -1 if it did not exit. */
+static int sh(const char *fmt, ...)
 {
-	char cmd[2048], out_sim[600] = "";
-	if (out)
-		snprintf(out_sim, sizeof out_sim, "OUT_SIM='%s/%s' ", root, out);
-	snprintf(cmd, sizeof cmd, "cd '%s' && RES='%s/%s' %sEMU='%s' %s experiments/jobpacker/run.sh %s > '%s/%s' 2>&1",
-		 repo, root, res, out_sim, emu, env, args, root, log);
+	char cmd[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	cr_assert_lt(n, (int)sizeof cmd);
 	int rc = system(cmd);
 	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-/* run.sh on the simulator at GENI scale, batch only, JobPacker and Corral,
- * one repetition per seed, with `extra` options; results in root/<res>, the
- * report in root/out-<res>, its output in root/<log>.  Returns the exit
- * status. */
-static int study_args(const char *res, const char *jobs, const char *seeds, const char *extra, const char *log)
+static bool close_to(double a, double b)
 {
-	char out[64], args[1024];
-	int reps = 1;
-	for (const char *c = seeds; *c; c++)
-		reps += *c == ' ';
-	snprintf(out, sizeof out, "out-%s", res);
-	snprintf(args, sizeof args, "--backend sim --scale geni --no-sens --reps %d --seeds '%s' --jobs %s %s", reps,
-		 seeds, jobs, extra);
-	return run_sh(res, out, "SYSTEMS='JobPacker Corral' ONLY='^batch-'", args, log);
+	return fabs(a - b) <= 1e-6 * fmax(1, fabs(b));
 }
 
-static int study(const char *res, const char *jobs, const char *log)
-{
-	return study_args(res, jobs, "4", "", log);
-}
+#define assert_close(a, b, ...) cr_assert(close_to((a), (b)), __VA_ARGS__)
 
-/* A number from a run's summary.json ("key": value). */
-static double summary_num(const char *res, const char *run, const char *key)
-{
-	char path[512], line[256], pat[64];
-	snprintf(path, sizeof path, "%s/%s/jobpacker-sim-geni/%s/summary.json", root, res, run);
-	snprintf(pat, sizeof pat, " \"%s\": %%lf", key);
-	FILE *f = fopen(path, "r");
-	cr_assert_not_null(f, "%s missing", path);
-	double v = NAN;
-	while (fgets(line, sizeof line, f))
-		if (sscanf(line, pat, &v) == 1)
-			break;
-	fclose(f);
-	return v;
-}
-
-static int summary_jobs(const char *res, const char *run)
-{
-	return (int)summary_num(res, run, "jobs");
-}
+/* ------------------------------------------------------------------ files */
 
 /* The text of root/name (up to 1 MB), in a buffer the next call reuses. */
 static const char *file_text(const char *name)
@@ -113,53 +94,11 @@ static bool file_has(const char *name, const char *text)
 	return strstr(file_text(name), text) != NULL;
 }
 
-Test(experiments, run_sh_reuses_a_run_only_when_made_with_the_same_arguments, .timeout = 300)
+static bool exists(const char *name)
 {
-	cr_assert_eq(study("res", "12", "a.log"), 0);
-	cr_assert_eq(summary_jobs("res", "jobpacker/batch-JobPacker-s4"), 12);
-	/* Another --jobs: the 12-job runs are made again, not kept. */
-	cr_assert_eq(study("res", "10", "b.log"), 0);
-	cr_assert_not(file_has("b.log", "done already"));
-	cr_assert_eq(summary_jobs("res", "jobpacker/batch-JobPacker-s4"), 10);
-	cr_assert_eq(summary_jobs("res", "corral/batch-Corral-s4"), 10);
-	/* The same arguments: kept. */
-	cr_assert_eq(study("res", "10", "c.log"), 0);
-	cr_assert(file_has("c.log", "batch-JobPacker-s4: done already"));
-	cr_assert(file_has("out-res/REPORT.md", "## Batch (Figs. 4.13, 4.14)"));
-}
-
-/* --rate-scale scales the rates and, with them, GENI's data scale (0.01), so the
- * times stay; the runs made without it are made again. */
-Test(experiments, run_sh_rate_scale_scales_rates_and_bytes_together, .timeout = 300)
-{
-	const char *run = "jobpacker/batch-JobPacker-s4";
-	cr_assert_eq(study_args("res", "8", "4", "--rate-scale 0.5", "a.log"), 0);
-	cr_assert_float_eq(summary_num("res", run, "rate_scale"), 0.5, 1e-9);
-	cr_assert_float_eq(summary_num("res", run, "data_scale"), 0.005, 1e-9);
-	cr_assert_eq(study("res", "8", "b.log"), 0);
-	cr_assert_not(file_has("b.log", "done already"));
-	cr_assert_float_eq(summary_num("res", run, "rate_scale"), 1.0, 1e-9);
-	cr_assert_float_eq(summary_num("res", run, "data_scale"), 0.01, 1e-9);
-	cr_assert_eq(study_args("res", "8", "4", "--rate-scale 2", "c.log"), 2);
-	cr_assert(file_has("c.log", "--rate-scale needs a number in (0, 1], not '2'"));
-}
-
-/* Slow motion is the emulator's: the simulator's clock is virtual.  Both the
- * script and emu run say so and exit 2, as they do for a factor below 1. */
-Test(experiments, slowdown_is_for_the_emulator_only)
-{
-	cr_assert_eq(run_sh("res", NULL, "", "--backend sim --scale geni --slowdown 2", "a.log"), 2);
-	cr_assert(file_has("a.log", "--slowdown is for the emulator"));
-	cr_assert_eq(run_sh("res", NULL, "", "--backend sim --scale geni --slowdown 0.5", "b.log"), 2);
-	cr_assert(file_has("b.log", "--slowdown needs a number in [1, 100], not '0.5'"));
-	char cmd[1024];
-	snprintf(cmd, sizeof cmd, "'%s' run --backend sim --slowdown 2 > '%s/c.log' 2>&1", emu, root);
-	int rc = system(cmd);
-	cr_assert_eq(WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, 2);
-	cr_assert(file_has("c.log", "--slowdown is for the emulator"));
-	snprintf(cmd, sizeof cmd, "'%s' run --slowdown 0.5 > '%s/d.log' 2>&1", emu, root);
-	rc = system(cmd);
-	cr_assert_eq(WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, 2);
+	char path[600];
+	snprintf(path, sizeof path, "%s/%s", root, name);
+	return access(path, F_OK) == 0;
 }
 
 /* How many lines of root/name contain `text`. */
@@ -173,10 +112,1113 @@ static int lines_with(const char *name, const char *text)
 	return n;
 }
 
-/* --list shows every run's emu arguments and runs nothing, without root.  The
- * emulated study runs at --slowdown 1.5 unless told otherwise; real time
- * passes no --slowdown at all (the runs made before stay reusable), and the
- * simulator none either. */
+/* ------------------------------------------------------------------ CSV */
+
+/* A CSV file (gzipped when its name ends in .gz), quoted cells allowed, every cell a
+ * string. */
+struct csv {
+	char *buf;
+	int ncol, nrow;
+	char **head;
+	char **cell; /* nrow x ncol */
+};
+
+static struct csv *csv_read(const char *path)
+{
+	char cmd[700];
+	bool gz = strlen(path) > 3 && !strcmp(path + strlen(path) - 3, ".gz");
+	snprintf(cmd, sizeof cmd, "zcat '%s'", path);
+	FILE *f = gz ? popen(cmd, "r") : fopen(path, "r");
+	cr_assert_not_null(f, "%s missing", path);
+	size_t cap = 1 << 16, len = 0, n;
+	char *buf = malloc(cap);
+	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0)
+		if ((len += n) + 1 >= cap)
+			buf = realloc(buf, cap *= 2);
+	buf[len] = '\0';
+	if (gz)
+		cr_assert_eq(pclose(f), 0, "zcat %s failed", path);
+	else
+		fclose(f);
+	cr_assert(access(path, R_OK) == 0, "%s missing", path);
+	struct csv *c = calloc(1, sizeof *c);
+	c->buf = buf;
+	size_t ncell = 0, cellcap = 256;
+	char **cells = malloc(cellcap * sizeof *cells);
+	int k = 0;
+	char *w = buf;
+	for (char *p = buf; *p;) {
+		char *start = w;
+		if (*p == '"') {
+			for (p++; *p && !(*p == '"' && p[1] != '"'); p++)
+				*w++ = *p == '"' ? *++p : *p;
+			cr_assert_eq(*p, '"', "%s: an unclosed quote", path);
+			p++;
+		} else
+			while (*p && *p != ',' && *p != '\n')
+				*w++ = *p++;
+		char end = *p;
+		*w++ = '\0';
+		if (ncell == cellcap)
+			cells = realloc(cells, (cellcap *= 2) * sizeof *cells);
+		cells[ncell++] = start;
+		k++;
+		if (end)
+			p++;
+		if (end == '\n' || !end) {
+			if (!c->ncol)
+				c->ncol = k;
+			cr_assert_eq(k, c->ncol, "%s: a row of %d cells, the header has %d", path, k, c->ncol);
+			k = 0;
+		}
+	}
+	cr_assert_gt(c->ncol, 0, "%s: empty", path);
+	c->head = cells;
+	c->cell = cells + c->ncol;
+	c->nrow = (int)(ncell / c->ncol) - 1;
+	return c;
+}
+
+static struct csv *csv_out(const char *fmt, ...)
+{
+	char name[256], path[600];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof name, fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof path, "%s/%s", root, name);
+	return csv_read(path);
+}
+
+static void csv_free(struct csv *c)
+{
+	free(c->head);
+	free(c->buf);
+	free(c);
+}
+
+static int csv_col(const struct csv *c, const char *name)
+{
+	for (int k = 0; k < c->ncol; k++)
+		if (!strcmp(c->head[k], name))
+			return k;
+	return -1;
+}
+
+static const char *csv_get(const struct csv *c, int row, const char *col)
+{
+	int k = csv_col(c, col);
+	cr_assert_geq(k, 0, "no column %s", col);
+	cr_assert(row >= 0 && row < c->nrow, "no row %d (of %d) for %s", row, c->nrow, col);
+	return c->cell[row * c->ncol + k];
+}
+
+/* A cell's number: NAN for NaN (the CSVs' missing value), a failure for anything else
+ * that is not a number. */
+static double csv_num(const struct csv *c, int row, const char *col)
+{
+	const char *v = csv_get(c, row, col);
+	char *end;
+	double x = strtod(v, &end);
+	cr_assert(*v && !*end, "column %s, row %d: '%s' is no number", col, row, v);
+	return x;
+}
+
+/* The row whose column `col` is `value`; -1 if none. */
+static int csv_row(const struct csv *c, const char *col, const char *value)
+{
+	for (int r = 0; r < c->nrow; r++)
+		if (!strcmp(csv_get(c, r, col), value))
+			return r;
+	return -1;
+}
+
+static int csv_must_row(const struct csv *c, const char *col, const char *value)
+{
+	int r = csv_row(c, col, value);
+	cr_assert_geq(r, 0, "no row with %s = %s", col, value);
+	return r;
+}
+
+/* ------------------------------------------------------------------ the fixed trees */
+
+static const char *const SYSTEMS[] = {"JobPacker", "F-Hybrid", "Corral", "F-EPS"};
+static const int SEEDS[] = {4, 5}; /* the fixtures' seeds */
+
+static const char *sched_of(const char *sys)
+{
+	return !strcmp(sys, "JobPacker") ? "jobpacker" : !strcmp(sys, "Corral") ? "corral" : "fair";
+}
+
+/* A GENI-scale tree: the repository's fixture (NULL) or a copy under root. */
+static const char *tree_dir(const char *copy)
+{
+	static char path[600];
+	if (copy)
+		snprintf(path, sizeof path, "%s/%s", root, copy);
+	else
+		snprintf(path, sizeof path, "%s/tests/data/jobpacker/geni", repo);
+	return path;
+}
+
+/* Copy the fixture `which` (geni, paper) to root/<to>. */
+static void copy_fixture(const char *which, const char *to)
+{
+	cr_assert_eq(sh("cp -r '%s/tests/data/jobpacker/%s' '%s/%s'", repo, which, root, to), 0);
+}
+
+/* report.py over a GENI tree (NULL: the fixture; else root/<copy>) into root/<out>, with
+ * `extra` arguments; fails the test unless it exits 0. */
+static void report(const char *copy, const char *out, const char *extra)
+{
+	char tree[600];
+	snprintf(tree, sizeof tree, "%s", tree_dir(copy));
+	cr_assert_eq(sh("python3 '%s/experiments/jobpacker/report.py' '%s/jobpacker-sim-geni' '%s/%s' --plans '%s/plans' "
+			"%s > '%s/%s.log' 2>&1",
+			repo, tree, root, out, tree, extra, root, out),
+		     0, "report.py failed (see %s/%s.log)", root, out);
+}
+
+/* A run's directory in a GENI tree, or in the paper fixture (exp "jobpacker-sim"). */
+static const char *run_dir(const char *tree, const char *exp, const char *sc, const char *sys, int seed)
+{
+	static char path[700];
+	snprintf(path, sizeof path, "%s/%s/%s/%s-%s-s%d", tree, exp, sched_of(sys), sc, sys, seed);
+	return path;
+}
+
+static const char *geni_run(const char *copy, const char *sc, const char *sys, int seed)
+{
+	return run_dir(tree_dir(copy), "jobpacker-sim-geni", sc, sys, seed);
+}
+
+static json_t *summary_of(const char *dir)
+{
+	char path[800];
+	json_error_t err;
+	snprintf(path, sizeof path, "%s/summary.json", dir);
+	json_t *j = json_load_file(path, 0, &err);
+	cr_assert_not_null(j, "%s: %s", path, err.text);
+	return j;
+}
+
+/* A number of a run's summary.json: "key" or "key.sub" (one level down). */
+static double summary_num(const char *dir, const char *key)
+{
+	json_t *j = summary_of(dir), *v = j;
+	char k[128];
+	snprintf(k, sizeof k, "%s", key);
+	for (char *save, *p = strtok_r(k, ".", &save); p; p = strtok_r(NULL, ".", &save))
+		v = json_object_get(v, p);
+	cr_assert(json_is_number(v), "%s/summary.json: no number %s", dir, key);
+	double x = json_number_value(v);
+	json_decref(j);
+	return x;
+}
+
+static struct csv *run_file(const char *dir, const char *file)
+{
+	char path[800];
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	return csv_read(path);
+}
+
+/* ------------------------------------------------------------------ statistics */
+
+/* The median of v[0..n) as statistics.median (the mean of the middle two of an even
+ * count); sorts v. */
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	cr_assert_gt(n, 0, "a median of nothing");
+	qsort(v, n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* What a job's span is: its JCT, its wait from arrival to its first container, its run
+ * from there to its end. */
+enum span { SPAN_JCT, SPAN_WAIT, SPAN_RUN };
+
+/* Append to v the spans of the finished jobs of class rec (1 recurring, 0 ad hoc, -1 all) in
+ * the run at dir; returns the new count.  rec_share (if not NULL): the share of the
+ * workload's shuffle bytes its recurring jobs hold. */
+static int spans(const char *dir, int rec, enum span what, double *v, int n, double *rec_share)
+{
+	struct csv *j = run_file(dir, "jobs.csv");
+	double all = 0, recurring = 0;
+	for (int r = 0; r < j->nrow; r++) {
+		double shuffle = csv_num(j, r, "shuffle_bytes");
+		int is_rec = atoi(csv_get(j, r, "recurring"));
+		all += shuffle;
+		recurring += is_rec ? shuffle : 0;
+		if (atoi(csv_get(j, r, "finished")) != 1 || (rec >= 0 && is_rec != rec))
+			continue;
+		double submit = csv_num(j, r, "submit_s"), start = csv_num(j, r, "start_s"), end = csv_num(j, r, "end_s");
+		v[n++] = what == SPAN_WAIT ? start - submit : what == SPAN_RUN ? end - start : csv_num(j, r, "jct_s");
+	}
+	csv_free(j);
+	if (rec_share)
+		*rec_share = all > 0 ? recurring / all : NAN;
+	return n;
+}
+
+/* The median JCT of class rec pooled over the runs of a scenario and system for the seeds
+ * `seeds` (nseeds of them) in a GENI tree. */
+static double pooled_median(const char *copy, const char *sc, const char *sys, int rec, const int *seeds, int nseeds)
+{
+	static double v[8192];
+	int n = 0;
+	for (int s = 0; s < nseeds; s++)
+		n = spans(geni_run(copy, sc, sys, seeds[s]), rec, SPAN_JCT, v, n, NULL);
+	return median(v, n);
+}
+
+static double mean_summary(const char *copy, const char *sc, const char *sys, const char *key)
+{
+	double sum = 0;
+	for (int s = 0; s < 2; s++)
+		sum += summary_num(geni_run(copy, sc, sys, SEEDS[s]), key);
+	return sum / 2;
+}
+
+/* ================================================================== the GENI report */
+
+Test(experiments, report_batch_numbers_are_the_runs_means_and_their_quotients)
+{
+	report(NULL, "out", "");
+	struct csv *b = csv_out("out/batch.csv");
+	cr_assert_eq(b->nrow, 4);
+	double fh = mean_summary(NULL, "batch", "F-Hybrid", "makespan_s");
+	for (int i = 0; i < 4; i++) {
+		int r = csv_must_row(b, "system", SYSTEMS[i]);
+		double mk = mean_summary(NULL, "batch", SYSTEMS[i], "makespan_s");
+		assert_close(csv_num(b, r, "makespan_s"), mk, "%s: makespan", SYSTEMS[i]);
+		assert_close(csv_num(b, r, "makespan_norm"), mk / fh, "%s: ÷ F-Hybrid", SYSTEMS[i]);
+		assert_close(csv_num(b, r, "ocs_share"), mean_summary(NULL, "batch", SYSTEMS[i], "ocs_share"), "%s", SYSTEMS[i]);
+		cr_assert_eq(csv_num(b, r, "reps"), 2);
+		/* ÷ compute bound: the makespan over every task's compute spread over the servers used. */
+		double q = 0;
+		for (int s = 0; s < 2; s++) {
+			const char *dir = geni_run(NULL, "batch", SYSTEMS[i], SEEDS[s]);
+			struct csv *t = run_file(dir, "tasks.csv.gz");
+			double work = 0;
+			bool used[4096] = {false};
+			int servers = 0;
+			for (int k = 0; k < t->nrow; k++) {
+				work += csv_num(t, k, "duration_s");
+				int sv = atoi(csv_get(t, k, "server"));
+				if (sv >= 0 && sv < 4096 && !used[sv]) {
+					used[sv] = true;
+					servers++;
+				}
+			}
+			csv_free(t);
+			q += summary_num(dir, "makespan_s") / (work / servers) / 2;
+		}
+		assert_close(csv_num(b, r, "compute_bound_ratio"), q, "%s: ÷ compute bound", SYSTEMS[i]);
+	}
+	csv_free(b);
+	/* Online: the median of the seeds' jobs pooled, ÷ F-Hybrid's. */
+	struct csv *o = csv_out("out/online.csv");
+	double fho = pooled_median(NULL, "online", "F-Hybrid", -1, SEEDS, 2);
+	for (int i = 0; i < 4; i++) {
+		int r = csv_must_row(o, "system", SYSTEMS[i]);
+		double md = pooled_median(NULL, "online", SYSTEMS[i], -1, SEEDS, 2);
+		assert_close(csv_num(o, r, "median_jct_s"), md, "%s: online median", SYSTEMS[i]);
+		assert_close(csv_num(o, r, "median_norm"), md / fho, "%s: online ÷ F-Hybrid", SYSTEMS[i]);
+	}
+	csv_free(o);
+	/* Mixed: each class's pooled median, ÷ F-Hybrid's. */
+	struct csv *m = csv_out("out/mixed.csv");
+	for (int i = 0; i < 4; i++) {
+		int r = csv_must_row(m, "system", SYSTEMS[i]);
+		double rec = pooled_median(NULL, "mixed", SYSTEMS[i], 1, SEEDS, 2);
+		double adhoc = pooled_median(NULL, "mixed", SYSTEMS[i], 0, SEEDS, 2);
+		assert_close(csv_num(m, r, "median_recurring_s"), rec, "%s", SYSTEMS[i]);
+		assert_close(csv_num(m, r, "norm_recurring"), rec / pooled_median(NULL, "mixed", "F-Hybrid", 1, SEEDS, 2), "%s",
+			     SYSTEMS[i]);
+		assert_close(csv_num(m, r, "norm_adhoc"), adhoc / pooled_median(NULL, "mixed", "F-Hybrid", 0, SEEDS, 2), "%s",
+			     SYSTEMS[i]);
+	}
+	csv_free(m);
+}
+
+/* The direction table: a claim's number is the quotient of the systems' means over every
+ * seed; it holds or not by the paper's direction; per seed and over resamples of the seeds
+ * it holds as often as the seeds alone do; the tally counts the table's rows. */
+Test(experiments, report_claims_follow_the_seeds_and_their_resamples)
+{
+	report(NULL, "out", "");
+	struct csv *c = csv_out("out/claims.csv");
+	cr_assert_eq(c->nrow, 13, "13 claims, not %d", c->nrow);
+	double jp = mean_summary(NULL, "batch", "JobPacker", "makespan_s");
+	const char *vs[] = {"F-Hybrid", "Corral", "F-EPS"}, *id[] = {"batch_fhybrid", "batch_corral", "batch_feps"};
+	for (int k = 0; k < 3; k++) {
+		int r = csv_must_row(c, "id", id[k]);
+		double q = jp / mean_summary(NULL, "batch", vs[k], "makespan_s");
+		assert_close(csv_num(c, r, "ours"), q, "%s", id[k]);
+		cr_assert_eq(csv_num(c, r, "holds"), k < 2 ? q < 1 : fabs(q - 1) <= 0.05, "%s", id[k]);
+	}
+	int r = csv_must_row(c, "id", "online_feps");
+	double q = pooled_median(NULL, "online", "JobPacker", -1, SEEDS, 2) /
+		   pooled_median(NULL, "online", "F-EPS", -1, SEEDS, 2);
+	assert_close(csv_num(c, r, "ours"), q, "online ÷ F-EPS");
+	cr_assert_eq(csv_num(c, r, "holds"), fabs(q - 1) <= 0.1);
+	/* Two seeds: a resample is seed 4 twice, seed 5 twice or one of each.  JobPacker's batch
+	 * OCS share is the mean over the resample, so its 5th-95th percentile is exactly [the
+	 * lower seed's share, the higher's], and it holds (> 0.5) per seed as the seeds' do. */
+	double sh[2];
+	for (int s = 0; s < 2; s++)
+		sh[s] = summary_num(geni_run(NULL, "batch", "JobPacker", SEEDS[s]), "ocs_share");
+	cr_assert(fabs(sh[0] - sh[1]) > 0.01, "the seeds must differ for the test to mean anything");
+	r = csv_must_row(c, "id", "batch_ocs");
+	assert_close(csv_num(c, r, "resampled_lo"), fmin(sh[0], sh[1]), "5th percentile");
+	assert_close(csv_num(c, r, "resampled_hi"), fmax(sh[0], sh[1]), "95th percentile");
+	cr_assert_eq(csv_num(c, r, "seeds_holding"), (sh[0] > 0.5) + (sh[1] > 0.5));
+	/* How often each claim holds over the resamples: always when both seeds alone agree
+	 * with the paper, never when neither does, sometimes when one does; settled when 95% or
+	 * more of the resamples agree. */
+	int yes = 0, no = 0, open = 0, hold = 0;
+	for (r = 0; r < c->nrow; r++) {
+		double agree = csv_num(c, r, "seeds_holding"), f = csv_num(c, r, "resampled_holds");
+		const char *what = csv_get(c, r, "id");
+		cr_assert_eq(csv_num(c, r, "seeds"), 2, "%s", what);
+		if (agree == 2)
+			cr_assert_eq(f, 1, "%s: both seeds agree, yet %g", what, f);
+		else if (agree == 0)
+			cr_assert_eq(f, 0, "%s: neither seed agrees, yet %g", what, f);
+		else
+			cr_assert(f > 0 && f < 1, "%s: one seed agrees, yet %g", what, f);
+		const char *st = csv_get(c, r, "settled");
+		cr_assert_str_eq(st, f >= 0.95 ? "yes" : f <= 0.05 ? "no" : "not settled", "%s", what);
+		yes += f >= 0.95;
+		no += f <= 0.05;
+		open += f > 0.05 && f < 0.95;
+		hold += csv_num(c, r, "holds") == 1;
+	}
+	csv_free(c);
+	struct csv *t = csv_out("out/tally.csv");
+	cr_assert_eq(t->nrow, 1, "no twin: one study");
+	cr_assert_eq(csv_num(t, 0, "claims"), 13);
+	cr_assert_eq(csv_num(t, 0, "hold"), hold);
+	cr_assert(csv_num(t, 0, "settled_hold") == yes && csv_num(t, 0, "settled_miss") == no &&
+		  csv_num(t, 0, "not_settled") == open);
+	csv_free(t);
+}
+
+Test(experiments, report_pairs_twin_runs_of_the_same_setup_only)
+{
+	/* A study beside itself: every pair agrees exactly, and the twin's claims are ours. */
+	char twin[700];
+	snprintf(twin, sizeof twin, "--twin '%s/jobpacker-sim-geni'", tree_dir(NULL));
+	report(NULL, "self", twin);
+	struct csv *t = csv_out("self/twin.csv");
+	cr_assert_eq(t->nrow, 3, "batch, online, mixed");
+	for (int r = 0; r < 3; r++)
+		for (int i = 0; i < 4; i++) {
+			char col[64];
+			snprintf(col, sizeof col, "%s_mean", SYSTEMS[i]);
+			cr_assert_eq(csv_num(t, r, col), 1, "%s %s", csv_get(t, r, "scenario"), col);
+			snprintf(col, sizeof col, "%s_pairs", SYSTEMS[i]);
+			cr_assert_eq(csv_num(t, r, col), 2);
+		}
+	csv_free(t);
+	t = csv_out("self/twin_summary.csv");
+	cr_assert(csv_num(t, 0, "pairs") == 24 && csv_num(t, 0, "max_deviation") == 0);
+	csv_free(t);
+	struct csv *c = csv_out("self/claims.csv");
+	for (int r = 0; r < c->nrow; r++) {
+		cr_assert_eq(csv_num(c, r, "twin_same"), csv_num(c, r, "ours"), "%s", csv_get(c, r, "id"));
+		cr_assert_eq(csv_num(c, r, "twin_all"), csv_num(c, r, "ours"), "%s", csv_get(c, r, "id"));
+	}
+	csv_free(c);
+	/* A twin whose runs have other jobs per run: no twin at all. */
+	copy_fixture("geni", "other");
+	cr_assert_eq(sh("sed -i 's/\"jobs\": 8,/\"jobs\": 9,/' '%s'/other/jobpacker-sim-geni/*/*/summary.json", root), 0);
+	snprintf(twin, sizeof twin, "--twin '%s/other/jobpacker-sim-geni'", root);
+	report(NULL, "mixed", twin);
+	cr_assert_not(exists("mixed/twin.csv"));
+	c = csv_out("mixed/claims.csv");
+	cr_assert_lt(csv_col(c, "twin_same"), 0, "twin columns for a twin of another setup");
+	csv_free(c);
+	t = csv_out("mixed/tally.csv");
+	cr_assert_eq(t->nrow, 1);
+	csv_free(t);
+}
+
+/* Edit the summary of run <sc>-<sys>-s<seed> in the tree root/<copy> with a Python statement
+ * on `s` (the summary, as a dict). */
+static void edit_summary(const char *copy, const char *sc, const char *sys, int seed, const char *py)
+{
+	cr_assert_eq(sh("python3 -c 'import json,sys; p=sys.argv[1]+\"/summary.json\"; s=json.load(open(p)); %s; "
+			"json.dump(s, open(p, \"w\"), indent=2)' '%s'",
+			py, geni_run(copy, sc, sys, seed)),
+		     0);
+}
+
+Test(experiments, report_gives_each_runs_cpu_saturated_seconds_late_maps_and_syns)
+{
+	/* A simulated study has no CPU to saturate, no late maps, no SYNs: no such columns. */
+	report(NULL, "sim", "");
+	struct csv *f = csv_out("sim/fidelity.csv");
+	cr_assert_eq(f->nrow, 27, "every run: %d", f->nrow);
+	cr_assert(csv_col(f, "cpu_saturated") < 0 && csv_col(f, "maps_late_s") < 0 && csv_col(f, "syn_retransmits") < 0);
+	cr_assert_str_eq(csv_get(f, 0, "verdict"), "simulated");
+	csv_free(f);
+	/* One run as if the emulator's monitor had found 3 of its 10 seconds saturated, its
+	 * node-local maps 50 ms late and its servers had sent 7 SYNs again. */
+	copy_fixture("geni", "t");
+	edit_summary("t", "batch", "JobPacker", 4, "s[\"fidelity\"][\"samples\"]=10; s[\"fidelity\"][\"cpu_saturated_samples\"]=3");
+	report("t", "hot", "");
+	f = csv_out("hot/fidelity.csv");
+	cr_assert(csv_col(f, "maps_late_s") < 0 && csv_col(f, "syn_retransmits") < 0);
+	for (int r = 0; r < f->nrow; r++)
+		cr_assert_eq(csv_num(f, r, "cpu_saturated"), !strcmp(csv_get(f, r, "run"), "batch-JobPacker-s4") ? 0.3 : 0,
+			     "%s", csv_get(f, r, "run"));
+	csv_free(f);
+	/* The mean over each system's runs: JobPacker's eight runs, one of them 30%. */
+	f = csv_out("hot/fidelity_systems.csv");
+	int r = csv_must_row(f, "system", "JobPacker");
+	cr_assert_eq(csv_num(f, r, "runs"), 8);
+	assert_close(csv_num(f, r, "cpu_saturated"), 0.3 / 8, "JobPacker's mean");
+	cr_assert_eq(csv_num(f, csv_must_row(f, "system", "Corral"), "cpu_saturated"), 0);
+	csv_free(f);
+	edit_summary("t", "batch", "JobPacker", 4,
+		     "s[\"fidelity\"][\"task_lateness\"]={\"tasks\": 9, \"mean_s\": 0.05, \"p90_s\": 0.1, \"max_s\": 0.2, "
+		     "\"share_of_compute\": 0.106}; s[\"emu\"]={\"tcp\": {\"syn_retransmits\": 7, \"timeouts\": 1, "
+		     "\"delayed_acks\": 2}}");
+	report("t", "late", "");
+	f = csv_out("late/fidelity.csv");
+	for (r = 0; r < f->nrow; r++) {
+		bool it = !strcmp(csv_get(f, r, "run"), "batch-JobPacker-s4");
+		double late = csv_num(f, r, "maps_late_s"), share = csv_num(f, r, "maps_late_share"),
+		       syn = csv_num(f, r, "syn_retransmits");
+		if (it)
+			cr_assert(late == 0.05 && share == 0.106 && syn == 7, "%g %g %g", late, share, syn);
+		else
+			cr_assert(isnan(late) && isnan(share) && isnan(syn), "%s: %g %g %g", csv_get(f, r, "run"), late, share,
+				  syn);
+	}
+	csv_free(f);
+	f = csv_out("late/fidelity_systems.csv");
+	assert_close(csv_num(f, csv_must_row(f, "system", "JobPacker"), "maps_late_s"), 0.05, "the runs that have one");
+	cr_assert(isnan(csv_num(f, csv_must_row(f, "system", "Corral"), "maps_late_s")));
+	csv_free(f);
+}
+
+/* The setup table gives the parameters as the runs recorded them. */
+Test(experiments, report_records_the_setup_the_runs_recorded)
+{
+	copy_fixture("geni", "t");
+	report("t", "a", "");
+	struct csv *s = csv_out("a/setup.csv");
+	cr_assert_str_eq(csv_get(s, csv_must_row(s, "parameter", "OCS mode"), "value"), "hold");
+	cr_assert_str_eq(csv_get(s, csv_must_row(s, "parameter", "copiers per reduce"), "value"), "5");
+	cr_assert_str_eq(csv_get(s, csv_must_row(s, "parameter", "seeds"), "value"), "4 5");
+	cr_assert_str_eq(csv_get(s, csv_must_row(s, "parameter", "most maps per job (0: as drawn)"), "value"), "40");
+	cr_assert_str_eq(csv_get(s, csv_must_row(s, "parameter", "OCS delta (s)"), "value"), "0.01 / 0.02");
+	csv_free(s);
+	cr_assert_eq(sh("sed -i -e 's/\"ocs_mode\": \"hold\"/\"ocs_mode\": \"fallback\"/' -e 's/\"copiers\": 5,/\"copiers\": 8,/' "
+			"'%s'/t/jobpacker-sim-geni/*/*/summary.json",
+			root),
+		     0);
+	report("t", "b", "");
+	s = csv_out("b/setup.csv");
+	cr_assert_str_eq(csv_get(s, csv_must_row(s, "parameter", "OCS mode"), "value"), "fallback");
+	cr_assert_str_eq(csv_get(s, csv_must_row(s, "parameter", "copiers per reduce"), "value"), "8");
+	csv_free(s);
+}
+
+/* The fixture has the load sweep's rate 2 for JobPacker and F-EPS, seed 4. */
+Test(experiments, report_gives_the_online_median_against_the_arrival_rate)
+{
+	report(NULL, "out", "");
+	struct csv *l = csv_out("out/load.csv");
+	cr_assert_eq(l->nrow, 2, "rates 2 and 1");
+	int r2 = csv_must_row(l, "rate", "2"), r1 = csv_must_row(l, "rate", "1");
+	const int s4[] = {4};
+	double jp = pooled_median(NULL, "load2", "JobPacker", -1, s4, 1), fe = pooled_median(NULL, "load2", "F-EPS", -1, s4, 1);
+	cr_assert_str_eq(csv_get(l, r2, "backend"), "sim");
+	cr_assert_eq(csv_num(l, r2, "runs"), 1);
+	assert_close(csv_num(l, r2, "median_jct_JobPacker"), jp, "JobPacker at 2x");
+	assert_close(csv_num(l, r2, "jp_over_feps"), jp / fe, "÷ F-EPS at 2x");
+	cr_assert(isnan(csv_num(l, r2, "jp_over_fhybrid")) && isnan(csv_num(l, r2, "feps_over_fhybrid")),
+		  "no F-Hybrid runs at 2x");
+	/* F-EPS busy: the share of the containers' time its tasks held them. */
+	const char *dir = geni_run(NULL, "load2", "F-EPS", 4);
+	struct csv *t = run_file(dir, "tasks.csv.gz");
+	double busy = 0;
+	bool used[4096] = {false};
+	int servers = 0;
+	for (int k = 0; k < t->nrow; k++) {
+		const char *a = csv_get(t, k, "start_s"), *b = csv_get(t, k, "end_s");
+		if (*a && *b)
+			busy += atof(b) - atof(a);
+		int sv = atoi(csv_get(t, k, "server"));
+		if (sv >= 0 && sv < 4096 && !used[sv]) {
+			used[sv] = true;
+			servers++;
+		}
+	}
+	csv_free(t);
+	assert_close(csv_num(l, r2, "feps_busy_share"), busy / (servers * summary_num(dir, "makespan_s")), "F-EPS busy");
+	/* Rate 1 is the online scenario, all its seeds. */
+	cr_assert_eq(csv_num(l, r1, "runs"), 2);
+	assert_close(csv_num(l, r1, "median_jct_JobPacker"), pooled_median(NULL, "online", "JobPacker", -1, SEEDS, 2), "x1");
+	assert_close(csv_num(l, r1, "feps_over_fhybrid"),
+		     pooled_median(NULL, "online", "F-EPS", -1, SEEDS, 2) / pooled_median(NULL, "online", "F-Hybrid", -1, SEEDS, 2),
+		     "x1: F-EPS ÷ F-Hybrid");
+	csv_free(l);
+}
+
+Test(experiments, report_shows_how_each_seed_split_the_mixed_shuffle)
+{
+	report(NULL, "out", "");
+	struct csv *m = csv_out("out/mixed_seeds.csv");
+	cr_assert_eq(m->nrow, 2);
+	for (int s = 0; s < 2; s++) {
+		char seed[8];
+		snprintf(seed, sizeof seed, "%d", SEEDS[s]);
+		int r = csv_must_row(m, "seed", seed);
+		static double v[4096];
+		double share;
+		spans(geni_run(NULL, "mixed", "F-Hybrid", SEEDS[s]), -1, SPAN_JCT, v, 0, &share);
+		cr_assert(share > 0 && share < 1, "seed %d should split its shuffle between the halves (%g)", SEEDS[s], share);
+		assert_close(csv_num(m, r, "recurring_shuffle_share"), share, "seed %d", SEEDS[s]);
+		for (int rec = 1; rec >= 0; rec--) {
+			double q = pooled_median(NULL, "mixed", "JobPacker", rec, &SEEDS[s], 1) /
+				   pooled_median(NULL, "mixed", "F-Hybrid", rec, &SEEDS[s], 1);
+			assert_close(csv_num(m, r, rec ? "jp_over_fhybrid_recurring" : "jp_over_fhybrid_adhoc"), q, "seed %d", SEEDS[s]);
+		}
+	}
+	csv_free(m);
+}
+
+/* The latest planned end in a plan (JOBPACKER_PLAN_LOG, the list's `end` column), and per
+ * job id whether it is planned shuffle-heavy (1), not (0) or not planned (-1). */
+static double read_plan(int seed, int heavy[256])
+{
+	char path[700], line[512];
+	snprintf(path, sizeof path, "%s/plans/batch-JobPacker-s%d.plan", tree_dir(NULL), seed);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s missing", path);
+	for (int j = 0; j < 256; j++)
+		heavy[j] = -1;
+	double last = -1, start, end;
+	int pos, id, sub, sh, rm, rr;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "%d job%d %d %d %d %d %lf %lf", &pos, &id, &sub, &sh, &rm, &rr, &start, &end) == 8) {
+			last = fmax(last, end);
+			cr_assert(id >= 0 && id < 256);
+			heavy[id] = sh;
+		}
+	fclose(f);
+	return last;
+}
+
+/* Per finished job of the runs of a scenario and system (seeds 4 and 5), as the report's
+ * phases split it: [0] wait, [1] map phase (first container to last map end), [2] shuffle
+ * (last map end to the start of the last reduce's compute), [3] reduce (that to the job's
+ * end), [4] run; medians into med[5], the wait's 90th percentile into *p90. */
+static int phase_medians(const char *sc, const char *sys, double med[5], double *p90)
+{
+	enum { MAXJ = 256, MAXV = 1024 };
+	static double v[5][MAXV];
+	int n = 0;
+	for (int s = 0; s < 2; s++) {
+		const char *dir = geni_run(NULL, sc, sys, SEEDS[s]);
+		double last_map[MAXJ], last_red[MAXJ];
+		for (int j = 0; j < MAXJ; j++)
+			last_map[j] = last_red[j] = -1;
+		struct csv *t = run_file(dir, "tasks.csv.gz");
+		for (int k = 0; k < t->nrow; k++) {
+			int j = atoi(csv_get(t, k, "job"));
+			cr_assert(j >= 0 && j < MAXJ);
+			if (!*csv_get(t, k, "end_s"))
+				continue; /* never ended */
+			double end = csv_num(t, k, "end_s");
+			if (!strcmp(csv_get(t, k, "kind"), "map"))
+				last_map[j] = fmax(last_map[j], end);
+			else
+				last_red[j] = fmax(last_red[j], end - csv_num(t, k, "duration_s"));
+		}
+		csv_free(t);
+		struct csv *jobs = run_file(dir, "jobs.csv");
+		for (int r = 0; r < jobs->nrow; r++) {
+			int j = atoi(csv_get(jobs, r, "job"));
+			if (atoi(csv_get(jobs, r, "finished")) != 1 || last_map[j] < 0)
+				continue;
+			double start = csv_num(jobs, r, "start_s"), end = csv_num(jobs, r, "end_s"), me = last_map[j];
+			double rs = last_red[j] >= 0 ? last_red[j] : me;
+			cr_assert_lt(n, MAXV);
+			v[0][n] = start - csv_num(jobs, r, "submit_s");
+			v[1][n] = me - start;
+			v[2][n] = fmax(0, rs - me);
+			v[3][n] = end - fmax(rs, me);
+			v[4][n++] = end - start;
+		}
+		csv_free(jobs);
+	}
+	cr_assert_gt(n, 0);
+	for (int c = 0; c < 5; c++)
+		med[c] = median(v[c], n);   /* sorts: v[0] is sorted after */
+	*p90 = v[0][(int)(0.9 * (n - 1))];
+	return n;
+}
+
+Test(experiments, report_puts_jobpackers_plan_beside_its_run_and_splits_the_online_time)
+{
+	report(NULL, "out", "");
+	struct csv *p = csv_out("out/plan.csv");
+	cr_assert_eq(p->nrow, 3, "two seeds and all");
+	double tp = 0, tr = 0, tf = 0;
+	int heavy[256];
+	for (int s = 0; s < 2; s++) {
+		char seed[8];
+		snprintf(seed, sizeof seed, "%d", SEEDS[s]);
+		int r = csv_must_row(p, "seed", seed);
+		double plan = read_plan(SEEDS[s], heavy);
+		double run = summary_num(geni_run(NULL, "batch", "JobPacker", SEEDS[s]), "makespan_s");
+		double feps = summary_num(geni_run(NULL, "batch", "F-EPS", SEEDS[s]), "makespan_s");
+		cr_assert(plan > 0 && run > 0 && feps > 0, "plan %g, run %g, F-EPS %g", plan, run, feps);
+		assert_close(csv_num(p, r, "plan_s"), plan, "seed %d: plan", SEEDS[s]);
+		assert_close(csv_num(p, r, "run_s"), run, "seed %d: run", SEEDS[s]);
+		assert_close(csv_num(p, r, "run_over_plan"), run / plan, "seed %d", SEEDS[s]);
+		assert_close(csv_num(p, r, "plan_over_feps"), plan / feps, "seed %d", SEEDS[s]);
+		assert_close(csv_num(p, r, "run_over_feps"), run / feps, "seed %d", SEEDS[s]);
+		tp += plan;
+		tr += run;
+		tf += feps;
+	}
+	int all = csv_must_row(p, "seed", "all");
+	assert_close(csv_num(p, all, "run_over_plan"), tr / tp, "all: run ÷ plan");
+	assert_close(csv_num(p, all, "plan_over_feps"), tp / tf, "all: plan ÷ F-EPS");
+	csv_free(p);
+	/* Where the online time goes, from jobs.csv and tasks.csv. */
+	struct csv *ph = csv_out("out/phases.csv");
+	cr_assert_eq(ph->nrow, 4);
+	const char *cols[] = {"wait_s", "maps_s", "shuffle_s", "reduce_s", "run_s"};
+	for (int i = 0; i < 4; i++) {
+		double med[5], p90;
+		int n = phase_medians("online", SYSTEMS[i], med, &p90);
+		int r = csv_must_row(ph, "system", SYSTEMS[i]);
+		cr_assert_eq(csv_num(ph, r, "jobs"), n, "%s", SYSTEMS[i]);
+		for (int c = 0; c < 5; c++)
+			assert_close(csv_num(ph, r, cols[c]), med[c], "%s: %s", SYSTEMS[i], cols[c]);
+		assert_close(csv_num(ph, r, "wait_p90_s"), p90, "%s: the wait's 90th percentile", SYSTEMS[i]);
+	}
+	csv_free(ph);
+}
+
+/* JobPacker's cross-rack shuffle bytes by the class its plan gives their job: all of them
+ * accounted for (flows.csv against the summary), in the class the plan says; and where each
+ * system's jobs ran. */
+Test(experiments, report_accounts_for_jobpackers_cross_rack_bytes_and_where_jobs_ran)
+{
+	report(NULL, "out", "");
+	struct csv *c = csv_out("out/classes.csv");
+	cr_assert_eq(c->nrow, 3);
+	double tot_all = 0, heavy_all = 0;
+	for (int s = 0; s < 2; s++) {
+		int heavy[256];
+		read_plan(SEEDS[s], heavy);
+		const char *dir = geni_run(NULL, "batch", "JobPacker", SEEDS[s]);
+		struct csv *f = run_file(dir, "flows.csv.gz");
+		double by[3] = {0, 0, 0}, eligible[2] = {0, 0};   /* heavy, other, not planned */
+		for (int k = 0; k < f->nrow; k++) {
+			if (strcmp(csv_get(f, k, "kind"), "shuffle") || !strcmp(csv_get(f, k, "src_rack"), csv_get(f, k, "dst_rack")))
+				continue;
+			int j = atoi(csv_get(f, k, "job")), cls = j >= 0 && j < 256 && heavy[j] >= 0 ? !heavy[j] : 2;
+			double n = csv_num(f, k, "bytes");
+			by[cls] += n;
+			if (cls < 2 && atoi(csv_get(f, k, "circuit_eligible")))
+				eligible[cls] += n;
+		}
+		csv_free(f);
+		double tot = by[0] + by[1] + by[2];
+		/* Bytes conserved: the flows' cross-rack shuffle bytes are the summary's. */
+		assert_close(tot, summary_num(dir, "agent_bytes.shuffle_cross_rack"), "seed %d", SEEDS[s]);
+		assert_close(eligible[0] + eligible[1], summary_num(dir, "agent_bytes.circuit_eligible_cross_rack"), "seed %d",
+			     SEEDS[s]);
+		char seed[8];
+		snprintf(seed, sizeof seed, "%d", SEEDS[s]);
+		int r = csv_must_row(c, "seed", seed);
+		assert_close(csv_num(c, r, "cross_rack_shuffle_bytes"), tot, "seed %d", SEEDS[s]);
+		assert_close(csv_num(c, r, "heavy_share"), by[0] / tot, "seed %d", SEEDS[s]);
+		assert_close(csv_num(c, r, "other_share"), by[1] / tot, "seed %d", SEEDS[s]);
+		cr_assert_eq(csv_num(c, r, "unplanned_share"), 0, "every job of a batch is planned");
+		assert_close(csv_num(c, r, "heavy_share") + csv_num(c, r, "other_share") + csv_num(c, r, "unplanned_share"), 1,
+			     "seed %d: the shares add up", SEEDS[s]);
+		assert_close(csv_num(c, r, "heavy_eligible"), eligible[0] / by[0], "seed %d", SEEDS[s]);
+		cr_assert(by[0] > 0 && by[1] > 0, "both classes must cross racks for the test to mean anything");
+		tot_all += tot;
+		heavy_all += by[0];
+	}
+	int r = csv_must_row(c, "seed", "all");
+	assert_close(csv_num(c, r, "cross_rack_shuffle_bytes"), tot_all, "all");
+	assert_close(csv_num(c, r, "heavy_share"), heavy_all / tot_all, "all");
+	csv_free(c);
+	/* Where the jobs ran: Corral's jobs in one rack (tasks.csv), its shuffle bytes across racks
+	 * (flows.csv, the summary's); F-Hybrid's runs in the fixture keep no flows. */
+	struct csv *p = csv_out("out/placement.csv");
+	int jobs = 0, one = 0;
+	double shuffle = 0, cross = 0;
+	for (int s = 0; s < 2; s++) {
+		const char *dir = geni_run(NULL, "batch", "Corral", SEEDS[s]);
+		unsigned racks[256] = {0};
+		struct csv *t = run_file(dir, "tasks.csv.gz");
+		for (int k = 0; k < t->nrow; k++) {
+			int j = atoi(csv_get(t, k, "job")), rack = atoi(csv_get(t, k, "rack"));
+			cr_assert(j >= 0 && j < 256 && rack < 32);
+			if (rack >= 0)
+				racks[j] |= 1u << rack;
+		}
+		csv_free(t);
+		for (int j = 0; j < 256; j++)
+			if (racks[j]) {
+				jobs++;
+				one += !(racks[j] & (racks[j] - 1));
+			}
+		shuffle += summary_num(dir, "agent_bytes.shuffle_network");
+		cross += summary_num(dir, "agent_bytes.shuffle_cross_rack");
+	}
+	cr_assert(one > 0 && one < jobs, "%d of %d jobs in one rack: no test", one, jobs);
+	r = csv_must_row(p, "system", "Corral");
+	cr_assert(csv_num(p, r, "jobs") == jobs && csv_num(p, r, "one_rack_jobs") == one);
+	assert_close(csv_num(p, r, "one_rack_share"), (double)one / jobs, "Corral");
+	assert_close(csv_num(p, r, "shuffle_bytes"), shuffle, "Corral's shuffle bytes over the network");
+	assert_close(csv_num(p, r, "cross_rack_share"), cross / shuffle, "Corral");
+	r = csv_must_row(p, "system", "F-Hybrid");
+	cr_assert(isnan(csv_num(p, r, "cross_rack_share")) && csv_num(p, r, "jobs") == 16);
+	csv_free(p);
+}
+
+Test(experiments, report_fetch_times_are_the_summaries_weighted_means)
+{
+	report(NULL, "out", "");
+	struct csv *f = csv_out("out/fetch.csv");
+	const char *cls[] = {"in_rack", "eps", "circuit_eligible"};
+	for (int i = 0; i < 4; i++) {
+		int r = csv_must_row(f, "system", SYSTEMS[i]);
+		for (int k = 0; k < 3; k++) {
+			double n = 0, wait = 0, move = 0;
+			char key[96];
+			for (int s = 0; s < 2; s++) {
+				const char *dir = geni_run(NULL, "batch", SYSTEMS[i], SEEDS[s]);
+				snprintf(key, sizeof key, "fetch_time.%s", cls[k]);
+				json_t *j = summary_of(dir), *o = json_object_get(json_object_get(j, "fetch_time"), cls[k]);
+				cr_assert_not_null(o, "%s: no %s", dir, key);
+				double m = json_number_value(json_object_get(o, "fetches"));
+				n += m;
+				wait += m * json_number_value(json_object_get(o, "wait_mean_s"));
+				move += m * json_number_value(json_object_get(o, "move_mean_s"));
+				json_decref(j);
+			}
+			snprintf(key, sizeof key, "%s_fetches", cls[k]);
+			cr_assert_eq(csv_num(f, r, key), n, "%s %s", SYSTEMS[i], key);
+			snprintf(key, sizeof key, "%s_wait_s", cls[k]);
+			if (n)
+				assert_close(csv_num(f, r, key), wait / n, "%s %s", SYSTEMS[i], key);
+			else
+				cr_assert(isnan(csv_num(f, r, key)), "%s %s: no fetches, yet a mean", SYSTEMS[i], key);
+			snprintf(key, sizeof key, "%s_move_s", cls[k]);
+			if (n)
+				assert_close(csv_num(f, r, key), move / n, "%s %s", SYSTEMS[i], key);
+		}
+	}
+	csv_free(f);
+}
+
+/* The sensitivity table's default point is the batch runs of the seeds the sweep ran, not of
+ * every seed: two seeds in the scenarios, one (4) in the sweep. */
+Test(experiments, sensitivity_compares_its_default_point_over_the_sweeps_seeds)
+{
+	report(NULL, "out", "");
+	double s4 = summary_num(geni_run(NULL, "batch", "JobPacker", 4), "makespan_s");
+	double s5 = summary_num(geni_run(NULL, "batch", "JobPacker", 5), "makespan_s");
+	cr_assert(fabs(s4 - s5) > 0.1, "the seeds' makespans must differ for the test to tell them apart");
+	struct csv *s = csv_out("out/sensitivity.csv");
+	cr_assert_eq(s->nrow, 3, "delta 0.01 and 0.02, interval 1");
+	for (int r = 0; r < s->nrow; r++) {
+		cr_assert_str_eq(csv_get(s, r, "seeds"), "4");
+		if (!strcmp(csv_get(s, r, "value"), "0.02"))
+			assert_close(csv_num(s, r, "makespan_s"), summary_num(geni_run(NULL, "sens-delta0.02", "JobPacker", 4), "makespan_s"),
+				     "delta 0.02");
+		else
+			assert_close(csv_num(s, r, "makespan_s"), s4, "%s %s: seed 4's batch run", csv_get(s, r, "param"),
+				     csv_get(s, r, "value"));
+	}
+	csv_free(s);
+}
+
+/* A run that stopped early is left out with the other systems' runs of its scenario and
+ * seed; the report names it. */
+Test(experiments, report_leaves_out_a_partial_run_with_its_scenario_and_seed)
+{
+	copy_fixture("geni", "t");
+	edit_summary("t", "online", "Corral", 5, "s[\"partial\"]=True; s[\"stop_reason\"]=\"wall\"");
+	report("t", "a", "");
+	struct csv *l = csv_out("a/left_out.csv");
+	cr_assert_eq(l->nrow, 1);
+	cr_assert_str_eq(csv_get(l, 0, "run"), "online-Corral-s5");
+	cr_assert_str_eq(csv_get(l, 0, "stop_reason"), "wall");
+	csv_free(l);
+	struct csv *o = csv_out("a/online.csv");
+	const int s4[] = {4};
+	for (int i = 0; i < 4; i++) {
+		int r = csv_must_row(o, "system", SYSTEMS[i]);
+		cr_assert_eq(csv_num(o, r, "reps"), 1, "%s: seed 5 left out", SYSTEMS[i]);
+		assert_close(csv_num(o, r, "median_jct_s"), pooled_median("t", "online", SYSTEMS[i], -1, s4, 1), "%s", SYSTEMS[i]);
+	}
+	csv_free(o);
+	struct csv *b = csv_out("a/batch.csv");
+	cr_assert_eq(csv_num(b, 0, "reps"), 2, "the batch keeps both seeds");
+	csv_free(b);
+}
+
+/* Whether root/name holds "nan" as a word, any case. */
+static bool has_nan(const char *name)
+{
+	const char *t = file_text(name);
+	for (const char *p = t; (p = strcasestr(p, "nan")); p += 3)
+		if ((p == t || !isalpha((unsigned char)p[-1])) && !isalpha((unsigned char)p[3]))
+			return true;
+	return false;
+}
+
+/* The cell of column `head` in the row of the Markdown table (the one whose header line
+ * starts with `table`) that starts with "| first |". */
+static const char *md_cell(const char *name, const char *table, const char *first, const char *head)
+{
+	static char cell[256];
+	char *copy = strdup(file_text(name)), *save;
+	int col = -1;
+	bool in = false;
+	cell[0] = '\0';
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(l, table, strlen(table))) {
+			in = true;
+			int k = 0;
+			for (char *p = l + 1, *s2, *c = strtok_r(p, "|", &s2); c; c = strtok_r(NULL, "|", &s2), k++) {
+				while (*c == ' ')
+					c++;
+				if (!strncmp(c, head, strlen(head)) && (c[strlen(head)] == ' ' || !c[strlen(head)]) && col < 0)
+					col = k;
+			}
+			continue;
+		}
+		if (!in || l[0] != '|')
+			continue;
+		char want[128];
+		snprintf(want, sizeof want, "| %s |", first);
+		if (strncmp(l, want, strlen(want)))
+			continue;
+		int k = 0;
+		for (char *s2, *c = strtok_r(l + 1, "|", &s2); c; c = strtok_r(NULL, "|", &s2), k++)
+			if (k == col) {
+				while (*c == ' ')
+					c++;
+				snprintf(cell, sizeof cell, "%s", c);
+				cell[strcspn(cell, " ")] = '\0';
+			}
+		break;
+	}
+	free(copy);
+	cr_assert_geq(col, 0, "%s: no column %s in %s", name, head, table);
+	return cell;
+}
+
+/* A study without F-Hybrid, without JobPacker's plans: what cannot be computed is "–" in
+ * the report and NaN in its CSVs, never "nan".  The same of the paper-scale report. */
+Test(experiments, report_writes_a_dash_where_a_value_cannot_be_computed)
+{
+	copy_fixture("geni", "t");
+	cr_assert_eq(sh("rm -rf '%s'/t/jobpacker-sim-geni/fair/*-F-Hybrid-* '%s/t/plans'", root, root), 0);
+	report("t", "a", "");
+	cr_assert_not(has_nan("a/REPORT.md"), "'nan' in the report");
+	cr_assert_str_eq(md_cell("a/REPORT.md", "| system | makespan (s) |", "JobPacker", "÷ F-Hybrid"), DASH);
+	struct csv *b = csv_out("a/batch.csv");
+	cr_assert_eq(b->nrow, 3);
+	for (int r = 0; r < b->nrow; r++)
+		cr_assert(isnan(csv_num(b, r, "makespan_norm")), "%s ÷ F-Hybrid without F-Hybrid", csv_get(b, r, "system"));
+	csv_free(b);
+	struct csv *c = csv_out("a/claims.csv");
+	cr_assert_lt(csv_row(c, "id", "batch_fhybrid"), 0, "a claim on F-Hybrid without its runs");
+	cr_assert_geq(csv_row(c, "id", "batch_corral"), 0);
+	csv_free(c);
+	cr_assert_not(exists("a/plan.csv"), "a plan table without plans");
+	/* The paper-scale report, F-Hybrid's runs removed too. */
+	copy_fixture("paper", "p");
+	cr_assert_eq(sh("rm -rf '%s'/p/jobpacker-sim/fair/*-F-Hybrid-*", root), 0);
+	cr_assert_eq(sh("python3 '%s/experiments/jobpacker/report.py' --sim '%s/p/jobpacker-sim' '%s/po' > '%s/po.log' 2>&1",
+			repo, root, root, root),
+		     0, "report.py --sim failed (see %s/po.log)", root);
+	cr_assert_not(has_nan("po/REPORT.md"), "'nan' in the paper-scale report");
+	cr_assert_str_eq(md_cell("po/REPORT.md", "| system | makespan (s) |", "JobPacker", "÷ F-Hybrid"), DASH);
+}
+
+/* ================================================================== the paper-scale report */
+
+static const char *paper_run(const char *sc, const char *sys, int seed)
+{
+	static char tree[600];
+	snprintf(tree, sizeof tree, "%s/tests/data/jobpacker/paper", repo);
+	return run_dir(tree, "jobpacker-sim", sc, sys, seed);
+}
+
+/* The mean JCT of a run's finished jobs of class rec. */
+static double mean_jct(const char *dir, int rec)
+{
+	static double v[4096];
+	int n = spans(dir, rec, SPAN_JCT, v, 0, NULL);
+	cr_assert_gt(n, 0);
+	double sum = 0;
+	for (int i = 0; i < n; i++)
+		sum += v[i];
+	return sum / n;
+}
+
+/* Fig. 4.18: JobPacker's mixed runs with and without its ad-hoc jobs on a few racks, seed
+ * by seed; and the paper-scale ratios, per seed, then averaged. */
+Test(experiments, report_sim_compares_fig_4_18s_trial_seed_by_seed)
+{
+	cr_assert_eq(sh("python3 '%s/experiments/jobpacker/report.py' --sim '%s/tests/data/jobpacker/paper/jobpacker-sim' "
+			"'%s/out' > '%s/out.log' 2>&1",
+			repo, repo, root, root),
+		     0, "report.py --sim failed (see %s/out.log)", root);
+	struct csv *a = csv_out("out/adhocagg.csv");
+	int r = csv_must_row(a, "jobs", "ad hoc");
+	double without = 0, with = 0, ratio = 0;
+	for (int s = 0; s < 2; s++) {
+		double wo = mean_jct(paper_run("mixed", "JobPacker", SEEDS[s]), 0);
+		double wi = mean_jct(paper_run("adhocagg", "JobPacker", SEEDS[s]), 0);
+		without += wo / 2;
+		with += wi / 2;
+		ratio += wi / wo / 2;
+	}
+	cr_assert(fabs(with - without) > 1e-3, "the trial changed nothing (%.3f s both)", with);
+	assert_close(csv_num(a, r, "mean_without_s"), without, "without");
+	assert_close(csv_num(a, r, "mean_with_s"), with, "with");
+	assert_close(csv_num(a, r, "mean_ratio"), ratio, "with ÷ without, per seed");
+	csv_free(a);
+	/* Batch makespan ÷ F-Hybrid: per seed, then averaged, with the seeds' range. */
+	double q[2];
+	for (int s = 0; s < 2; s++) {
+		/* one at a time: paper_run's buffer is reused */
+		double jp = summary_num(paper_run("batch", "JobPacker", SEEDS[s]), "makespan_s");
+		q[s] = jp / summary_num(paper_run("batch", "F-Hybrid", SEEDS[s]), "makespan_s");
+	}
+	struct csv *p = csv_out("out/paper.csv");
+	r = csv_must_row(p, "id", "batch_jobpacker_fhybrid");
+	assert_close(csv_num(p, r, "ours"), (q[0] + q[1]) / 2, "JobPacker ÷ F-Hybrid");
+	assert_close(csv_num(p, r, "lo"), fmin(q[0], q[1]), "lowest seed");
+	assert_close(csv_num(p, r, "hi"), fmax(q[0], q[1]), "highest seed");
+	cr_assert_eq(csv_num(p, r, "holds"), (q[0] + q[1]) / 2 < 1);
+	r = csv_must_row(p, "id", "batch_corral_fhybrid");
+	cr_assert(isnan(csv_num(p, r, "holds")), "the paper gives Corral no direction of its own");
+	csv_free(p);
+	struct csv *b = csv_out("out/batch.csv");
+	assert_close(csv_num(b, csv_must_row(b, "system", "JobPacker"), "makespan_norm"), (q[0] + q[1]) / 2, "batch.csv");
+	csv_free(b);
+}
+
+/* ================================================================== run.sh */
+
+/* experiments/jobpacker/run.sh `args`, its results in root/<res>, its report in root/<out>
+ * (NULL: where run.sh puts it for that RES), with the environment `env` besides; its output
+ * in root/<log>.  Returns the exit status. */
+static int run_sh(const char *res, const char *out, const char *env, const char *args, const char *log)
+{
+	char out_sim[600] = "";
+	if (out)
+		snprintf(out_sim, sizeof out_sim, "OUT_SIM='%s/%s' ", root, out);
+	return sh("cd '%s' && RES='%s/%s' %sEMU='%s' %s experiments/jobpacker/run.sh %s > '%s/%s' 2>&1", repo, root, res,
+		  out_sim, emu, env, args, root, log);
+}
+
+/* run.sh on the simulator at GENI scale, batch only, JobPacker and Corral, one repetition per
+ * seed, with `extra` options; results in root/<res>, the report in root/out-<res>. */
+static int study_args(const char *res, const char *jobs, const char *seeds, const char *extra, const char *log)
+{
+	char out[64], args[1024];
+	int reps = 1;
+	for (const char *c = seeds; *c; c++)
+		reps += *c == ' ';
+	snprintf(out, sizeof out, "out-%s", res);
+	snprintf(args, sizeof args, "--backend sim --scale geni --no-sens --reps %d --seeds '%s' --jobs %s %s", reps, seeds,
+		 jobs, extra);
+	return run_sh(res, out, "SYSTEMS='JobPacker Corral' ONLY='^batch-'", args, log);
+}
+
+/* A run's directory under the results root root/<res> at GENI scale on the simulator. */
+static const char *res_run(const char *res, const char *sys, int seed)
+{
+	static char path[600];
+	snprintf(path, sizeof path, "%s/%s/jobpacker-sim-geni/%s/batch-%s-s%d", root, res, sched_of(sys), sys, seed);
+	return path;
+}
+
+Test(experiments, run_sh_reuses_a_run_only_when_made_with_the_same_arguments)
+{
+	cr_assert_eq(study_args("res", "3", "4", "", "a.log"), 0, "see %s/a.log", root);
+	cr_assert_eq(summary_num(res_run("res", "JobPacker", 4), "jobs"), 3);
+	/* Another --jobs: the 3-job runs are made again, not kept. */
+	cr_assert_eq(study_args("res", "2", "4", "", "b.log"), 0);
+	cr_assert_not(file_has("b.log", "done already"));
+	cr_assert_eq(summary_num(res_run("res", "JobPacker", 4), "jobs"), 2);
+	cr_assert_eq(summary_num(res_run("res", "Corral", 4), "jobs"), 2);
+	/* The same arguments: kept. */
+	cr_assert_eq(study_args("res", "2", "4", "", "c.log"), 0);
+	cr_assert_eq(lines_with("c.log", ": done already"), 2);
+	/* The report of the runs kept. */
+	struct csv *b = csv_out("out-res/batch.csv");
+	cr_assert_eq(b->nrow, 2);
+	assert_close(csv_num(b, csv_must_row(b, "system", "Corral"), "makespan_s"),
+		     summary_num(res_run("res", "Corral", 4), "makespan_s"), "the report of the runs kept");
+	csv_free(b);
+	cr_assert(exists("out-res/REPORT.md"));
+}
+
+/* --rate-scale scales the rates and, with them, GENI's data scale (0.01), so the times stay;
+ * the runs made without it are made again. */
+Test(experiments, run_sh_rate_scale_scales_rates_and_bytes_together)
+{
+	cr_assert_eq(run_sh("res", NULL, "", "--list --backend sim --scale geni --rate-scale 0.5", "l.log"), 0);
+	int runs = lines_with("l.log", ": emu run ");
+	cr_assert_gt(runs, 0);
+	cr_assert_eq(lines_with("l.log", " --rate-scale 0.5 --data-scale 0.005 "), runs);
+	cr_assert_eq(study_args("res", "2", "4", "--rate-scale 0.5", "a.log"), 0, "see %s/a.log", root);
+	cr_assert_eq(summary_num(res_run("res", "JobPacker", 4), "parameters.rate_scale"), 0.5);
+	cr_assert_eq(summary_num(res_run("res", "JobPacker", 4), "parameters.data_scale"), 0.005);
+	cr_assert_eq(study_args("res", "2", "4", "", "b.log"), 0);
+	cr_assert_not(file_has("b.log", "done already"));
+	cr_assert_eq(summary_num(res_run("res", "JobPacker", 4), "parameters.rate_scale"), 1.0);
+	cr_assert_eq(summary_num(res_run("res", "JobPacker", 4), "parameters.data_scale"), 0.01);
+	cr_assert_eq(study_args("res", "2", "4", "--rate-scale 2", "c.log"), 2);
+	cr_assert(file_has("c.log", "--rate-scale needs a number in (0, 1], not '2'"));
+}
+
+/* Slow motion is the emulator's: the simulator's clock is virtual.  Both the script and emu
+ * run say so and exit 2, as they do for a factor below 1. */
+Test(experiments, slowdown_is_for_the_emulator_only)
+{
+	cr_assert_eq(run_sh("res", NULL, "", "--backend sim --scale geni --slowdown 2", "a.log"), 2);
+	cr_assert(file_has("a.log", "--slowdown is for the emulator"));
+	cr_assert_eq(run_sh("res", NULL, "", "--backend sim --scale geni --slowdown 0.5", "b.log"), 2);
+	cr_assert(file_has("b.log", "--slowdown needs a number in [1, 100], not '0.5'"));
+	cr_assert_eq(sh("'%s' run --backend sim --slowdown 2 > '%s/c.log' 2>&1", emu, root), 2);
+	cr_assert(file_has("c.log", "--slowdown is for the emulator"));
+	cr_assert_eq(sh("'%s' run --slowdown 0.5 > '%s/d.log' 2>&1", emu, root), 2);
+}
+
+/* --list shows every run's emu arguments and runs nothing, without root.  The emulated study
+ * runs at --slowdown 1.5 unless told otherwise; real time passes no --slowdown at all (the
+ * runs made before stay reusable), and the simulator none either. */
 Test(experiments, the_emulated_study_runs_in_slow_motion_unless_told_otherwise)
 {
 	cr_assert_eq(run_sh("res", NULL, "", "--list", "a.log"), 0, "see %s/a.log", root);
@@ -191,523 +1233,179 @@ Test(experiments, the_emulated_study_runs_in_slow_motion_unless_told_otherwise)
 	cr_assert_eq(run_sh("res", NULL, "", "--list --backend sim --scale geni --no-sens", "d.log"), 0);
 	cr_assert_gt(lines_with("d.log", ": emu run --backend sim "), 0);
 	cr_assert_eq(lines_with("d.log", "--slowdown"), 0);
-	char made[600];
-	snprintf(made, sizeof made, "%s/res", root);
-	cr_assert_neq(access(made, F_OK), 0, "--list created %s", made);
+	cr_assert_not(exists("res"), "--list created %s/res", root);
 }
 
-Test(experiments, report_pairs_twin_runs_of_the_same_setup_only, .timeout = 300)
+/* A copy of the study's scripts (and of the topologies) in root/tree, so that a study without
+ * RES writes under the copy: root/tree/results and root/tree/experiments/jobpacker. */
+static void make_tree(void)
 {
-	cr_assert_eq(study("res", "10", "a.log"), 0);
-	cr_assert_eq(study("other", "8", "b.log"), 0);
-	char cmd[2048];
-	/* A study beside itself: every pair agrees exactly. */
-	snprintf(cmd, sizeof cmd, "python3 '%s/experiments/jobpacker/report.py' '%s/res/jobpacker-sim-geni' '%s/self' "
-		 "--twin '%s/res/jobpacker-sim-geni' > /dev/null 2>&1", repo, root, root, root);
-	cr_assert_eq(system(cmd), 0);
-	cr_assert(file_has("self/REPORT.md", "## The emulator beside its simulator twin"));
-	cr_assert(file_has("self/REPORT.md", "Over all 2 pairs the two differ by 0% in the median, 0% at most"));
-	cr_assert(file_has("self/REPORT.md", "| batch | makespan | 1.00 (1.00–1.00) | — | 1.00 (1.00–1.00) | — |"));
-	/* A twin of 8 jobs for a study of 10: no twin. */
-	snprintf(cmd, sizeof cmd, "python3 '%s/experiments/jobpacker/report.py' '%s/res/jobpacker-sim-geni' '%s/mixed' "
-		 "--twin '%s/other/jobpacker-sim-geni' > '%s/mixed.log' 2>&1", repo, root, root, root, root);
-	cr_assert_eq(system(cmd), 0);
-	cr_assert(file_has("mixed.log", "not the emulator's setup"));
-	cr_assert_not(file_has("mixed/REPORT.md", "simulator twin"));
+	cr_assert_eq(sh("mkdir -p '%s/tree/experiments/jobpacker' && cd '%s/experiments' && cp machine_limited.sh "
+			"'%s/tree/experiments/' && cp jobpacker/*.sh jobpacker/*.py jobpacker/*.gp '%s/tree/experiments/jobpacker/' "
+			"&& cp -r '%s/topologies' '%s/tree/'",
+			root, repo, root, root, repo, root),
+		     0);
 }
 
-/* Edit the "res" study's seed-4 JobPacker batch summary with `edit` (a shell
- * command on "$f"), then write the report again into `out`; the exit status. */
-static int edit_and_report(const char *edit, const char *out)
+/* run.sh in root/tree without RES, with the environment `env` and `args`; its output in
+ * root/<log>. */
+static int tree_run(const char *env, const char *args, const char *log)
 {
-	char cmd[2048];
-	snprintf(cmd, sizeof cmd, "f='%s/res/jobpacker-sim-geni/jobpacker/batch-JobPacker-s4/summary.json' && %s && "
-		 "python3 '%s/experiments/jobpacker/report.py' '%s/res/jobpacker-sim-geni' '%s/%s' > /dev/null 2>&1",
-		 root, edit, repo, root, root, out);
-	return system(cmd);
+	return sh("cd '%s/tree' && EMU='%s' %s experiments/jobpacker/run.sh %s > '%s/%s' 2>&1", root, emu, env, args, root, log);
 }
 
-Test(experiments, report_gives_each_runs_cpu_saturated_seconds_and_late_maps, .timeout = 300)
+/* The names in root/tree/experiments/jobpacker, one string. */
+static const char *tree_scripts(void)
 {
-	cr_assert_eq(study("res", "10", "a.log"), 0);
-	/* A simulated study has no CPU to saturate: no column. */
-	cr_assert(file_has("out-res/REPORT.md", "| run | verdict | detail |"));
-	cr_assert_not(file_has("out-res/REPORT.md", "*CPU saturated*"));
-	/* One run as if the emulator's monitor had found 3 of its 10 seconds saturated. */
-	cr_assert_eq(edit_and_report("sed -i -e 's/\"samples\": *[0-9]*/\"samples\": 10/' "
-				     "-e 's/\"cpu_saturated_samples\": *[0-9]*/\"cpu_saturated_samples\": 3/' \"$f\"",
-				     "hot"), 0);
-	cr_assert(file_has("hot/REPORT.md", "| run | verdict | CPU saturated | detail |"));
-	cr_assert(file_has("hot/REPORT.md", "| batch-JobPacker-s4 | simulated | 30% |"));
-	cr_assert(file_has("hot/REPORT.md", "| batch-Corral-s4 | simulated | 0% |"));
-	cr_assert(file_has("hot/REPORT.md", "mean over each system's runs: JobPacker 30%, Corral 0%."));
-	/* The same run as if its node-local maps had ended 50 ms late: a column, and "—" where
-	 * a summary has no such measure. */
-	cr_assert_eq(edit_and_report("python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); "
-				     "s[\"fidelity\"][\"task_lateness\"]={\"tasks\": 9, \"mean_s\": 0.05, \"p90_s\": 0.1, "
-				     "\"max_s\": 0.2, \"share_of_compute\": 0.106}; json.dump(s, open(sys.argv[1], \"w\"))' \"$f\"",
-				     "late"), 0);
-	cr_assert(file_has("late/REPORT.md", "| run | verdict | CPU saturated | maps late | detail |"));
-	cr_assert(file_has("late/REPORT.md", "| batch-JobPacker-s4 | simulated | 30% | 50 ms (10.6%) |"));
-	cr_assert(file_has("late/REPORT.md", "| batch-Corral-s4 | simulated | 0% | — |"));
-	/* And as if its servers had sent 7 SYNs again (the emulator's emu.tcp). */
-	cr_assert_eq(edit_and_report("python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); "
-				     "s[\"emu\"]={\"tcp\": {\"syn_retransmits\": 7, \"timeouts\": 1, \"delayed_acks\": 2}}; "
-				     "json.dump(s, open(sys.argv[1], \"w\"))' \"$f\"", "syn"), 0);
-	cr_assert(file_has("syn/REPORT.md", "| run | verdict | CPU saturated | maps late | SYNs sent again | detail |"));
-	cr_assert(file_has("syn/REPORT.md", "| batch-JobPacker-s4 | simulated | 30% | 50 ms (10.6%) | 7 |"));
-	cr_assert(file_has("syn/REPORT.md", "| batch-Corral-s4 | simulated | 0% | — | — |"));
-	cr_assert_not(file_has("late/REPORT.md", "SYNs sent again"));
+	static char names[4096];
+	char path[600];
+	snprintf(path, sizeof path, "%s/tree/experiments/jobpacker", root);
+	names[0] = '\0';
+	DIR *d = opendir(path);
+	cr_assert_not_null(d);
+	for (struct dirent *e; (e = readdir(d));)
+		if (strlen(names) + strlen(e->d_name) + 2 < sizeof names)
+			strcat(strcat(names, e->d_name), " ");
+	closedir(d);
+	return names;
 }
 
-Test(experiments, report_gives_the_spread_over_resampled_seeds, .timeout = 300)
+Test(experiments, quick_keeps_its_runs_and_report_apart)
 {
-	/* Two seeds: a resample is seed 4 twice, seed 5 twice or one of each.
-	 * JobPacker's batch OCS share is the mean over the resample, so the
-	 * 5th-95th percentile is exactly [the lower seed's share, the higher's]. */
-	cr_assert_eq(run_sh("res", "out-res", "SYSTEMS='JobPacker Corral F-Hybrid' ONLY='^batch-'",
-			    "--backend sim --scale geni --no-sens --reps 2 --seeds '4 5' --jobs 10", "a.log"),
-		     0, "run.sh failed (see %s/a.log)", root);
-	double r[2];
-	for (int k = 0; k < 2; k++) {
-		char run[64];
-		snprintf(run, sizeof run, "jobpacker/batch-JobPacker-s%d", 4 + k);
-		r[k] = summary_num("res", run, "ocs_share");
-		cr_assert(r[k] == r[k], "no OCS share for seed %d", 4 + k);
-	}
-	cr_assert(fabs(r[0] - r[1]) > 0.01, "the seeds must differ for the test to mean anything");
-	char cell[64];
-	snprintf(cell, sizeof cell, "| %.3f–%.3f |", fmin(r[0], r[1]), fmax(r[0], r[1]));
-	cr_assert(file_has("out-res/REPORT.md", "over resampled seeds"));
-	cr_assert(file_has("out-res/REPORT.md", cell), "no interval %s in the direction table", cell);
-
-	/* How often each claim holds over the resamples: always when both seeds alone agree with
-	 * the paper, never when neither does, and sometimes (a resample of one seed twice agrees
-	 * as that seed does) when one does.  The title counts the claims settled either way. */
-	char path[512], line[1024];
-	snprintf(path, sizeof path, "%s/out-res/REPORT.md", root);
-	FILE *f = fopen(path, "r");
-	cr_assert_not_null(f);
-	int yes = 0, no = 0, open = 0, rows = 0, t_yes = -1, t_no = -1, t_open = -1;
-	bool in_table = false;   /* the direction table, up to the next section */
-	while (fgets(line, sizeof line, f)) {
-		if (!strncmp(line, "## ", 3))
-			in_table = sscanf(line, "## Direction of the Chapter 4 results (%*d of %*d hold; over resampled seeds "
-					  "%d hold, %d miss, %d not settled)", &t_yes, &t_no, &t_open) == 3;
-		char *cell[16];
-		int k = 0;
-		if (!in_table || strncmp(line, "| batch", 7))
-			continue;
-		for (char *q = line + 1, *tok; k < 16 && (tok = strsep(&q, "|")); )
-			cell[k++] = tok;
-		cr_assert_geq(k, 7, "a short row: %s", line);
-		int agree, of;
-		double share;
-		cr_assert_eq(sscanf(cell[4], " %d of %d", &agree, &of), 2, "seeds cell: %s", cell[4]);
-		cr_assert_eq(sscanf(cell[6], " %lf%%", &share), 1, "share cell: %s", cell[6]);
-		cr_assert_eq(of, 2);
-		if (agree == 2)
-			cr_assert_eq(share, 100, "%s: both seeds agree, yet %g%%", cell[0], share);
-		else if (agree == 0)
-			cr_assert_eq(share, 0, "%s: neither seed agrees, yet %g%%", cell[0], share);
-		else
-			cr_assert(share > 0 && share < 100, "%s: one seed agrees, yet %g%%", cell[0], share);
-		yes += share >= 95;
-		no += share <= 5;
-		open += share > 5 && share < 95;
-		rows++;
-	}
-	fclose(f);
-	cr_assert_eq(rows, 4, "the batch claims of JobPacker, Corral and F-Hybrid, not %d", rows);
-	cr_assert(t_yes == yes && t_no == no && t_open == open, "title %d / %d / %d, rows %d / %d / %d", t_yes, t_no,
-		  t_open, yes, no, open);
+	/* Without RES: --quick writes under results/jobpacker-quick/, neither into the full study's
+	 * results nor beside the scripts. */
+	make_tree();
+	char before[4096];
+	snprintf(before, sizeof before, "%s", tree_scripts());
+	cr_assert_eq(tree_run("SYSTEMS=JobPacker ONLY='^batch-'", "--backend sim --scale geni --quick --jobs 2", "a.log"), 0,
+		     "run.sh failed (see %s/a.log)", root);
+	cr_assert(exists("tree/results/jobpacker-quick/out-sim-geni/REPORT.md"));
+	cr_assert(exists("tree/results/jobpacker-quick/out-sim-geni/batch.csv"));
+	cr_assert(exists("tree/results/jobpacker-quick/jobpacker-sim-geni/jobpacker/batch-JobPacker-s4/summary.json"));
+	cr_assert_not(exists("tree/results/jobpacker-sim-geni"), "--quick ran into the full study's results");
+	cr_assert_str_eq(tree_scripts(), before, "--quick wrote beside the scripts");
+	/* Its default: 12 jobs, one seed. */
+	cr_assert_eq(tree_run("", "--list --backend sim --scale geni --quick", "b.log"), 0);
+	int runs = lines_with("b.log", ": emu run ");
+	cr_assert_gt(runs, 0);
+	cr_assert_eq(lines_with("b.log", " --jobs 12 "), runs);
+	cr_assert_eq(lines_with("b.log", "-s4: emu run "), runs);
 }
 
-/* Split a CSV line in place into at most 16 fields; returns how many. */
-static int csv_fields(char *line, char *field[16])
+Test(experiments, run_sh_makes_a_run_again_when_its_topology_file_changed)
 {
-	int k = 0;
-	for (char *p = line, *tok; k < 16 && (tok = strsep(&p, ",")); )
-		field[k++] = tok;
-	return k;
-}
-
-/* The median of v[0..n) as statistics.median (the mean of the middle two of an even
- * count); sorts v.  An insertion sort: a few dozen jobs. */
-static double median(double *v, int n)
-{
-	for (int i = 1; i < n; i++)
-		for (int k = i; k > 0 && v[k - 1] > v[k]; k--) {
-			double t = v[k];
-			v[k] = v[k - 1];
-			v[k - 1] = t;
-		}
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* What finished_spans takes of a job: its JCT, its wait from arrival to its first container,
- * or its run from there to its end. */
-enum span { SPAN_JCT, SPAN_WAIT, SPAN_RUN };
-
-/* The spans `what` of the finished jobs in a run's jobs.csv (under the results root `res`) of
- * class `rec` (1 recurring, 0 ad hoc, -1 every job); returns how many.  rec_share (if not
- * NULL): the share of the workload's shuffle bytes its recurring jobs hold. */
-static int finished_spans(const char *res, const char *run, int rec, enum span what, double *v, int cap,
-			  double *rec_share)
-{
-	char path[512], line[1024];
-	snprintf(path, sizeof path, "%s/%s/%s/jobs.csv", root, res, run);
-	FILE *f = fopen(path, "r");
-	cr_assert_not_null(f, "%s missing", path);
-	int n = 0;
-	double all = 0, recurring = 0;
-	cr_assert_not_null(fgets(line, sizeof line, f));   /* header */
-	while (fgets(line, sizeof line, f) && n < cap) {
-		char *field[16];
-		int k = csv_fields(line, field);
-		cr_assert_geq(k, 13, "%s: a short row", path);
-		all += atof(field[9]);   /* shuffle_bytes */
-		recurring += atoi(field[11]) == 1 ? atof(field[9]) : 0;
-		if (atoi(field[12]) == 1 && (rec < 0 || atoi(field[11]) == rec))   /* finished, of the class */
-			/* submit_s, start_s, end_s, jct_s */
-			v[n++] = what == SPAN_WAIT ? atof(field[3]) - atof(field[2])
-				 : what == SPAN_RUN ? atof(field[4]) - atof(field[3]) : atof(field[5]);
-	}
-	fclose(f);
-	if (rec_share)
-		*rec_share = all > 0 ? recurring / all : NAN;
-	return n;
-}
-
-/* The median of the finished jobs' spans `what` of class `rec` (as finished_spans) in a
- * GENI-scale run, as statistics.median (the mean of the middle two of an even count);
- * rec_share as there. */
-static double class_median(const char *res, const char *run, int rec, enum span what, double *rec_share)
-{
-	char where[256];
-	snprintf(where, sizeof where, "%s/jobpacker-sim-geni", res);
-	double v[4096];
-	int n = finished_spans(where, run, rec, what, v, 4096, rec_share);
-	cr_assert_gt(n, 0, "%s: no finished job of the class", run);
-	return median(v, n);
-}
-
-static double median_jct(const char *res, const char *run)
-{
-	return class_median(res, run, -1, SPAN_JCT, NULL);
-}
-
-Test(experiments, report_gives_the_online_median_against_the_arrival_rate, .timeout = 300)
-{
-	/* The load sweep beside the online scenario, JobPacker and F-EPS, one seed. */
-	cr_assert_eq(run_sh("res", "out-res", "SYSTEMS='JobPacker F-EPS' ONLY='^(online|load2)-'",
-			    "--backend sim --scale geni --no-sens --reps 1 --seeds 4 --jobs 12", "a.log"),
-		     0, "run.sh failed (see %s/a.log)", root);
-	double jp = median_jct("res", "jobpacker/load2-JobPacker-s4"), fe = median_jct("res", "fair/load2-F-EPS-s4");
-	double jp1 = median_jct("res", "jobpacker/online-JobPacker-s4");
-	char row[128];
-	/* rate 2: one run, JobPacker's median, ÷ F-EPS; no F-Hybrid or Corral: "—". */
-	snprintf(row, sizeof row, "| simulator | 2 | 1 | ");
-	cr_assert(file_has("out-res/REPORT.md", "## Online median JCT against the arrival rate"));
-	cr_assert(file_has("out-res/REPORT.md", row));
-	snprintf(row, sizeof row, "| %.2f | %.3f | — | — | — |", jp, jp / fe);
-	cr_assert(file_has("out-res/REPORT.md", row), "no row ending %s", row);
-	snprintf(row, sizeof row, "| simulator | 1 | 1 | ");
-	cr_assert(file_has("out-res/REPORT.md", row));
-	snprintf(row, sizeof row, "| %.2f | ", jp1);
-	cr_assert(file_has("out-res/REPORT.md", row));
-	/* Twice the arrival rate: JobPacker's jobs wait more. */
-	cr_assert_gt(jp, jp1);
-}
-
-Test(experiments, quick_keeps_its_runs_and_report_apart, .timeout = 300)
-{
-	/* Without RES, in a tree of links to the repository's scripts and topologies, so that
-	 * the runs land in the test's directory: --quick writes under results/jobpacker-quick/,
-	 * neither into the full study's results nor over the committed report. */
-	char committed[600], cmd[4096];
-	snprintf(committed, sizeof committed, "%s/experiments/jobpacker/out-sim-geni/REPORT.md", repo);
-	struct stat before, after;
-	cr_assert_eq(stat(committed, &before), 0, "%s missing", committed);
-	snprintf(cmd, sizeof cmd,
-		 "mkdir -p '%s/tree/experiments' && ln -s '%s/experiments/jobpacker' '%s/tree/experiments/' && "
-		 "ln -s '%s/topologies' '%s/tree/' && cd '%s/tree' && EMU='%s' SYSTEMS='JobPacker Corral' "
-		 "ONLY='^batch-' experiments/jobpacker/run.sh --backend sim --scale geni --quick > '%s/a.log' 2>&1",
-		 root, repo, root, repo, root, root, emu, root);
-	cr_assert_eq(system(cmd), 0, "run.sh failed (see %s/a.log)", root);
-	cr_assert(file_has("tree/results/jobpacker-quick/out-sim-geni/REPORT.md", "## Batch (Figs. 4.13, 4.14)"));
-	cr_assert(file_has("tree/results/jobpacker-quick/jobpacker-sim-geni/jobpacker/batch-JobPacker-s4/run.key",
-			   "--jobs 12 "));
-	struct stat st;
-	snprintf(cmd, sizeof cmd, "%s/tree/results/jobpacker-sim-geni", root);
-	cr_assert_neq(stat(cmd, &st), 0, "%s: --quick ran into the full study's results", cmd);
-	cr_assert_eq(stat(committed, &after), 0);
-	cr_assert(before.st_mtim.tv_sec == after.st_mtim.tv_sec && before.st_mtim.tv_nsec == after.st_mtim.tv_nsec,
-		  "%s was written", committed);
-}
-
-Test(experiments, run_sh_makes_a_run_again_when_its_topology_file_changed, .timeout = 300)
-{
-	/* A tree with its own copy of the topologies: editing one must not leave
-	 * the runs made on the old fabric standing as results of the new. */
-	char cmd[4096], study[1024];
-	snprintf(study, sizeof study,
-		 "cd '%s/tree' && EMU='%s' SYSTEMS=JobPacker ONLY='^batch-' experiments/jobpacker/run.sh --backend sim "
-		 "--scale geni --quick",
-		 root, emu);
-	snprintf(cmd, sizeof cmd,
-		 "mkdir -p '%s/tree/experiments' && ln -s '%s/experiments/jobpacker' '%s/tree/experiments/' && "
-		 "cp -r '%s/topologies' '%s/tree/' && %s > '%s/a.log' 2>&1 && %s > '%s/b.log' 2>&1",
-		 root, repo, root, repo, root, study, root, study, root);
-	cr_assert_eq(system(cmd), 0, "run.sh failed (see %s/a.log, b.log)", root);
+	/* A tree with its own copy of the topologies: editing one must not leave the runs made on
+	 * the old fabric standing as results of the new. */
+	make_tree();
+	const char *env = "SYSTEMS=JobPacker ONLY='^batch-'", *args = "--backend sim --scale geni --quick --jobs 2";
+	cr_assert_eq(tree_run(env, args, "a.log"), 0, "run.sh failed (see %s/a.log)", root);
+	cr_assert_eq(tree_run(env, args, "b.log"), 0);
 	cr_assert(file_has("b.log", "batch-JobPacker-s4: done already"));
-	snprintf(cmd, sizeof cmd, "sed -i 's/tx_rate = \"1Gbit\"/tx_rate = \"100Mbit\"/' '%s/tree/topologies/geni-10rack.conf' && "
-		 "grep -q 'tx_rate = \"100Mbit\"' '%s/tree/topologies/geni-10rack.conf' && %s > '%s/c.log' 2>&1",
-		 root, root, study, root);
-	cr_assert_eq(system(cmd), 0, "run.sh failed (see %s/c.log)", root);
+	cr_assert_eq(sh("sed -i 's/tx_rate = \"1Gbit\"/tx_rate = \"100Mbit\"/' '%s/tree/topologies/geni-10rack.conf' && "
+			"grep -q 'tx_rate = \"100Mbit\"' '%s/tree/topologies/geni-10rack.conf'",
+			root, root),
+		     0);
+	cr_assert_eq(tree_run(env, args, "c.log"), 0, "run.sh failed (see %s/c.log)", root);
 	cr_assert_not(file_has("c.log", "done already"), "a run made on the old topology was reused");
 }
 
-Test(experiments, a_study_into_another_results_root_reports_there, .timeout = 300)
+/* A simulator study reports into the results root (RES, or results/ without it), never beside
+ * the scripts; OUT_SIM names another directory. */
+Test(experiments, simulator_studies_report_into_the_results_root)
 {
-	/* RES without OUT_SIM: the report goes under RES, not over the committed
-	 * one beside run.sh. */
-	char committed[600];
-	snprintf(committed, sizeof committed, "%s/experiments/jobpacker/out-sim-geni/REPORT.md", repo);
-	struct stat before, after;
-	cr_assert_eq(stat(committed, &before), 0, "%s missing", committed);
-	cr_assert_eq(run_sh("res", NULL, "SYSTEMS='JobPacker Corral' ONLY='^batch-'",
-			    "--backend sim --scale geni --no-sens --reps 1 --seeds 4 --jobs 8", "a.log"),
+	cr_assert_eq(run_sh("res", NULL, "SYSTEMS=JobPacker ONLY='^batch-'",
+			    "--backend sim --scale geni --no-sens --reps 1 --seeds 4 --jobs 2", "a.log"),
 		     0, "run.sh failed (see %s/a.log)", root);
-	cr_assert(file_has("res/out-sim-geni/REPORT.md", "## Batch (Figs. 4.13, 4.14)"));
-	cr_assert_eq(stat(committed, &after), 0);
-	cr_assert(before.st_mtim.tv_sec == after.st_mtim.tv_sec && before.st_mtim.tv_nsec == after.st_mtim.tv_nsec,
-		  "%s was written", committed);
+	cr_assert(exists("res/out-sim-geni/REPORT.md"));
+	make_tree();
+	char before[4096];
+	snprintf(before, sizeof before, "%s", tree_scripts());
+	cr_assert_eq(tree_run("SYSTEMS=JobPacker ONLY='^batch-'", "--backend sim --scale geni --no-sens --reps 1 --seeds 4 --jobs 2",
+			      "b.log"),
+		     0, "run.sh failed (see %s/b.log)", root);
+	cr_assert(exists("tree/results/out-sim-geni/REPORT.md"));
+	cr_assert(exists("tree/results/jobpacker-sim-geni/jobpacker/batch-JobPacker-s4/summary.json"));
+	cr_assert_eq(tree_run("SYSTEMS=JobPacker ONLY='^batch-'", "--backend sim --no-sens --reps 1 --seeds 4 --jobs 2", "c.log"),
+		     0, "run.sh failed (see %s/c.log)", root);
+	cr_assert(exists("tree/results/out-sim/REPORT.md"));
+	cr_assert(exists("tree/results/out-sim/batch.csv"));
+	cr_assert(exists("tree/results/jobpacker-sim/plans/batch-JobPacker-s4.plan"));
+	cr_assert_str_eq(tree_scripts(), before, "a simulator study wrote beside the scripts");
 }
 
-/* --ocs-mode and --copiers reach every run, the report says so, and the
- * default study does not reuse their runs; bad values stop run.sh before it
- * creates anything. */
 /* run.sh with the bad option `args` exits 2, naming it, and creates nothing. */
 static void rejects(const char *args)
 {
-	cr_assert_eq(study_args("bad", "8", "4", args, "bad.log"), 2, "%s", args);
+	cr_assert_eq(study_args("bad", "2", "4", args, "bad.log"), 2, "%s", args);
 	cr_assert(file_has("bad.log", "run.sh: --"), "%s: no error naming the option", args);
-	static const char *const made[] = {"bad", "out-bad"};
-	for (size_t i = 0; i < 2; i++) {
-		char path[600];
-		snprintf(path, sizeof path, "%s/%s", root, made[i]);
-		cr_assert_neq(access(path, F_OK), 0, "%s: %s created", args, path);
-	}
+	cr_assert(!exists("bad") && !exists("out-bad"), "%s: created files", args);
 }
 
-Test(experiments, run_sh_passes_the_network_model_to_every_run, .timeout = 300)
+/* --ocs-mode and --copiers reach every run, and the default study does not reuse their
+ * runs; bad values stop run.sh before it creates anything. */
+Test(experiments, run_sh_passes_the_network_model_to_every_run)
 {
-	cr_assert_eq(study_args("res", "8", "4", "--ocs-mode fallback --copiers 8", "a.log"), 0,
-		     "run.sh failed (see %s/a.log)", root);
+	cr_assert_eq(run_sh("res", NULL, "", "--list --backend sim --scale geni --ocs-mode fallback --copiers 8", "l.log"), 0);
+	int runs = lines_with("l.log", ": emu run ");
+	cr_assert_gt(runs, 0);
+	cr_assert_eq(lines_with("l.log", " --ocs-mode fallback --copiers 8 "), runs);
+	cr_assert_eq(run_sh("res", NULL, "", "--list --backend sim --scale geni", "m.log"), 0);
+	cr_assert_eq(lines_with("m.log", "--ocs-mode"), 0);
+	cr_assert_eq(study_args("res", "2", "4", "--ocs-mode fallback --copiers 8", "a.log"), 0, "see %s/a.log", root);
 	cr_assert(file_has("res/jobpacker-sim-geni/jobpacker/batch-JobPacker-s4/summary.json", "\"ocs_mode\": \"fallback\""));
-	cr_assert_eq(summary_num("res", "corral/batch-Corral-s4", "copiers"), 8);
-	cr_assert(file_has("out-res/REPORT.md", "mode fallback; 8 copiers per reduce"));
-	cr_assert_eq(study_args("res", "8", "4", "", "b.log"), 0, "run.sh failed (see %s/b.log)", root);
+	cr_assert_eq(summary_num(res_run("res", "Corral", 4), "parameters.copiers"), 8);
+	cr_assert_eq(study_args("res", "2", "4", "", "b.log"), 0, "see %s/b.log", root);
 	cr_assert_not(file_has("b.log", "done already"));
-	cr_assert(file_has("out-res/REPORT.md", "mode hold; 5 copiers per reduce"));
+	cr_assert_eq(summary_num(res_run("res", "Corral", 4), "parameters.copiers"), 5);
 	static const char *const bad[] = {"--ocs-mode spill", "--copiers 0", "--copiers 1025", "--copiers x"};
 	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++)
 		rejects(bad[k]);
 }
 
-/* The most maps of any job in a GENI-scale run's jobs.csv (column 7). */
-static int widest_job(const char *res, const char *run)
+/* The most maps of any job in a run's jobs.csv. */
+static int widest_job(const char *dir)
 {
-	char path[512], line[512];
-	snprintf(path, sizeof path, "%s/%s/jobpacker-sim-geni/%s/jobs.csv", root, res, run);
-	FILE *f = fopen(path, "r");
-	cr_assert_not_null(f, "%s missing", path);
-	int most = -1, maps;
-	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "%*[^,],%*[^,],%*[^,],%*[^,],%*[^,],%*[^,],%d,", &maps) == 1 && maps > most)
-			most = maps;
-	fclose(f);
+	struct csv *j = run_file(dir, "jobs.csv");
+	int most = -1;
+	for (int r = 0; r < j->nrow; r++)
+		most = (int)fmax(most, csv_num(j, r, "maps"));
+	csv_free(j);
 	return most;
 }
 
-Test(experiments, run_sh_fits_the_jobs_to_max_maps, .timeout = 300)
+Test(experiments, run_sh_fits_the_jobs_to_max_maps)
 {
-	cr_assert_eq(study_args("res", "8", "4", "", "a.log"), 0, "run.sh failed (see %s/a.log)", root);
-	cr_assert_eq(summary_num("res", "jobpacker/batch-JobPacker-s4", "max_maps"), 100);
-	cr_assert_eq(widest_job("res", "jobpacker/batch-JobPacker-s4"), 100, "seed 4 draws jobs wider than 100 maps");
-	/* The report says where the fetches' time went (summary.json's fetch_time). */
-	cr_assert(file_has("out-res/REPORT.md", "| system | in a rack: wait / move (fetches) | over the EPS: wait / move "
-						 "(fetches) | circuit-eligible: wait / move (fetches) |"));
-	cr_assert(file_has("out-res/REPORT.md", "\n| JobPacker | 0."));
-	cr_assert_eq(study_args("res", "8", "4", "--max-maps 40", "b.log"), 0, "run.sh failed (see %s/b.log)", root);
+	cr_assert_eq(study_args("res", "3", "4", "--max-maps 5", "a.log"), 0, "see %s/a.log", root);
+	cr_assert_eq(summary_num(res_run("res", "JobPacker", 4), "parameters.max_maps"), 5);
+	cr_assert_eq(widest_job(res_run("res", "JobPacker", 4)), 5, "seed 4 draws jobs wider than 5 maps");
+	cr_assert_eq(study_args("res", "3", "4", "--max-maps 4", "b.log"), 0, "see %s/b.log", root);
 	cr_assert_not(file_has("b.log", "done already"), "a run made with another cap was reused");
-	cr_assert_eq(summary_num("res", "corral/batch-Corral-s4", "max_maps"), 40);
-	cr_assert_eq(widest_job("res", "jobpacker/batch-JobPacker-s4"), 40);
+	cr_assert_eq(summary_num(res_run("res", "Corral", 4), "parameters.max_maps"), 4);
+	cr_assert_eq(widest_job(res_run("res", "JobPacker", 4)), 4);
+	cr_assert_eq(run_sh("res", NULL, "", "--list --backend sim --scale geni", "l.log"), 0);
+	cr_assert_eq(lines_with("l.log", " --max-maps 100 "), lines_with("l.log", ": emu run "), "the default: 100");
 	static const char *const bad[] = {"--max-maps x", "--max-maps -3", "--max-maps 40 --scale paper"};
 	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++)
 		rejects(bad[k]);
 }
 
-/* The mean JCT of a paper-scale run's finished ad-hoc jobs. */
-static double adhoc_mean_jct(const char *run)
+/* Fig. 4.18: at paper scale JobPacker's mixed runs are made again with its ad-hoc jobs on a
+ * few racks (JOBPACKER_ADHOC_AGG=1), every seed; not at GENI scale. */
+Test(experiments, paper_study_runs_fig_4_18_with_the_adhoc_trial)
 {
-	static double v[4096];
-	int n = finished_spans("res/jobpacker-sim", run, 0, SPAN_JCT, v, 4096, NULL);
-	cr_assert_gt(n, 0);
-	double sum = 0;
-	for (int i = 0; i < n; i++)
-		sum += v[i];
-	return sum / n;
-}
-
-Test(experiments, paper_study_runs_fig_4_18_with_the_adhoc_trial, .timeout = 300)
-{
-	/* JobPacker's mixed run and the same run with its ad-hoc jobs on a few
-	 * racks (JOBPACKER_ADHOC_AGG=1), one seed, 100 jobs; the report sets them
-	 * side by side. */
-	cr_assert_eq(run_sh("res", "out-res", "SYSTEMS='JobPacker' ONLY='^(mixed|adhocagg)-'",
-			    "--backend sim --quick --no-sens --seeds 4", "a.log"),
-		     0, "run.sh failed (see %s/a.log)", root);
-	cr_assert(file_has("res/jobpacker-sim/jobpacker/adhocagg-JobPacker-s4/run.key", "JOBPACKER_ADHOC_AGG=1 "));
-	double without = adhoc_mean_jct("jobpacker/mixed-JobPacker-s4"), with = adhoc_mean_jct("jobpacker/adhocagg-JobPacker-s4");
-	cr_assert(fabs(with - without) > 1e-3, "the trial changed nothing (%.3f s both)", with);
-	char row[128];
-	cr_assert(file_has("out-res/REPORT.md", "## Ad-hoc jobs on a few racks"));
-	snprintf(row, sizeof row, " | %.2f / %.2f | %.3f | ", without, with, with / without);
-	cr_assert(file_has("out-res/REPORT.md", row), "no ad-hoc mean JCT cell %s", row);
-}
-
-Test(experiments, report_shows_how_each_seed_split_the_mixed_shuffle, .timeout = 300)
-{
-	cr_assert_eq(run_sh("res", "out-res", "SYSTEMS='JobPacker F-Hybrid' ONLY='^mixed-'",
-			    "--backend sim --scale geni --no-sens --reps 1 --seeds 5 --jobs 12", "a.log"),
-		     0, "run.sh failed (see %s/a.log)", root);
-	char cmd[2048];
-	snprintf(cmd, sizeof cmd, "python3 '%s/experiments/jobpacker/report.py' '%s/res/jobpacker-sim-geni' '%s/emu' "
-		 "> /dev/null 2>&1", repo, root, root);
-	cr_assert_eq(system(cmd), 0);
-	double share, s2;
-	double jr = class_median("res", "jobpacker/mixed-JobPacker-s5", 1, SPAN_JCT, &share);
-	double ja = class_median("res", "jobpacker/mixed-JobPacker-s5", 0, SPAN_JCT, &s2);
-	double fr = class_median("res", "fair/mixed-F-Hybrid-s5", 1, SPAN_JCT, &s2);
-	double fa = class_median("res", "fair/mixed-F-Hybrid-s5", 0, SPAN_JCT, &s2);
-	cr_assert(share > 0 && share < 1, "seed 5 should split its shuffle between the halves (%g)", share);
-	char row[128];
-	snprintf(row, sizeof row, "| 5 | %.0f%% | %.3f / %.3f |", 100 * share, jr / fr, ja / fa);
-	cr_assert(file_has("emu/REPORT.md", row), "no per-seed row %s", row);
-}
-
-/* The latest planned end in a run's plan (JOBPACKER_PLAN_LOG, the list's `end` column). */
-static double plan_makespan(const char *name)
-{
-	char path[512], line[512];
-	snprintf(path, sizeof path, "%s/%s", root, name);
-	FILE *f = fopen(path, "r");
-	cr_assert_not_null(f, "%s missing", path);
-	double last = -1, start, end;
-	int pos, sub, sh, rm, rr;
-	char job[64];
-	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "%d %63s %d %d %d %d %lf %lf", &pos, job, &sub, &sh, &rm, &rr, &start, &end) == 8)
-			last = fmax(last, end);
-	fclose(f);
-	return last;
-}
-
-/* Per finished job of a GENI-scale run, as report.py's "Where the time goes" splits it:
- * [0] map phase (first container to last map end), [1] shuffle (last map end to the start of
- * the last reduce's compute), [2] reduce (that to the job's end); medians into med[3]. */
-static void phase_medians(const char *res, const char *run, double med[3])
-{
-	enum { MAXJ = 256 };
-	double last_map[MAXJ], last_red[MAXJ], v[3][MAXJ];
-	char path[512], line[1024];
-	for (int j = 0; j < MAXJ; j++)
-		last_map[j] = last_red[j] = -1;
-	snprintf(path, sizeof path, "%s/%s/jobpacker-sim-geni/%s/tasks.csv", root, res, run);
-	FILE *f = fopen(path, "r");
-	cr_assert_not_null(f, "%s missing", path);
-	cr_assert_not_null(fgets(line, sizeof line, f));   /* header */
-	while (fgets(line, sizeof line, f)) {
-		char *field[16];
-		int k = csv_fields(line, field);
-		cr_assert_geq(k, 10, "%s: a short row", path);
-		int j = atoi(field[1]);
-		cr_assert(j >= 0 && j < MAXJ);
-		if (!*field[8])
-			continue;   /* never ended */
-		double end = atof(field[8]);
-		if (!strcmp(field[2], "map"))
-			last_map[j] = fmax(last_map[j], end);
-		else
-			last_red[j] = fmax(last_red[j], end - atof(field[9]));   /* end_s - duration_s */
-	}
-	fclose(f);
-	snprintf(path, sizeof path, "%s/%s/jobpacker-sim-geni/%s/jobs.csv", root, res, run);
-	cr_assert_not_null(f = fopen(path, "r"), "%s missing", path);
-	cr_assert_not_null(fgets(line, sizeof line, f));
-	int n = 0;
-	while (fgets(line, sizeof line, f)) {
-		char *field[16];
-		int k = csv_fields(line, field);
-		int j = atoi(field[0]);
-		if (k < 13 || atoi(field[12]) != 1 || last_map[j] < 0)
-			continue;
-		double start = atof(field[3]), end = atof(field[4]), me = last_map[j];
-		double rs = last_red[j] >= 0 ? last_red[j] : me;
-		v[0][n] = me - start;
-		v[1][n] = fmax(0, rs - me);
-		v[2][n++] = end - fmax(rs, me);
-	}
-	fclose(f);
-	cr_assert_gt(n, 0, "%s: no finished job", run);
-	for (int c = 0; c < 3; c++)
-		med[c] = median(v[c], n);
-}
-
-/* The cells of system `sys`'s row in the report's "Where the time goes" table. */
-static void phase_row(const char *report, const char *sys, double cell[6])
-{
-	char want[64];
-	const char *table = strstr(file_text(report), "**Where the time goes**");
-	cr_assert_not_null(table, "%s: no phase table", report);
-	snprintf(want, sizeof want, "\n| %s | ", sys);
-	const char *row = strstr(table, want);
-	cr_assert_not_null(row, "%s: no phase row for %s", report, sys);
-	cr_assert_eq(sscanf(row + strlen(want), "%lf / %lf | %lf | %lf | %lf | %lf |", &cell[0], &cell[1], &cell[2],
-			    &cell[3], &cell[4], &cell[5]), 6, "%s: a short phase row for %s", report, sys);
-}
-
-Test(experiments, report_puts_jobpackers_plan_beside_its_run_and_splits_the_online_time, .timeout = 300)
-{
-	cr_assert_eq(run_sh("res", "out-res", "SYSTEMS='JobPacker F-EPS' ONLY='^(batch|online)-'",
-			    "--backend sim --scale geni --no-sens --reps 1 --seeds 5 --jobs 12", "a.log"),
-		     0, "run.sh failed (see %s/a.log)", root);
-	double plan = plan_makespan("out-res/batch-JobPacker-s5.plan");
-	double run = summary_num("res", "jobpacker/batch-JobPacker-s5", "makespan_s");
-	double feps = summary_num("res", "fair/batch-F-EPS-s5", "makespan_s");
-	cr_assert(plan > 0 && run > 0 && feps > 0, "plan %g, run %g, F-EPS %g", plan, run, feps);
-	char row[256];
-	snprintf(row, sizeof row, "| 5 | %.2f | %.2f | %.3f | %.2f | %.3f | %.3f | ", plan, run, run / plan, feps,
-		 plan / feps, run / feps);
-	cr_assert(file_has("out-res/REPORT.md", row), "no plan row %s", row);
-	/* Waiting and running add up to the JCT job by job, so their medians come from jobs.csv's
-	 * columns; the phases of the run from tasks.csv's. */
-	const char *online[] = {"jobpacker/online-JobPacker-s5", "fair/online-F-EPS-s5"}, *sys[] = {"JobPacker", "F-EPS"};
-	for (int i = 0; i < 2; i++) {
-		double wait = class_median("res", online[i], -1, SPAN_WAIT, NULL);
-		double running = class_median("res", online[i], -1, SPAN_RUN, NULL), ph[3], cell[6];
-		cr_assert(wait >= 0 && running > 0, "%s: wait %g, run %g", online[i], wait, running);
-		phase_medians("res", online[i], ph);
-		cr_assert(ph[0] > 0 && ph[2] > 0, "%s: maps %g, reduce %g", online[i], ph[0], ph[2]);
-		phase_row("out-res/REPORT.md", sys[i], cell);
-		cr_assert(fabs(cell[0] - wait) < 0.006 && fabs(cell[5] - running) < 0.006,
-			  "%s: wait %g, run %g in the report; %g, %g from jobs.csv", sys[i], cell[0], cell[5], wait, running);
-		for (int c = 0; c < 3; c++)
-			cr_assert(fabs(cell[2 + c] - ph[c]) < 0.006, "%s: phase %d is %g in the report, %g from tasks.csv",
-				  sys[i], c, cell[2 + c], ph[c]);
-	}
+	cr_assert_eq(run_sh("res", NULL, "", "--list --backend sim --no-sens", "a.log"), 0, "see %s/a.log", root);
+	cr_assert_eq(lines_with("a.log", "adhocagg-"), 3, "one a seed");
+	cr_assert_eq(lines_with("a.log", "-JobPacker-s4: JOBPACKER_ADHOC_AGG=1 emu run "), 1);
+	cr_assert_eq(lines_with("a.log", "JOBPACKER_ADHOC_AGG=1 emu run --backend sim --topology"), 3);
+	cr_assert_eq(lines_with("a.log", "--scheduler jobpacker --seed 6 --jobs 1000 --slowstart 0.7 --recurring 1 "), 4,
+		     "JobPacker's batch, online, mixed and adhocagg runs of seed 6");
+	char *t = strdup(file_text("a.log")), *l = strstr(t, "adhocagg-JobPacker-s4: ");
+	cr_assert_not_null(l);
+	l[strcspn(l, "\n")] = '\0';
+	cr_assert(strstr(l, " --recurring 0.5") && strstr(l, " --arrivals uniform:"), "%s", l);
+	free(t);
+	cr_assert_eq(run_sh("res", NULL, "", "--list --backend sim --scale geni --no-sens", "b.log"), 0);
+	cr_assert_eq(lines_with("b.log", "adhocagg-"), 0);
 }
 
 /* run.sh through a wrapper of emu that marks the first `flag` runs it makes machine-limited;
@@ -731,9 +1429,9 @@ static int study_flagged(int flag)
 	fclose(f);
 	cr_assert_eq(chmod(path, 0755), 0);
 	char env[256];
-	snprintf(env, sizeof env, "EMU='%s' SYSTEMS=JobPacker ONLY='^batch-'", path);   /* the later EMU wins */
-	cr_assert_eq(run_sh("res", NULL, env, "--backend sim --scale geni --no-sens --reps 1 --seeds 4 --jobs 10", "a.log"),
-		     0, "run.sh failed (see %s/a.log)", root);
+	snprintf(env, sizeof env, "EMU='%s' SYSTEMS=JobPacker ONLY='^batch-'", path); /* the later EMU wins */
+	cr_assert_eq(run_sh("res", NULL, env, "--backend sim --scale geni --no-sens --reps 1 --seeds 4 --jobs 2", "a.log"), 0,
+		     "run.sh failed (see %s/a.log)", root);
 	snprintf(path, sizeof path, "%s/calls", root);
 	f = fopen(path, "r");
 	cr_assert_not_null(f);
@@ -745,11 +1443,10 @@ static int study_flagged(int flag)
 
 static bool run_flagged(void)
 {
-	return file_has("res/jobpacker-sim-geni/jobpacker/batch-JobPacker-s4/summary.json",
-			"\"verdict\": \"machine-limited\"");
+	return file_has("res/jobpacker-sim-geni/jobpacker/batch-JobPacker-s4/summary.json", "\"verdict\": \"machine-limited\"");
 }
 
-Test(experiments, run_sh_makes_a_machine_limited_run_once_more, .timeout = 300)
+Test(experiments, run_sh_makes_a_machine_limited_run_once_more)
 {
 	cr_assert_eq(study_flagged(1), 2, "the flagged run should have been made again, once");
 	cr_assert(file_has("a.log", "made again: the first was machine-limited: the CPU was saturated in 9 of 10 "
@@ -757,127 +1454,8 @@ Test(experiments, run_sh_makes_a_machine_limited_run_once_more, .timeout = 300)
 	cr_assert(!run_flagged(), "the second run, not flagged, should be the one kept");
 }
 
-Test(experiments, run_sh_keeps_a_run_flagged_twice_and_stops_there, .timeout = 300)
+Test(experiments, run_sh_keeps_a_run_flagged_twice_and_stops_there)
 {
 	cr_assert_eq(study_flagged(5), 2, "one more attempt, not more");
 	cr_assert(run_flagged(), "the second run, flagged too, is kept as it is");
-}
-
-/* The sensitivity table's default point is the batch runs of the seeds the sweep ran, not of
- * every seed: two seeds in the scenarios, one in the sweep. */
-Test(experiments, sensitivity_compares_its_default_point_over_the_sweeps_seeds, .timeout = 300)
-{
-	cr_assert_eq(run_sh("res", "out-res", "SYSTEMS=JobPacker ONLY='^(batch|sens-delta)'",
-			    "--backend sim --scale geni --reps 2 --sens-reps 1 --seeds '4 5' --jobs 10", "a.log"),
-		     0, "run.sh failed (see %s/a.log)", root);
-	double s4 = summary_num("res", "jobpacker/batch-JobPacker-s4", "makespan_s");
-	double s5 = summary_num("res", "jobpacker/batch-JobPacker-s5", "makespan_s");
-	cr_assert(fabs(s4 - s5) > 0.1, "the seeds' makespans must differ for the test to tell them apart");
-	char row[96];
-	snprintf(row, sizeof row, "| delta | 0.01 | %.1f |", s4);
-	cr_assert(file_has("out-res/REPORT.md", row), "no default row %s (seed 4's batch run)", row);
-	cr_assert(file_has("out-res/REPORT.md", "Means over seeds 4, the ones the sweep ran"));
-}
-
-/* Open root/<res>/jobpacker-sim-geni/<run>/<file> past its header line; `cmd` reads it
- * through a command (zcat) instead.  pclose/fclose as *piped says. */
-static FILE *run_csv(const char *res, const char *run, const char *file, bool *piped)
-{
-	char path[512], line[1024];
-	snprintf(path, sizeof path, "%s/%s/jobpacker-sim-geni/%s/%s", root, res, run, file);
-	*piped = strstr(file, ".gz") != NULL;
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "zcat '%s'", path);
-	FILE *f = *piped ? popen(cmd, "r") : fopen(path, "r");
-	cr_assert_not_null(f, "%s missing", path);
-	cr_assert_not_null(fgets(line, sizeof line, f), "%s: empty", path);
-	return f;
-}
-
-static void close_csv(FILE *f, bool piped)
-{
-	if (piped)
-		cr_assert_eq(pclose(f), 0);
-	else
-		fclose(f);
-}
-
-/* "Where ours differ from the paper's, and why" gives, measured on the runs: how many of
- * Corral's jobs ran in one rack (tasks.csv), how much of JobPacker's cross-rack shuffle
- * belongs to the jobs its plan does not call shuffle-heavy (flows.csv and the plan), and
- * its plan and run against F-EPS.  Seed 6 with 12 jobs misses the batch's 5% line. */
-Test(experiments, report_says_where_ours_differ_from_the_papers_and_why, .timeout = 300)
-{
-	cr_assert_eq(run_sh("res", "out-res", "ONLY='^batch-'",
-			    "--backend sim --scale geni --no-sens --reps 1 --seeds 6 --jobs 12", "a.log"),
-		     0, "run.sh failed (see %s/a.log)", root);
-	enum { MAXJ = 64 };
-	char line[1024], *field[16], want[160];
-	bool piped;
-	/* Corral: the racks of each job's tasks. */
-	unsigned racks[MAXJ] = {0};
-	FILE *f = run_csv("res", "corral/batch-Corral-s6", "tasks.csv", &piped);
-	while (fgets(line, sizeof line, f)) {
-		cr_assert_geq(csv_fields(line, field), 6);
-		int j = atoi(field[1]), rack = atoi(field[5]);
-		cr_assert(j >= 0 && j < MAXJ);
-		if (rack >= 0)
-			racks[j] |= 1u << rack;
-	}
-	close_csv(f, piped);
-	int jobs = 0, one = 0;
-	for (int j = 0; j < MAXJ; j++)
-		if (racks[j]) {
-			jobs++;
-			one += !(racks[j] & (racks[j] - 1));
-		}
-	cr_assert(jobs == 12 && one > 0 && one < jobs, "%d of %d jobs in one rack: no test", one, jobs);
-	snprintf(want, sizeof want, "Corral ran %.0f%% of its batch jobs in one rack", 100.0 * one / jobs);
-	cr_assert(file_has("out-res/REPORT.md", want), "no '%s'", want);
-	/* JobPacker: shuffle-heavy per job name from its plan, names per job id from jobs.csv. */
-	char names[MAXJ][64] = {{0}}, heavy_names[MAXJ][64];
-	int nheavy = 0;
-	snprintf(line, sizeof line, "%s/out-res/batch-JobPacker-s6.plan", root);
-	cr_assert_not_null(f = fopen(line, "r"), "%s missing", line);
-	while (fgets(line, sizeof line, f)) {
-		int pos, sub, sh;
-		char job[64];
-		if (sscanf(line, "%d %63s %d %d", &pos, job, &sub, &sh) == 4 && sh == 1 && nheavy < MAXJ)
-			snprintf(heavy_names[nheavy++], sizeof heavy_names[0], "%s", job);
-	}
-	fclose(f);
-	cr_assert_gt(nheavy, 0, "no shuffle-heavy job planned: no test");
-	f = run_csv("res", "jobpacker/batch-JobPacker-s6", "jobs.csv", &piped);
-	while (fgets(line, sizeof line, f)) {
-		cr_assert_geq(csv_fields(line, field), 2);
-		int j = atoi(field[0]);
-		cr_assert(j >= 0 && j < MAXJ);
-		snprintf(names[j], sizeof names[j], "%s", field[1]);
-	}
-	close_csv(f, piped);
-	double light = 0, heavy = 0;
-	f = run_csv("res", "jobpacker/batch-JobPacker-s6", "flows.csv.gz", &piped);
-	while (fgets(line, sizeof line, f)) {
-		cr_assert_geq(csv_fields(line, field), 9);
-		if (strcmp(field[1], "shuffle") || !strcmp(field[6], field[7]))
-			continue;
-		bool is_heavy = false;
-		for (int k = 0; k < nheavy; k++)
-			is_heavy |= !strcmp(heavy_names[k], names[atoi(field[2]) % MAXJ]);
-		*(is_heavy ? &heavy : &light) += atof(field[8]);
-	}
-	close_csv(f, piped);
-	cr_assert(light > 0 && heavy > 0, "light %g, heavy %g bytes: no test", light, heavy);
-	snprintf(want, sizeof want, "%.1f%% of its cross-rack shuffle bytes belong to jobs its plan does not class",
-		 100 * light / (light + heavy));
-	cr_assert(file_has("out-res/REPORT.md", want), "no '%s'", want);
-	/* Its plan and run against F-EPS. */
-	double plan = plan_makespan("out-res/batch-JobPacker-s6.plan");
-	double run = summary_num("res", "jobpacker/batch-JobPacker-s6", "makespan_s");
-	double feps = summary_num("res", "fair/batch-F-EPS-s6", "makespan_s");
-	cr_assert_gt(run / feps, 1.05, "seed 6 should miss the 5%% line (%.3f)", run / feps);
-	snprintf(want, sizeof want, "makes the batch in %.3f of F-EPS's makespan; its runs take %.3f of their plan",
-		 plan / feps, run / plan);
-	cr_assert(file_has("out-res/REPORT.md", want), "no '%s'", want);
-	cr_assert_not(file_has("out-res/REPORT.md", "Online median, JobPacker beside F-EPS"), "no online runs");
 }
