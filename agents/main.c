@@ -47,13 +47,17 @@ void agent_dispatch(struct msg *m)
 
 static _Noreturn void usage(const char *why)
 {
-	fprintf(stderr,
-		"emu-agent: %s\n"
+	bool help = why == NULL;
+	fprintf(help ? stdout : stderr,
+		"%s%s%s"
 		"usage: emu-agent --server rXhY --rack R --addr A.B.C.D --data-port P --control PATH\n"
 		"                 [--id N] [--hold | --fallback] [--cc ALGO] [--copiers N] [--send sendfile|send]\n"
 		"                 [--stall-timeout S (%g; 0 = never)] [--stall-retries N (%d)]\n",
-		why, STALL_TIMEOUT_DEFAULT, STALL_RETRIES_DEFAULT);
-	exit(2);
+		help ? "" : "emu-agent: ", help ? "" : why, help ? "" : "\n", STALL_TIMEOUT_DEFAULT,
+		STALL_RETRIES_DEFAULT);
+	if (help)
+		printf("The task agent of one emulated server: `emu run` starts one in each server's namespace.\n");
+	exit(help ? 0 : 2);
 }
 
 static long num(const char *s, long lo, long hi, const char *what)
@@ -119,7 +123,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'R': agent.stall_retries = (int)num(optarg, 0, 1000, "--stall-retries"); break;
-		case 'h': usage("help");
+		case 'h': usage(NULL);
 		default: usage("bad option");
 		}
 	}

@@ -321,7 +321,7 @@ static int parse(struct ctx *c, config_t *cfg, struct topo *t, double rate_scale
 	s = "cubic";
 	if (get_str(c, g, "congestion_control", false, &s))
 		return -1;
-	if (!*s || strlen(s) >= sizeof t->tcp_cc || strspn(s, "abcdefghijklmnopqrstuvwxyz0-9_") != strlen(s))
+	if (!*s || strlen(s) >= sizeof t->tcp_cc || strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(s))
 		return fail(c, config_setting_get_member(g, "congestion_control"),
 			    "bad congestion control name '%s'", s);
 	snprintf(t->tcp_cc, sizeof t->tcp_cc, "%s", s);

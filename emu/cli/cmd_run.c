@@ -98,7 +98,7 @@ static void usage(FILE *f)
 		"  --shuffle-error F     predicted shuffle sizes off by up to F (0.5 = 50%%), seeded\n"
 		"  --arrival-error F:S   a fraction F of jobs predicted to arrive up to S s (unscaled) off\n"
 		"  --keep                leave the fabric up afterwards\n"
-		"  --quiet               only the summary\n"
+		"  --quiet               no progress and no summary on the terminal (errors only)\n"
 		"  --dry-run             print the workload's jobs (after scaling) and exit\n"
 		"  --compare SCHED[@TOPOLOGY][,...]\n"
 		"                        afterwards, the same jobs on the simulator (no root, about a second):\n"
@@ -323,11 +323,14 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "emu run: unexpected argument '%s' (see emu run --help)\n", argv[optind]);
 		return 2;
 	}
-	for (const char *n = rp.experiment; *n; n++)
-		if (*n == '/' || (n == rp.experiment && *n == '.')) {
-			fprintf(stderr, "emu run: --experiment must be a plain name\n");
-			return 2;
-		}
+	/* Both become directory names under --results. */
+	const char *names[][2] = {{"--experiment", rp.experiment}, {"--run", rp.run_name}};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		for (const char *n = names[i][1]; n && *n; n++)
+			if (*n == '/' || (n == names[i][1] && *n == '.')) {
+				fprintf(stderr, "emu run: %s must be a plain name\n", names[i][0]);
+				return 2;
+			}
 	struct topo t;
 	char err[512];
 	if (topo_file ? topo_load(&t, topo_file, rate_scale, err)

@@ -612,7 +612,11 @@ out:
 
 static int cmd_features(int argc, char **argv)
 {
-	(void)argv;
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: netctl features\nProbe in a scratch namespace what this kernel supports for a fabric;\n"
+		       "exit 1 if something an OCS fabric needs is missing.\n");
+		return 0;
+	}
 	if (argc > 1)
 		return bad("features takes no arguments");
 	if (need_root())
