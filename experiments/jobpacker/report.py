@@ -13,7 +13,7 @@ import os, random, re, sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tables import (SYSTEMS, MISSING, Table, div, fmt, jcts, mean, median, ok, run_csv, setup_table, share,
+from tables import (SYSTEMS, MISSING, Table, clean, div, fmt, jcts, mean, median, ok, run_csv, setup_table, share,
                     shown, span, summaries)
 
 if len(sys.argv) > 1 and sys.argv[1] == "--sim":
@@ -44,6 +44,9 @@ if len(args) != 2:
 res, out = args
 twin_res, plans = opts.get("--twin"), opts.get("--plans", out)
 os.makedirs(out, exist_ok=True)
+clean(out, ("setup", "left_out", "tally", "claims", "batch", "plan", "classes", "placement", "fetch", "online",
+            "phases", "load", "mixed", "mixed_seeds", "sensitivity", "twin", "twin_summary", "verdicts",
+            "fidelity_systems", "fidelity"))
 BOOTSTRAP = 400   # resamples of the seeds behind the intervals
 
 
@@ -769,8 +772,9 @@ if twin:
                 "mean (lowest–highest) over the seeds", t)
         dev = sorted(abs(x - 1) for x in every_q)
         t = Table("twin_summary", [("run pairs", "pairs", None),
-                                   ("median of |ratio − 1|", "median_deviation", lambda r: share(r["median_deviation"], "%.0f%%")),
-                                   ("largest |ratio − 1|", "max_deviation", lambda r: share(r["max_deviation"], "%.0f%%")),
+                                   ("median distance of the ratio from 1", "median_deviation",
+                                    lambda r: share(r["median_deviation"], "%.0f%%")),
+                                   ("largest distance from 1", "max_deviation", lambda r: share(r["max_deviation"], "%.0f%%")),
                                    ("this study's seeds", "seeds", None), ("the simulator's seeds", "twin_seeds", None)])
         t.add(pairs=len(dev), median_deviation=median(dev), max_deviation=dev[-1], seeds=len(study.seeds()),
               twin_seeds=len(twin.seeds()))
@@ -855,4 +859,3 @@ if figs:
 
 with open(os.path.join(out, "REPORT.md"), "w") as f:
     f.write("\n".join(lines))
-print("report: %s" % os.path.join(out, "REPORT.md"))

@@ -12,8 +12,8 @@ import os, re, sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tables import (SYSTEMS, MISSING, Table, div, fmt, jcts, mean, ok, pct, run_csv, setup_table, share, shown,
-                    span, summaries)
+from tables import (SYSTEMS, MISSING, Table, clean, div, fmt, jcts, mean, ok, pct, run_csv, setup_table, share,
+                    shown, span, summaries)
 
 E_BYTES = 1.125e9   # the elephant threshold at data scale 1
 
@@ -80,6 +80,9 @@ def main(argv):
     res, out = argv[0], argv[1]
     report = argv[2] if len(argv) == 3 else os.path.join(out, "REPORT.md")
     os.makedirs(out, exist_ok=True)
+    clean(out, ("setup", "paper", "batch", "online", "mixed", "adhocagg", "sens_baselines", "sens_B", "sens_shuffleerr",
+                "sens_arrerr", "sens_slowstart", "sens_rho", "sens_interval", "jobs_batch", "jobs_online", "last_job",
+                "plan", "provenance"))
     runs = load(res)
     L = []
 
@@ -516,7 +519,6 @@ def main(argv):
 
     with open(report, "w") as f:
         f.write("\n".join(L) + "\n")
-    print("report: %s" % report)
 
 
 if __name__ == "__main__":

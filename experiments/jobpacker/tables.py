@@ -84,7 +84,7 @@ class Table:
     def markdown(self):
         cols = [c for c in self.cols if c[0] is not None]
         out = ["| " + " | ".join(c[0] for c in cols) + " |", "|" + "---|" * len(cols)]
-        out += ["| " + " | ".join(self.cell(c, r) for c in cols) + " |" for r in self.rows]
+        out += ["| " + " | ".join(self.cell(c, r).replace("|", "\\|") for c in cols) + " |" for r in self.rows]
         return out + [""]
 
     def write_csv(self, out):
@@ -99,6 +99,16 @@ class Table:
         """Append the Markdown to lines and write <out>/<name>.csv."""
         self.write_csv(out)
         lines += self.markdown()
+
+
+def clean(out, names):
+    """Remove the CSVs a report writes (names, and the CDFs cdf_*.csv) from out, so that a
+    table the runs no longer give does not stay behind from an earlier report."""
+    for n in names:
+        for p in glob.glob(os.path.join(out, n + ".csv")):
+            os.remove(p)
+    for p in glob.glob(os.path.join(out, "cdf_*.csv")):
+        os.remove(p)
 
 
 def shown(path):
