@@ -342,8 +342,8 @@ one() {  # scenario system seed envs args
     else
         made_again_if_machine_limited "$dir" make_run || true
         [ -n "$note" ] || printf '%s\n' "$key" > "$dir/run.key"
-        # The per-flow and per-link logs are for later analysis; no report reads them. A
-        # paper-scale run writes ~100 MB of them (the study ~40 GB), gzip about 8x less.
+        # The per-flow and per-link logs: a paper-scale run writes ~100 MB of them (the study
+        # ~40 GB), gzip about 8x less; the GENI report reads flows.csv.gz as it is.
         [ -n "$note" ] || gzip -f "$dir/flows.csv" "$dir/links.csv" 2>/dev/null || true
         [ -n "$note" ] || note="$(($(date +%s) - t1)) s$MADE_AGAIN"
     fi
