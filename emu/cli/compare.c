@@ -155,6 +155,9 @@ static int simulate(const struct run_params *rp, const struct workload *jobs, co
 		p.quiet = true;
 		p.slowdown = 1;   /* the simulator's clock is virtual */
 		p.keep_fabric = false;
+		p.captures = NULL;   /* the simulator has no packets */
+		p.ncaptures = 0;
+		p.capture_filter = NULL;
 		p.dir_out = shared;
 		int rc = run_experiment(t, &w, &p, err);
 		if (rc < 0)
