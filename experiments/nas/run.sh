@@ -22,7 +22,8 @@
 #
 # Environment: RES (results root, default results/; given, the report goes to
 # RES/nas-report instead of experiments/nas/out), OUT (the report directory),
-# EMU (the emu binary), PAR (simulator runs at a time, 2).
+# EMU (the emu binary), PAR (simulator runs at a time, 2), KEEP_FLOWS=1 (keep the
+# simulated runs' flows.csv, deleted otherwise: most of the study's bytes).
 #
 # An emulated run the fidelity check finds machine-limited is made once more; the second
 # is kept either way (../machine_limited.sh).
@@ -180,6 +181,8 @@ run() {
         env $(echo "$envs" | tr , ' ') "$EMU" run --backend sim --experiment "$exp" --run "$name" \
             --results "$RES" --scheduler "$sc" --seed "$seed" --slowstart $SLOW --quiet --timeout 10000000 \
             "$@" > "$log" 2>&1 || true
+        # A simulated run's flows.csv is most of the study's bytes (28 GB of 33) and no report reads it.
+        [ "${KEEP_FLOWS:-0}" = 1 ] || rm -f "$dir/flows.csv"
         if [ -f "$dir/summary.json" ]; then
             printf '  [%s] %s/%s/%s: %s\n' "$(elapsed)" "$exp" "$sc" "$name" "$(show "$dir")"
         else
