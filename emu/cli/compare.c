@@ -334,8 +334,10 @@ int compare_run(const struct compare *c, const struct topo *t, const struct work
 		r = &rows[n];
 		memset(r, 0, sizeof *r);
 		snprintf(name, sizeof name, "%s%s", run, suffix);
-		if (!rp->quiet)
+		if (!rp->quiet) {
+			fflush(stdout);   /* after the summary above it, when both go to one file */
 			fprintf(stderr, "emu: the same jobs on the simulator: %s on %s\n", sched, et->name);
+		}
 		if (simulate(rp, jobs, sched, et, name, r->dir) < 0 || read_summary(r)) {
 			failed = 1;
 			continue;
