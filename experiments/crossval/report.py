@@ -6,8 +6,8 @@ JCT, and by the OCS share.  Tables only.
 usage: report.py RESULTS_DIR OUT_DIR
 
 RESULTS_DIR holds <scheduler>/<backend>-<system>-s<seed>/summary.json (run.sh: RES/crossval).
-Writes OUT_DIR/REPORT.md, OUT_DIR/crossval.csv (per backend and system) and OUT_DIR/runs.csv
-(every run).  A value that cannot be computed is written "–".  Python 3 standard library only."""
+Writes OUT_DIR/REPORT.md, OUT_DIR/crossval.csv (per backend and system), OUT_DIR/comparison.csv
+(the simulator against the emulator) and OUT_DIR/runs.csv (every run).  A value that cannot be computed is written "–".  Python 3 standard library only."""
 import csv, json, math, os, re, sys
 from collections import Counter
 
@@ -162,6 +162,7 @@ def main():
           "emulator per seed | seeds simulator / emulator |",
           "|---|---|---|---|---|---|---|---|---|"]
     nhold = ncount = 0
+    comparison = []
     for system in SYSTEMS:
         s, e = agg.get(("sim", system)), agg.get(("emu", system))
         if not s and not e:
@@ -170,14 +171,17 @@ def main():
             if system == "F-Hybrid" and key != "share":
                 continue
             sv, ev = (s or {}).get(key, NAN), (e or {}).get(key, NAN)
-            d = sv - ev if fin(sv) and fin(ev) else NAN
+            d = round(round(sv, 3) - round(ev, 3), 3) if fin(sv) and fin(ev) else NAN   # as shown
             h = DASH if not fin(d) else "yes" if abs(d) <= TOLERANCE else "no"
             nhold += h == "yes"
             ncount += h != DASH
+            comparison.append([system, key, sv, ev, d, h, (s or {}).get("runs", 0), (e or {}).get("runs", 0)])
             L.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s / %s |" % (
                 system, what, num(sv), num(ev), num(d, "%+.3f"), h, rng((s or {}).get(key + "_seed", [])),
                 rng((e or {}).get(key + "_seed", [])), (s or {}).get("runs", 0), (e or {}).get("runs", 0)))
     L += ["", "%d of %d hold." % (nhold, ncount), ""]
+    write_csv(os.path.join(out, "comparison.csv"),
+              ["system", "measure", "sim", "emu", "diff", "holds", "runs_sim", "runs_emu"], comparison)
 
     # run by run
     twins = [(system, seed) for (be, system, seed) in sorted(done, key=order) if be == "sim"
@@ -202,7 +206,7 @@ def main():
         L.append("")
     with open(os.path.join(out, "REPORT.md"), "w") as f:
         f.write("\n".join(L).rstrip("\n") + "\n")
-    print("read %d runs (%d partial); wrote REPORT.md, crossval.csv, runs.csv in %s" % (len(runs), len(left), out),
+    print("read %d runs (%d partial); wrote REPORT.md, crossval.csv, comparison.csv, runs.csv in %s" % (len(runs), len(left), out),
           file=sys.stderr)
 
 
