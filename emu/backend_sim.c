@@ -404,8 +404,9 @@ static void ocs_early_check(struct run *r)
 /* Run events up to `deadline`.  Bandwidth is reallocated after changes
  * (flows, circuits) at most every quantum q (default 10 ms): a new flow
  * waits up to q for its share and a finished one's share idles up to q.
- * q = 0 reallocates after every change before time moves on (exact; 40x
- * slower at paper scale for a 0.1% change in mean JCT: README). */
+ * q = 0 reallocates after every change before time moves on (exact, and
+ * far slower at paper scale for under 0.5% in makespan and JCT: docs/model.md,
+ * *Simulator*). */
 static void sim_poll(struct run *r, double deadline)
 {
 	struct sim_be *b = S(r);

@@ -49,8 +49,8 @@
 #define PROTO_MAX_PAIRS 1024
 #define DATA_REQ_MAGIC  0x656d7531u   /* "emu1" */
 /* Data connections: seconds without progress before one is given up
- * (emu-agent --stall-timeout, emu run --stall-timeout; the README says why
- * 120: congested TCP at low emulated rates goes silent for over a minute and
+ * (emu-agent --stall-timeout, emu run --stall-timeout; docs/model.md,
+ * *Shuffle*, says why 120: congested TCP at low emulated rates goes silent for over a minute and
  * recovers), and how often a fetch resumes on a new connection before it
  * fails. */
 #define DATA_STALL_TIMEOUT_S 120.0

@@ -1,7 +1,7 @@
 /* workload.h — jobs from a SWIM trace, a native file, or a generator, with
  * tasks derived from bytes and everything scaled to the emulated cluster.
  *
- * Task derivation (documented in the README, knobs in struct workload_params):
+ * Task derivation (documented in emu-workload(5), knobs in struct workload_params):
  *   maps     = max(1, ceil(input / block_size))           (on unscaled bytes)
  *   reduces  = max(1, round((shuffle + output) / bytes_per_reduce)), 0 if
  *              shuffle == 0 and output == 0, capped at max_reduces

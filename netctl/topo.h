@@ -6,7 +6,7 @@
  * optical ports into the OCS crossbar.  Rates are bits/s after `rate_scale`
  * has been applied; the nominal figures stay in the file.
  *
- * Topology files are libconfig documents (see topologies/ and the README);
+ * Topology files are libconfig documents (see topologies/ and emu-topology(5));
  * every error names FILE:LINE. */
 #ifndef NETCTL_TOPO_H
 #define NETCTL_TOPO_H

@@ -34,7 +34,7 @@
  * (see nas_conf_init).  Env NAS_LIGHT_BYTES, NAS_HEAVY_BYTES: scaled bytes. */
 #define NAS_LIGHT_FULL (1024.0 * 1024)
 #define NAS_HEAVY_FULL (100.0 * 1024 * 1024)
-/* The unscaled elephant threshold (README: 1.125 GB x data scale), the one
+/* The unscaled elephant threshold (emu run --elephant: 1.125 GB x data scale), the one
  * scaled reference a scheduler is given: data scale = elephant / this. */
 #define NAS_ELEPHANT_FULL 1.125e9
 
