@@ -50,20 +50,6 @@ int capspec_parse(const char *spec, const struct topo *t, struct cap_target *out
 	return 0;
 }
 
-/* A decimal index without leading zeros, as plan.c writes them. */
-static int parse_index(const char **s, int *out)
-{
-	const char *p = *s;
-	long v = 0;
-	if (*p < '0' || *p > '9' || (*p == '0' && p[1] >= '0' && p[1] <= '9'))
-		return -1;
-	while (*p >= '0' && *p <= '9' && v < 100000)
-		v = v * 10 + (*p++ - '0');
-	*out = (int)v;
-	*s = p;
-	return 0;
-}
-
 /* name == PRE followed by an index below n. */
 static int indexed(const char *name, const char *pre, int n)
 {
@@ -72,7 +58,7 @@ static int indexed(const char *name, const char *pre, int n)
 	if (strncmp(name, pre, len))
 		return 0;
 	name += len;
-	return !parse_index(&name, &i) && !*name && i < n;
+	return !plan_parse_index(&name, &i) && !*name && i < n;
 }
 
 static int planned(const struct topo *t, const struct cap_target *c)
@@ -87,8 +73,8 @@ static int planned(const struct topo *t, const struct cap_target *c)
 			      (t->ocs && indexed(s, "o", t->ocs_ports));
 	case HOST_EPS: return indexed(s, "r", t->racks);
 	case HOST_OCS:
-		return *s++ == 'r' && !parse_index(&s, &rack) && rack < t->racks && *s++ == 'p' &&
-		       !parse_index(&s, &port) && port < t->ocs_ports && !*s;
+		return *s++ == 'r' && !plan_parse_index(&s, &rack) && rack < t->racks && *s++ == 'p' &&
+		       !plan_parse_index(&s, &port) && port < t->ocs_ports && !*s;
 	}
 	return 0;
 }

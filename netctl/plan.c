@@ -21,8 +21,7 @@ void plan_host_name(const struct host_id *h, char *buf, size_t len)
 	}
 }
 
-/* Parse a decimal without sign or leading zeros ("07" would alias "7"). */
-static int parse_num(const char **s, int *out)
+int plan_parse_index(const char **s, int *out)
 {
 	const char *p = *s;
 	long v = 0;
@@ -50,12 +49,12 @@ int plan_host_parse(const char *name, const struct topo *t, struct host_id *h)
 	if (!strncmp(p, "tor", 3)) {
 		p += 3;
 		h->kind = HOST_TOR;
-		if (parse_num(&p, &h->rack) || *p)
+		if (plan_parse_index(&p, &h->rack) || *p)
 			return -1;
 	} else if (*p == 'r') {
 		p++;
 		h->kind = HOST_SERVER;
-		if (parse_num(&p, &h->rack) || *p++ != 'h' || parse_num(&p, &h->server) || *p)
+		if (plan_parse_index(&p, &h->rack) || *p++ != 'h' || plan_parse_index(&p, &h->server) || *p)
 			return -1;
 	} else {
 		return -1;

@@ -42,6 +42,9 @@ int plan_prefix_valid(const char *prefix);
 /* "r3h7", "tor3", "eps", "ocs" <-> host_id.  parse returns -1 if malformed
  * or outside the topology (t may be NULL to skip the range check). */
 void plan_host_name(const struct host_id *h, char *buf, size_t len);
+/* A decimal index of a name (the 3 of "r3h7") at *s, without sign or leading
+ * zeros ("07" would alias "7"); advances *s.  Returns -1 if there is none. */
+int plan_parse_index(const char **s, int *out);
 int plan_host_parse(const char *name, const struct topo *t, struct host_id *h);
 void plan_ns_name(const char *prefix, const struct host_id *h, char *buf, size_t len);
 

@@ -2,7 +2,7 @@
  * says what the compared runs' results say, the compared runs replay the
  * same jobs, comparing changes no run's results, and a bad entry stops
  * everything before any run. */
-#include <criterion/criterion.h>
+#include "tree_fixture.h"
 #include <jansson.h>
 #include <libgen.h>
 #include <math.h>
@@ -16,24 +16,12 @@ static char root[64], repo[512], emu[600];
 
 static void setup(void)
 {
-	snprintf(root, sizeof root, "/tmp/emu-compare-XXXXXX");
-	cr_assert_not_null(mkdtemp(root));
-	/* build-san/test-unit -> the repository, and the emu built beside the test. */
-	char self[512];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	cr_assert_gt(n, 0);
-	self[n] = '\0';
-	char *dir = dirname(self);
-	snprintf(emu, sizeof emu, "%s/bin/emu", dir);
-	cr_assert_eq(access(emu, X_OK), 0, "%s missing (make SAN=1 build-san/bin/emu)", emu);
-	snprintf(repo, sizeof repo, "%s", dirname(dir));
+	tf_setup(root, sizeof root, "/tmp/emu-compare-XXXXXX", repo, sizeof repo, emu, sizeof emu);
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-	cr_assert_eq(system(cmd), 0);
+	tf_teardown(root);
 }
 
 TestSuite(compare, .init = setup, .fini = teardown);
@@ -63,58 +51,6 @@ static void write_tiny_eps(char *path, size_t size)
 	fputs("name = \"tiny-eps\";\nracks = 3;\nservers_per_rack = 2;\nserver = { rate = \"100Mbit\"; };\n"
 	      "eps = { uplink_rate = \"200Mbit\"; };\nocs = { enabled = false; };\n", f);
 	fclose(f);
-}
-
-/* A CSV without quoted fields, every cell a string. */
-struct csv {
-	char *buf;
-	char *head[32];
-	int ncol;
-	char *cell[16][32];
-	int nrow;
-};
-
-static void csv_load(struct csv *c, const char *path)
-{
-	FILE *f = fopen(path, "r");
-	cr_assert_not_null(f, "%s missing", path);
-	memset(c, 0, sizeof *c);
-	c->buf = calloc(1, 1 << 20);
-	size_t n = fread(c->buf, 1, (1 << 20) - 1, f);
-	fclose(f);
-	c->buf[n] = '\0';
-	char *save = NULL;
-	for (char *line = strtok_r(c->buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char **out = c->ncol ? c->cell[c->nrow] : c->head;
-		int k = 0;
-		for (char *p = line; p; k++) {
-			cr_assert_lt(k, 32);
-			out[k] = p;
-			p = strchr(p, ',');
-			if (p)
-				*p++ = '\0';
-		}
-		if (!c->ncol)
-			c->ncol = k;
-		else {
-			cr_assert_eq(k, c->ncol, "%s: row %d has %d cells, the header %d", path, c->nrow, k, c->ncol);
-			cr_assert_lt(++c->nrow, 16);
-		}
-	}
-}
-
-static const char *csv_get(const struct csv *c, int row, const char *col)
-{
-	for (int k = 0; k < c->ncol; k++)
-		if (!strcmp(c->head[k], col))
-			return c->cell[row][k];
-	cr_assert_fail("no column %s", col);
-	return NULL;
-}
-
-static double csv_num(const struct csv *c, int row, const char *col)
-{
-	return strtod(csv_get(c, row, col), NULL);
 }
 
 static json_t *summary_of(const char *dir)
@@ -148,20 +84,19 @@ static double jnum(json_t *s, const char *key)
 static char *jobs_of(const char *dir, int *njobs, unsigned long long *shuffle)
 {
 	char path[600];
-	struct csv c;
 	snprintf(path, sizeof path, "%s/jobs.csv", dir);
-	csv_load(&c, path);
+	struct csv *c = csv_read(path);
 	char *sig = calloc(1, 1 << 16);
-	*njobs = c.nrow;
+	*njobs = c->nrow;
 	*shuffle = 0;
-	for (int i = 0; i < c.nrow; i++) {
-		*shuffle += strtoull(csv_get(&c, i, "shuffle_bytes"), NULL, 10);
+	for (int i = 0; i < c->nrow; i++) {
+		*shuffle += strtoull(csv_get(c, i, "shuffle_bytes"), NULL, 10);
 		size_t at = strlen(sig);
-		snprintf(sig + at, (1 << 16) - at, "%s %s %s %s %s %s %s\n", csv_get(&c, i, "name"), csv_get(&c, i, "submit_s"),
-			 csv_get(&c, i, "maps"), csv_get(&c, i, "reduces"), csv_get(&c, i, "input_bytes"),
-			 csv_get(&c, i, "shuffle_bytes"), csv_get(&c, i, "output_bytes"));
+		snprintf(sig + at, (1 << 16) - at, "%s %s %s %s %s %s %s\n", csv_get(c, i, "name"), csv_get(c, i, "submit_s"),
+			 csv_get(c, i, "maps"), csv_get(c, i, "reduces"), csv_get(c, i, "input_bytes"),
+			 csv_get(c, i, "shuffle_bytes"), csv_get(c, i, "output_bytes"));
 	}
-	free(c.buf);
+	csv_free(c);
 	return sig;
 }
 
@@ -188,43 +123,42 @@ Test(compare, the_table_is_what_each_runs_summary_says)
 	snprintf(dir, sizeof dir, "%s/res/default/jobpacker/r", root);
 	char path[700];
 	snprintf(path, sizeof path, "%s/compare.csv", dir);
-	struct csv c;
-	csv_load(&c, path);
-	cr_assert_eq(c.nrow, 3, "the run, fair, fair on tiny-eps");
+	struct csv *c = csv_read(path);
+	cr_assert_eq(c->nrow, 3, "the run, fair, fair on tiny-eps");
 	static const char *const where[3][2] = {
 		{"jobpacker", "r"}, {"fair", "r-sim"}, {"fair", "r-sim-tiny-eps"}};
 	static const char *const topology[3] = {"tiny", "tiny", "tiny-eps"};
 	double used_ocs = 0;
-	for (int i = 0; i < c.nrow; i++) {
+	for (int i = 0; i < c->nrow; i++) {
 		char want[600];
 		snprintf(want, sizeof want, "%s/res/default/%s/%s", root, where[i][0], where[i][1]);
-		cr_assert_str_eq(csv_get(&c, i, "results"), want);
-		cr_assert_str_eq(csv_get(&c, i, "scheduler"), where[i][0]);
-		cr_assert_str_eq(csv_get(&c, i, "topology"), topology[i]);
-		cr_assert_str_eq(csv_get(&c, i, "backend"), "sim");
-		cr_assert_str_eq(csv_get(&c, i, "role"), i ? "compared" : "run");
+		cr_assert_str_eq(csv_get(c, i, "results"), want);
+		cr_assert_str_eq(csv_get(c, i, "scheduler"), where[i][0]);
+		cr_assert_str_eq(csv_get(c, i, "topology"), topology[i]);
+		cr_assert_str_eq(csv_get(c, i, "backend"), "sim");
+		cr_assert_str_eq(csv_get(c, i, "role"), i ? "compared" : "run");
 		json_t *s = summary_of(want);
-		cr_assert_eq(csv_num(&c, i, "jobs"), jnum(s, "jobs"));
-		cr_assert_eq(csv_num(&c, i, "jobs_finished"), jnum(s, "jobs_finished"));
-		cr_assert_eq(csv_num(&c, i, "partial"), json_is_true(json_object_get(s, "partial")));
+		cr_assert_eq(csv_num(c, i, "jobs"), jnum(s, "jobs"));
+		cr_assert_eq(csv_num(c, i, "jobs_finished"), jnum(s, "jobs_finished"));
+		cr_assert_eq(csv_num(c, i, "partial"), json_is_true(json_object_get(s, "partial")));
 		static const char *const secs[] = {"makespan_s", "jct_mean_s", "jct_median_s"};
 		for (int k = 0; k < 3; k++)
-			cr_assert_leq(fabs(csv_num(&c, i, secs[k]) - jnum(s, secs[k])), 0.0005, "row %d %s", i, secs[k]);
-		cr_assert_eq(csv_num(&c, i, "cross_rack_bytes"), jnum(s, "cross_rack_bytes"));
-		cr_assert_eq(csv_num(&c, i, "ocs_bytes"), jnum(s, "ocs_bytes"));
-		cr_assert_leq(fabs(csv_num(&c, i, "ocs_share") - jnum(s, "ocs_share")), 5e-7);
-		cr_assert_eq(csv_num(&c, i, "ocs_reconfigurations"), jnum(s, "ocs.reconfigurations"));
-		cr_assert_str_eq(csv_get(&c, i, "fidelity"),
+			cr_assert_leq(fabs(csv_num(c, i, secs[k]) - jnum(s, secs[k])), 0.0005, "row %d %s", i, secs[k]);
+		cr_assert_eq(csv_num(c, i, "cross_rack_bytes"), jnum(s, "cross_rack_bytes"));
+		cr_assert_eq(csv_num(c, i, "ocs_bytes"), jnum(s, "ocs_bytes"));
+		cr_assert_leq(fabs(csv_num(c, i, "ocs_share") - jnum(s, "ocs_share")), 5e-7);
+		cr_assert_eq(csv_num(c, i, "ocs_reconfigurations"), jnum(s, "ocs.reconfigurations"));
+		cr_assert_str_eq(csv_get(c, i, "fidelity"),
 				 json_string_value(json_object_get(json_object_get(s, "fidelity"), "verdict")));
 		/* Ratios to the first row: this run's scheduler on the simulator. */
-		cr_assert_leq(fabs(csv_num(&c, i, "makespan_ratio") - csv_num(&c, i, "makespan_s") / csv_num(&c, 0, "makespan_s")),
+		cr_assert_leq(fabs(csv_num(c, i, "makespan_ratio") - csv_num(c, i, "makespan_s") / csv_num(c, 0, "makespan_s")),
 			      1e-3);
-		used_ocs += csv_num(&c, i, "ocs_reconfigurations");
+		used_ocs += csv_num(c, i, "ocs_reconfigurations");
 		json_decref(s);
 	}
 	cr_assert_gt(used_ocs, 0, "some row must have used the circuits, or the OCS columns test nothing");
-	cr_assert_eq(csv_num(&c, 2, "ocs_bytes"), 0, "tiny-eps has no OCS");
-	free(c.buf);
+	cr_assert_eq(csv_num(c, 2, "ocs_bytes"), 0, "tiny-eps has no OCS");
+	csv_free(c);
 }
 
 Test(compare, the_compared_runs_replay_the_same_jobs)
@@ -288,13 +222,12 @@ Test(compare, a_simulated_run_is_not_made_twice)
 	snprintf(args, sizeof args, TINY_JOBS " --run r --compare jobpacker,fair,fair", repo);
 	cr_assert_eq(emu_run(args, "a.log"), 0);
 	snprintf(path, sizeof path, "%s/res/default/jobpacker/r/compare.csv", root);
-	struct csv c;
-	csv_load(&c, path);
-	cr_assert_eq(c.nrow, 2);
-	cr_assert_str_eq(csv_get(&c, 1, "scheduler"), "fair");
+	struct csv *c = csv_read(path);
+	cr_assert_eq(c->nrow, 2);
+	cr_assert_str_eq(csv_get(c, 1, "scheduler"), "fair");
 	snprintf(path, sizeof path, "%s/res/default/jobpacker/r-sim", root);
 	cr_assert_neq(access(path, F_OK), 0, "%s: the run itself, made again", path);
-	free(c.buf);
+	csv_free(c);
 }
 
 /* A bad entry exits 2 naming it, before any run: no results at all. */
@@ -334,10 +267,9 @@ Test(compare, a_compared_run_that_fails_is_left_out_and_the_exit_says_so)
 	snprintf(args, sizeof args, TINY_JOBS " --run r --compare fair,delay", repo);
 	cr_assert_eq(emu_run(args, "a.log"), 1);
 	snprintf(path, sizeof path, "%s/res/default/jobpacker/r/compare.csv", root);
-	struct csv c;
-	csv_load(&c, path);
-	cr_assert_eq(c.nrow, 2, "the run and delay");
-	cr_assert_str_eq(csv_get(&c, 0, "scheduler"), "jobpacker");
-	cr_assert_str_eq(csv_get(&c, 1, "scheduler"), "delay");
-	free(c.buf);
+	struct csv *c = csv_read(path);
+	cr_assert_eq(c->nrow, 2, "the run and delay");
+	cr_assert_str_eq(csv_get(c, 0, "scheduler"), "jobpacker");
+	cr_assert_str_eq(csv_get(c, 1, "scheduler"), "delay");
+	csv_free(c);
 }

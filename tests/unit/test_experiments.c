@@ -12,7 +12,7 @@
  * runs of two or three jobs: a finished run is reused only when made with the
  * same arguments, the options reach every run, and a study's runs and reports go
  * where the user expects them. */
-#include <criterion/criterion.h>
+#include "tree_fixture.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <jansson.h>
@@ -25,30 +25,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define DASH "\xe2\x80\x93" /* – */
-
 static char root[64], repo[512], emu[600];
 
 static void setup(void)
 {
-	snprintf(root, sizeof root, "/tmp/emu-experiments-XXXXXX");
-	cr_assert_not_null(mkdtemp(root));
-	/* build-san/test-unit -> the repository, and the emu built beside the test. */
-	char self[512];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	cr_assert_gt(n, 0);
-	self[n] = '\0';
-	char *dir = dirname(self);
-	snprintf(emu, sizeof emu, "%s/bin/emu", dir);
-	cr_assert_eq(access(emu, X_OK), 0, "%s missing (make SAN=1 build-san/bin/emu)", emu);
-	snprintf(repo, sizeof repo, "%s", dirname(dir));
+	tf_setup(root, sizeof root, "/tmp/emu-experiments-XXXXXX", repo, sizeof repo, emu, sizeof emu);
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-	cr_assert_eq(system(cmd), 0);
+	tf_teardown(root);
 }
 
 TestSuite(experiments, .init = setup, .fini = teardown);
@@ -114,71 +100,6 @@ static int lines_with(const char *name, const char *text)
 
 /* ------------------------------------------------------------------ CSV */
 
-/* A CSV file (gzipped when its name ends in .gz), quoted cells allowed, every cell a
- * string. */
-struct csv {
-	char *buf;
-	int ncol, nrow;
-	char **head;
-	char **cell; /* nrow x ncol */
-};
-
-static struct csv *csv_read(const char *path)
-{
-	char cmd[700];
-	bool gz = strlen(path) > 3 && !strcmp(path + strlen(path) - 3, ".gz");
-	snprintf(cmd, sizeof cmd, "zcat '%s'", path);
-	FILE *f = gz ? popen(cmd, "r") : fopen(path, "r");
-	cr_assert_not_null(f, "%s missing", path);
-	size_t cap = 1 << 16, len = 0, n;
-	char *buf = malloc(cap);
-	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0)
-		if ((len += n) + 1 >= cap)
-			buf = realloc(buf, cap *= 2);
-	buf[len] = '\0';
-	if (gz)
-		cr_assert_eq(pclose(f), 0, "zcat %s failed", path);
-	else
-		fclose(f);
-	cr_assert(access(path, R_OK) == 0, "%s missing", path);
-	struct csv *c = calloc(1, sizeof *c);
-	c->buf = buf;
-	size_t ncell = 0, cellcap = 256;
-	char **cells = malloc(cellcap * sizeof *cells);
-	int k = 0;
-	char *w = buf;
-	for (char *p = buf; *p;) {
-		char *start = w;
-		if (*p == '"') {
-			for (p++; *p && !(*p == '"' && p[1] != '"'); p++)
-				*w++ = *p == '"' ? *++p : *p;
-			cr_assert_eq(*p, '"', "%s: an unclosed quote", path);
-			p++;
-		} else
-			while (*p && *p != ',' && *p != '\n')
-				*w++ = *p++;
-		char end = *p;
-		*w++ = '\0';
-		if (ncell == cellcap)
-			cells = realloc(cells, (cellcap *= 2) * sizeof *cells);
-		cells[ncell++] = start;
-		k++;
-		if (end)
-			p++;
-		if (end == '\n' || !end) {
-			if (!c->ncol)
-				c->ncol = k;
-			cr_assert_eq(k, c->ncol, "%s: a row of %d cells, the header has %d", path, k, c->ncol);
-			k = 0;
-		}
-	}
-	cr_assert_gt(c->ncol, 0, "%s: empty", path);
-	c->head = cells;
-	c->cell = cells + c->ncol;
-	c->nrow = (int)(ncell / c->ncol) - 1;
-	return c;
-}
-
 static struct csv *csv_out(const char *fmt, ...)
 {
 	char name[256], path[600];
@@ -190,52 +111,9 @@ static struct csv *csv_out(const char *fmt, ...)
 	return csv_read(path);
 }
 
-static void csv_free(struct csv *c)
-{
-	free(c->head);
-	free(c->buf);
-	free(c);
-}
-
-static int csv_col(const struct csv *c, const char *name)
-{
-	for (int k = 0; k < c->ncol; k++)
-		if (!strcmp(c->head[k], name))
-			return k;
-	return -1;
-}
-
-static const char *csv_get(const struct csv *c, int row, const char *col)
-{
-	int k = csv_col(c, col);
-	cr_assert_geq(k, 0, "no column %s", col);
-	cr_assert(row >= 0 && row < c->nrow, "no row %d (of %d) for %s", row, c->nrow, col);
-	return c->cell[row * c->ncol + k];
-}
-
-/* A cell's number: NAN for NaN (the CSVs' missing value), a failure for anything else
- * that is not a number. */
-static double csv_num(const struct csv *c, int row, const char *col)
-{
-	const char *v = csv_get(c, row, col);
-	char *end;
-	double x = strtod(v, &end);
-	cr_assert(*v && !*end, "column %s, row %d: '%s' is no number", col, row, v);
-	return x;
-}
-
-/* The row whose column `col` is `value`; -1 if none. */
-static int csv_row(const struct csv *c, const char *col, const char *value)
-{
-	for (int r = 0; r < c->nrow; r++)
-		if (!strcmp(csv_get(c, r, col), value))
-			return r;
-	return -1;
-}
-
 static int csv_must_row(const struct csv *c, const char *col, const char *value)
 {
-	int r = csv_row(c, col, value);
+	int r = csv_find(c, col, value, NULL, NULL);
 	cr_assert_geq(r, 0, "no row with %s = %s", col, value);
 	return r;
 }
@@ -1048,8 +926,8 @@ Test(experiments, report_writes_a_dash_where_a_value_cannot_be_computed)
 		cr_assert(isnan(csv_num(b, r, "makespan_norm")), "%s ÷ F-Hybrid without F-Hybrid", csv_get(b, r, "system"));
 	csv_free(b);
 	struct csv *c = csv_out("a/claims.csv");
-	cr_assert_lt(csv_row(c, "id", "batch_fhybrid"), 0, "a claim on F-Hybrid without its runs");
-	cr_assert_geq(csv_row(c, "id", "batch_corral"), 0);
+	cr_assert_lt(csv_find(c, "id", "batch_fhybrid", NULL, NULL), 0, "a claim on F-Hybrid without its runs");
+	cr_assert_geq(csv_find(c, "id", "batch_corral", NULL, NULL), 0);
 	csv_free(c);
 	cr_assert_not(exists("a/plan.csv"), "a plan table without plans");
 	/* The paper-scale report, F-Hybrid's runs removed too. */

@@ -5,7 +5,7 @@
  * runs' own summary.json: every run listed with its numbers, bytes accounted
  * for, ratios of the right means over the right seeds, a value that cannot be
  * computed written "–".  Python and the fixture only: well under a second each. */
-#include <criterion/criterion.h>
+#include "tree_fixture.h"
 #include <ctype.h>
 #include <glob.h>
 #include <jansson.h>
@@ -16,27 +16,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#define DASH "\xe2\x80\x93" /* – */
-
 static char root[64], repo[512];
 
 static void setup(void)
 {
-	snprintf(root, sizeof root, "/tmp/emu-reports-XXXXXX");
-	cr_assert_not_null(mkdtemp(root));
-	/* build-san/test-unit -> the repository. */
-	char self[512];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	cr_assert_gt(n, 0);
-	self[n] = '\0';
-	snprintf(repo, sizeof repo, "%s", dirname(dirname(self)));
+	tf_setup(root, sizeof root, "/tmp/emu-reports-XXXXXX", repo, sizeof repo, NULL, 0);
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-	cr_assert_eq(system(cmd), 0);
+	tf_teardown(root);
 }
 
 TestSuite(nas_report, .init = setup, .fini = teardown);
@@ -54,82 +43,14 @@ static void report(const char *study, const char *extra)
 
 /* ------------------------------------------------------------------ CSV */
 
-/* A CSV without quoted fields, every cell a string. */
-struct csv {
-	char *buf;
-	char *head[64];
-	int ncol;
-	char *cell[256][64];
-	int nrow;
-};
-
+/* root/out/NAME, a report's CSV: plain cells, no quotes, no CR. */
 static struct csv *csv_load(const char *name)
 {
 	char path[600];
 	snprintf(path, sizeof path, "%s/out/%s", root, name);
-	FILE *f = fopen(path, "r");
-	cr_assert_not_null(f, "%s missing", path);
-	struct csv *c = calloc(1, sizeof *c);
-	c->buf = calloc(1, 1 << 20);
-	size_t n = fread(c->buf, 1, (1 << 20) - 1, f);
-	fclose(f);
-	cr_assert(!strchr(c->buf, '"') && !strchr(c->buf, '\r'), "%s: quoted cells or CR", name);
-	char *save = NULL;
-	for (char *line = strtok_r(c->buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char **out = c->ncol ? c->cell[c->nrow] : c->head;
-		int k = 0;
-		for (char *p = line; p; k++) {
-			cr_assert_lt(k, 64);
-			out[k] = p;
-			p = strchr(p, ',');
-			if (p)
-				*p++ = '\0';
-		}
-		if (!c->ncol)
-			c->ncol = k;
-		else {
-			cr_assert_eq(k, c->ncol, "%s: row %d has %d cells, the header %d", name, c->nrow, k, c->ncol);
-			cr_assert_lt(++c->nrow, 256);
-		}
-	}
-	(void)n;
+	struct csv *c = csv_read(path);
+	cr_assert(!c->quoted && !c->cr, "%s: quoted cells or CR", name);
 	return c;
-}
-
-static void csv_free(struct csv *c)
-{
-	free(c->buf);
-	free(c);
-}
-
-static const char *csv_get(const struct csv *c, int row, const char *col)
-{
-	for (int k = 0; k < c->ncol; k++)
-		if (!strcmp(c->head[k], col))
-			return c->cell[row][k];
-	cr_assert_fail("no column %s", col);
-	return NULL;
-}
-
-/* A cell's number; NAN for "–" (and a failure for anything else that is not a number). */
-static double csv_num(const struct csv *c, int row, const char *col)
-{
-	const char *v = csv_get(c, row, col);
-	if (!strcmp(v, DASH))
-		return NAN;
-	char *end;
-	double x = strtod(v, &end);
-	cr_assert(end != v && !*end && isfinite(x), "column %s, row %d: '%s' is not a number", col, row, v);
-	return x;
-}
-
-/* The first row whose column col is v (and col2 is v2, when col2), or -1. */
-static int csv_find(const struct csv *c, const char *col, const char *v, const char *col2, const char *v2)
-{
-	for (int r = 0; r < c->nrow; r++)
-		if (!strcmp(csv_get(c, r, col), v) && (!col2 || !strcmp(csv_get(c, r, col2), v2)))
-			return r;
-	return -1;
 }
 
 /* equal within a relative tolerance (the CSVs carry 6 or 10 significant digits); NAN equals NAN */
