@@ -256,7 +256,7 @@ static void handle_line(struct run *r, struct conn *c, char *line, size_t len)
 		if (plan_host_parse(m.server, r->t, &h) || h.kind != HOST_SERVER) {
 			run_say(r, "hello from unknown server '%s'", m.server);
 		} else {
-			int s = h.rack * r->c.per_rack + h.server;
+			int s = r->c.rack_first[h.rack] + h.server;
 			if (!e->agents[s].up) {
 				c->server = s;
 				pthread_mutex_lock(&e->send_mu);
@@ -396,9 +396,13 @@ static void *ocs_main(void *arg)
 				/* what senders in s have started for d, and what
 				 * reduces in d hold back from s */
 				uint64_t sum = 0;
-				for (int k = 0; k < r->c.per_rack; k++)
-					sum += e->agents[s * r->c.per_rack + k].pending[d] +
-					       e->agents[d * r->c.per_rack + k].queued[s];
+				int first, n;
+				cluster_rack_servers(&r->c, s, &first, &n);
+				for (int k = first; k < first + n; k++)
+					sum += e->agents[k].pending[d];
+				cluster_rack_servers(&r->c, d, &first, &n);
+				for (int k = first; k < first + n; k++)
+					sum += e->agents[k].queued[s];
 				ocs_demand_set(&r->ocs, s, d, (int64_t)(sum > INT64_MAX / 4 ? INT64_MAX / 4 : sum));
 			}
 		pthread_mutex_unlock(&e->demand_mu);

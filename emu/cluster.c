@@ -3,32 +3,55 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cluster_init(struct cluster *c, int racks, int per_rack, int containers, struct workload *w,
-		 double slowstart)
+/* Everything but the servers' own fields: racks of rack_size[r] servers. */
+static int cluster_alloc(struct cluster *c, int racks, const int *rack_size, struct workload *w, double slowstart)
 {
 	memset(c, 0, sizeof *c);
 	c->racks = racks;
-	c->per_rack = per_rack;
-	c->nservers = racks * per_rack;
-	c->servers = calloc(c->nservers, sizeof *c->servers);
+	for (int r = 0; r < racks; r++)
+		c->nservers += rack_size[r];
+	c->servers = calloc(c->nservers ? c->nservers : 1, sizeof *c->servers);
+	c->rack_first = calloc(racks ? racks : 1, sizeof *c->rack_first);
+	c->rack_size = calloc(racks ? racks : 1, sizeof *c->rack_size);
 	c->arrived = calloc(w->njobs ? w->njobs : 1, sizeof *c->arrived);
 	c->rack_util_out = calloc(racks ? racks : 1, sizeof(double));
 	c->rack_util_in = calloc(racks ? racks : 1, sizeof(double));
 	c->job_xrack_bytes = calloc(w->njobs ? w->njobs : 1, sizeof(uint64_t));
 	c->map_idx = calloc(w->njobs ? w->njobs : 1, sizeof *c->map_idx);
 	c->active = calloc(w->njobs ? w->njobs : 1, sizeof *c->active);
-	if (!c->active || !c->servers || !c->arrived || !c->rack_util_out || !c->rack_util_in || !c->job_xrack_bytes ||
-	    !c->map_idx) {
+	if (!c->active || !c->servers || !c->rack_first || !c->rack_size || !c->arrived || !c->rack_util_out ||
+	    !c->rack_util_in || !c->job_xrack_bytes || !c->map_idx) {
 		cluster_free(c);
 		return -1;
 	}
-	for (int i = 0; i < c->nservers; i++)
-		c->servers[i] = (struct server){i, i / per_rack, i % per_rack, containers, containers, true};
+	for (int r = 0, id = 0; r < racks; r++) {
+		c->rack_first[r] = id;
+		c->rack_size[r] = rack_size[r];
+		for (int k = 0; k < rack_size[r]; k++, id++)
+			c->servers[id] = (struct server){.id = id, .rack = r, .index = k, .alive = true};
+	}
 	for (int i = 0; i < w->njobs; i++)
 		w->jobs[i].t_start = w->jobs[i].t_end = -1;
 	c->w = w;
 	c->slowstart = slowstart;
 	return 0;
+}
+
+int cluster_init(struct cluster *c, int racks, int per_rack, int containers, struct workload *w,
+		 double slowstart)
+{
+	int *size = calloc(racks ? racks : 1, sizeof *size);
+	if (!size)
+		return -1;
+	for (int r = 0; r < racks; r++)
+		size[r] = per_rack;
+	int rc = cluster_alloc(c, racks, size, w, slowstart);
+	free(size);
+	for (int i = 0; !rc && i < c->nservers; i++) {
+		c->servers[i].containers = c->servers[i].free = containers;
+		c->containers += containers;
+	}
+	return rc;
 }
 
 static void index_free(struct cluster *c, int job);
@@ -40,6 +63,8 @@ void cluster_free(struct cluster *c)
 	free(c->map_idx);
 	free(c->active);
 	free(c->servers);
+	free(c->rack_first);
+	free(c->rack_size);
 	free(c->arrived);
 	free(c->rack_util_out);
 	free(c->rack_util_in);
@@ -296,18 +321,21 @@ uint64_t rng_next(struct rng *r)
 
 void placement_default(const struct cluster *c, struct rng *r, int replicas[3])
 {
+	int first, n;
 	replicas[0] = replicas[1] = replicas[2] = -1;
 	int ra = rng_below(r, c->racks);
-	replicas[0] = ra * c->per_rack + rng_below(r, c->per_rack);
+	cluster_rack_servers(c, ra, &first, &n);
+	replicas[0] = first + rng_below(r, n);
 	int rb = ra;
 	if (c->racks > 1)
 		while ((rb = rng_below(r, c->racks)) == ra)
 			;
 	/* Two different servers of rack B, never the first replica's server. */
+	cluster_rack_servers(c, rb, &first, &n);
 	for (int k = 1; k < 3; k++) {
 		int tries = 0, s;
 		do {
-			s = rb * c->per_rack + rng_below(r, c->per_rack);
+			s = first + rng_below(r, n);
 		} while ((s == replicas[0] || s == replicas[1]) && ++tries < 64);
 		if (s != replicas[0] && s != replicas[1])
 			replicas[k] = s;

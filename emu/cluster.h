@@ -18,8 +18,10 @@ struct server {
 };
 
 struct cluster {
-	int racks, per_rack, nservers;
-	struct server *servers;
+	int racks, nservers;
+	int containers;           /* every server's containers: the nominal cluster */
+	struct server *servers;   /* a rack's servers have consecutive ids (cluster_rack_servers) */
+	int *rack_first, *rack_size;   /* per rack: its first server's id, and how many it has */
 	struct workload *w;       /* jobs and tasks (not owned) */
 	double now;               /* seconds since the run started */
 	double slowstart;         /* fraction of a job's maps done before its reduces may run */
@@ -38,21 +40,27 @@ struct cluster {
 	struct map_index **map_idx;   /* per job, built on first use (cluster_best_map) */
 };
 
-/* servers = racks x per_rack, each with `containers` slots. */
+/* A uniform cluster: racks x per_rack servers, each with `containers` slots. */
 int cluster_init(struct cluster *c, int racks, int per_rack, int containers, struct workload *w,
 		 double slowstart);
 void cluster_free(struct cluster *c);
 
 static inline int cluster_rack_of(const struct cluster *c, int server) { return c->servers[server].rack; }
+/* The servers of `rack`: ids *first .. *first + *n - 1.  Racks may differ
+ * in size; a policy walks a rack with this, never with rack x size. */
+static inline void cluster_rack_servers(const struct cluster *c, int rack, int *first, int *n)
+{
+	*first = c->rack_first[rack];
+	*n = c->rack_size[rack];
+}
 /* Free containers on the live servers of `rack`. */
 static inline int cluster_rack_free(const struct cluster *c, int rack)
 {
-	int n = 0;
-	for (int k = 0; k < c->per_rack; k++) {
-		const struct server *sv = &c->servers[rack * c->per_rack + k];
-		n += sv->alive ? sv->free : 0;
-	}
-	return n;
+	int first, n, free = 0;
+	cluster_rack_servers(c, rack, &first, &n);
+	for (int i = first; i < first + n; i++)
+		free += c->servers[i].alive ? c->servers[i].free : 0;
+	return free;
 }
 
 /* The arrived, unfinished jobs in id order (a policy's loop over jobs):

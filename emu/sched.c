@@ -57,7 +57,7 @@ bool sched_ramp_up_ok(const struct cluster *c, const struct job *j)
 		if (cluster_pending_maps(c, o))
 			early += o->reduces_running;
 	}
-	return early < 0.5 * c->nservers * c->servers[0].containers;   /* the nominal cluster */
+	return early < 0.5 * c->containers;   /* the nominal cluster */
 }
 
 struct task *sched_job_task(struct sched *s, struct job *j, int server)

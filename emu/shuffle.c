@@ -67,13 +67,14 @@ void shuffle_reset_reduce(struct run *r, struct task *reduce)
  * reducers wait on dark circuits), and the reducers of a rack start on
  * different senders.  Hadoop's fetcher randomises hosts for the same
  * reasons. */
-struct fetch_order { int first_rack, first_server, racks, per_rack; };
+struct fetch_order { const struct cluster *c; int first_rack, reduce; };
 
 static int fetch_key(const struct fetch_order *o, int server)
 {
-	int rack = server / o->per_rack, idx = server % o->per_rack;
-	return (rack - o->first_rack + o->racks) % o->racks * o->per_rack +
-	       (idx - o->first_server + o->per_rack) % o->per_rack;
+	const struct server *s = &o->c->servers[server];
+	int racks = o->c->racks, n = o->c->rack_size[s->rack];
+	return (s->rack - o->first_rack + racks) % racks * (TOPO_MAX_SERVERS + 1) +
+	       (s->index - o->reduce % n + n) % n;
 }
 
 static int by_fetch_order(const void *a, const void *b, void *arg)
@@ -108,8 +109,7 @@ static void pump_reduce(struct run *r, struct job *j, struct task *red, int firs
 		}
 		by_holder[map->server] += partition(map, j->nreduces, red->index);
 	}
-	struct fetch_order order = {.first_rack = first_rack, .first_server = red->index % r->c.per_rack, .racks = r->c.racks,
-				    .per_rack = r->c.per_rack};
+	struct fetch_order order = {.c = &r->c, .first_rack = first_rack, .reduce = red->index};
 	qsort_r(holders, nh, sizeof *holders, by_fetch_order, &order);
 	struct xfer *xs = r->scratch_xfers;
 	int nx = 0;

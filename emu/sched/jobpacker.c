@@ -297,8 +297,9 @@ static bool grant(struct sched *s, struct jp_agg *a, const struct job *j, const 
 /* The containers of rack d's alive servers, 0 if one of them is free. */
 static int rack_full(const struct cluster *c, int d)
 {
-	int slots = 0;
-	for (int i = d * c->per_rack; i < (d + 1) * c->per_rack; i++)
+	int slots = 0, first, n;
+	cluster_rack_servers(c, d, &first, &n);
+	for (int i = first; i < first + n; i++)
 		if (c->servers[i].alive) {
 			if (c->servers[i].free > 0)
 				return 0;

@@ -501,12 +501,15 @@ static struct task *adhoc_pick(struct sched *s, struct jp_rt *rt, int server, in
 /* Whether any alive server of the racks marked in `racks` has a free container. */
 static bool racks_have_room(const struct cluster *c, const uint8_t *racks)
 {
-	for (int r = 0; r < c->racks; r++)
-		for (int k = 0; racks[r] && k < c->per_rack; k++) {
-			const struct server *sv = &c->servers[r * c->per_rack + k];
+	for (int r = 0; r < c->racks; r++) {
+		int first, n;
+		cluster_rack_servers(c, r, &first, &n);
+		for (int k = first; racks[r] && k < first + n; k++) {
+			const struct server *sv = &c->servers[k];
 			if (sv->alive && sv->free > 0)
 				return true;
 		}
+	}
 	return false;
 }
 
@@ -644,9 +647,10 @@ static bool recurring_share_full(struct jp_rt *rt, const struct cluster *c, int 
 {
 	if (rt->plan.rho <= 0 || !offplan_jobs(rt))
 		return false;
-	int C = 0, n = 0;
-	for (int k = 0; k < c->per_rack; k++)
-		C += c->servers[rack * c->per_rack + k].containers;
+	int C = 0, n = 0, first, size;
+	cluster_rack_servers(c, rack, &first, &size);
+	for (int k = first; k < first + size; k++)
+		C += c->servers[k].containers;
 	for (int i = 0; i < c->running_jobs; i++) {
 		const struct job *j = cluster_active(c, i);
 		const int *on = follows_plan(rt, j) && sched_running(j) ? running_on_racks(rt, c, j) : NULL;
@@ -729,9 +733,11 @@ struct task *jp_follow_offer(struct sched *s, struct jp_rt *rt, int server)
 static int alive_server_of(struct sched *s, struct jp_rt *rt, int rack, bool planned)
 {
 	const struct cluster *c = s->c;
-	int pr = c->per_rack, k = planned ? rt->block_server[rack]++ % pr : rng_below(&s->rng, pr);
+	int first, pr;
+	cluster_rack_servers(c, rack, &first, &pr);
+	int k = planned ? rt->block_server[rack]++ % pr : rng_below(&s->rng, pr);
 	for (int x = 0; x < pr; x++) {
-		int sv = rack * pr + (k + x) % pr;
+		int sv = first + (k + x) % pr;
 		if (c->servers[sv].alive)
 			return sv;
 	}
@@ -763,10 +769,12 @@ void jp_follow_place(struct sched *s, struct jp_rt *rt, struct job *j, struct ta
 			while ((other = rng_below(&s->rng, c->racks)) == rack)
 				;
 	}
+	int other_first, other_n;
+	cluster_rack_servers(c, other, &other_first, &other_n);
 	for (int k = 1; k < 3; k++) {
 		int tries = 0, sv;
 		do {
-			sv = other * c->per_rack + rng_below(&s->rng, c->per_rack);
+			sv = other_first + rng_below(&s->rng, other_n);
 		} while ((sv == replicas[0] || sv == replicas[1]) && ++tries < 64);
 		if (sv != replicas[0] && sv != replicas[1])
 			replicas[k] = sv;
@@ -783,8 +791,10 @@ void jp_follow_tick(struct sched *s, struct jp_rt *rt)
 			tidx_free(rt, j);
 	for (int i = 0; i < R; i++) {
 		bool dead = true;
-		for (int k = 0; k < c->per_rack && dead; k++)
-			dead = !c->servers[i * c->per_rack + k].alive;
+		int first, n;
+		cluster_rack_servers(c, i, &first, &n);
+		for (int k = first; k < first + n && dead; k++)
+			dead = !c->servers[k].alive;
 		rt->rack_dead[i] = dead;
 		any |= dead;
 	}

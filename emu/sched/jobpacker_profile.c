@@ -90,8 +90,10 @@ void jp_conf_env(struct jp_conf *k)
 void jp_model_make(struct jp_model *m, const struct cluster *c, const struct jp_conf *k, uint64_t elephant)
 {
 	m->racks = c->racks;
+	int first, n;
+	cluster_rack_servers(c, 0, &first, &n);
 	m->containers = 0;
-	for (int i = 0; i < c->per_rack && i < c->nservers; i++)
+	for (int i = first; i < first + n; i++)
 		m->containers += c->servers[i].containers;
 	if (m->containers < 1)
 		m->containers = 1;

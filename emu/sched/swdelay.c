@@ -35,9 +35,10 @@ struct swd {
 
 static int rack_slots(const struct cluster *c, int rack)
 {
-	int n = 0;
-	for (int i = 0; i < c->per_rack; i++)
-		n += c->servers[rack * c->per_rack + i].containers;
+	int first, size, n = 0;
+	cluster_rack_servers(c, rack, &first, &size);
+	for (int i = first; i < first + size; i++)
+		n += c->servers[i].containers;
 	return n;
 }
 

@@ -1503,9 +1503,16 @@ static int offer_across_racks(void)
 	int started = 0, before;
 	do {
 		before = started;
-		for (int k = 0; k < c.per_rack; k++)
+		int widest = 0;
+		for (int r = 0; r < c.racks; r++)
+			widest = c.rack_size[r] > widest ? c.rack_size[r] : widest;
+		for (int k = 0; k < widest; k++)
 			for (int r = 0; r < c.racks; r++) {
-				int sv = r * c.per_rack + k;
+				int first, n;
+				cluster_rack_servers(&c, r, &first, &n);
+				if (k >= n)
+					continue;
+				int sv = first + k;
 				struct task *t = c.servers[sv].free > 0 ? s.ops->offer(&s, sv) : NULL;
 				if (t) {
 					cluster_start_task(&c, t, sv);
