@@ -152,6 +152,24 @@ static const char *const fetch_class_names[FETCH_CLASSES][2] = {
 	[FETCH_CIRCUIT] = {"circuit_eligible", "fetch, circuit-eligible"},
 };
 
+/* The topology's kinds of server: how many, link, what each holds, speed. */
+static json_t *classes_json(const struct topo *t)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < t->nclasses; i++) {
+		const struct topo_class *k = &t->cls[i];
+		json_t *o = json_pack("{s:s,s:i,s:f,s:f,s:f}", "name", k->name, "servers", topo_class_servers(t, i),
+				      "rate_bps", (double)k->rx.rate, "tx_rate_bps", (double)k->tx.rate, "speed", k->speed);
+		if (k->containers)
+			json_object_set_new(o, "containers", json_integer(k->containers));
+		else
+			json_object_update_new(o, json_pack("{s:f,s:I,s:f}", "cores", k->cores, "memory_bytes",
+							     (json_int_t)k->memory, "disk_mbps", k->disk_mbps));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 static json_t *params_json(const struct run *r)
 {
 	const struct workload_params *w = &r->w->params;
@@ -164,9 +182,10 @@ static json_t *params_json(const struct run *r)
 			 "data_scale", w->data_scale, "time_scale", w->time_scale, "rate_scale", r->t->rate_scale,
 			 "block_size", (json_int_t)w->block_size, "bytes_per_reduce", (json_int_t)w->bytes_per_reduce,
 			 "time_floor_s", w->time_floor_s, "workload", r->w->source, "server_rate_bps",
-			 (double)r->t->server.rate, "uplink_rate_bps", (double)r->t->uplink.rate, "ocs_rate_bps",
+			 (double)r->t->cls[0].rx.rate, "uplink_rate_bps", (double)r->t->uplink.rate, "ocs_rate_bps",
 			 r->t->ocs ? (double)r->t->optical.rate : 0.0);
-	json_object_set_new(o, "server_tx_rate_bps", json_real((double)r->t->server_tx.rate));
+	json_object_set_new(o, "server_tx_rate_bps", json_real((double)r->t->cls[0].tx.rate));
+	json_object_set_new(o, "server_classes", classes_json(r->t));
 	json_object_set_new(o, "backend", json_string(r->be->name));
 	json_object_set_new(o, "ocs_reconfig", json_string(r->p.ocs.early ? "early" : "periodic"));
 	json_object_set_new(o, "min_shuffle_bytes", json_integer((json_int_t)w->min_shuffle));
@@ -326,6 +345,9 @@ int results_write(struct run *r)
 	if (late_j)
 		json_object_set_new(json_object_get(sum_j, "fidelity"), "task_lateness", late_j);
 	json_object_set_new(sum_j, "backend", json_string(r->be->name));
+	/* "scheduler" is the name given, perhaps an alias: the policy it ran and every option's value. */
+	json_object_set_new(sum_j, "scheduler_policy", json_string(r->s.ops->name));
+	json_object_set_new(sum_j, "scheduler_options", sched_opts_json(r->s.ops, r->s.opts));
 	json_object_set_new(sum_j, "run_s", json_real(run_now(r)));
 	if (r->be->summary)
 		json_object_set_new(sum_j, r->be->name, r->be->summary(r));

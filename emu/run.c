@@ -317,7 +317,7 @@ int run_experiment(const struct topo *t, struct workload *w, const struct run_pa
 		free(r);
 		return -1;
 	}
-	if (cluster_init(&r->c, t->racks, t->servers_per_rack, t->containers, w, p->slowstart)) {
+	if (cluster_init_topo(&r->c, t, w, p->slowstart)) {
 		snprintf(err, 512, "out of memory");
 		free(r);
 		return -1;
@@ -326,7 +326,9 @@ int run_experiment(const struct topo *t, struct workload *w, const struct run_pa
 				  .rack_wait_s = p->rack_wait_s, .seed = p->seed,
 				  .uplink_Bps = (double)t->uplink.rate / 8, .ocs_Bps = t->ocs ? (double)t->optical.rate / 8 : 0,
 				  .ocs_interval_s = p->ocs.interval_s, .ocs_delta_s = p->ocs.delta_s,
-				  .ocs_early = p->ocs.early};
+				  .ocs_early = p->ocs.early, .opts = p->sched_opts, .nopts = p->nsched_opts};
+	if (sched_opts_check(ops, p->sched_opts, p->nsched_opts, err, 512))
+		goto out;
 	if (sched_init(&r->s, ops, &r->c, &sp)) {
 		snprintf(err, 512, "scheduler %s failed to initialise", p->scheduler);
 		goto out;

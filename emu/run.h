@@ -21,7 +21,9 @@
 struct run_params {
 	const char *backend;         /* "emu" (default) or "sim" */
 	const char *prefix;          /* fabric prefix, default "emu" */
-	const char *scheduler;       /* default "fair" */
+	const char *scheduler;       /* default "fair"; a policy or an alias (emu/sched/registry.c) */
+	const char *const *sched_opts;   /* the scheduler's options, "KEY=VALUE" each (emu/sched.h) */
+	int nsched_opts;
 	const char *results_root;    /* default "results" */
 	const char *experiment;      /* default "default" */
 	const char *run_name;        /* default: timestamp */

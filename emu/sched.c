@@ -1,23 +1,39 @@
 /* sched.c — scheduler plumbing and the hooks' defaults. */
 #include "emu/sched.h"
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 int sched_init(struct sched *s, const struct sched_ops *ops, struct cluster *c, const struct sched_params *p)
 {
+	const struct sched_ops *policy = ops->alias_of ? ops->alias_of : ops;
 	memset(s, 0, sizeof *s);
-	s->ops = ops;
+	s->ops = policy;
 	s->c = c;
 	s->p = *p;
 	s->rng.s = p->seed * 0x2545f4914f6cdd1dULL + 1;
-	return ops->init ? ops->init(s) : 0;
+	void *opts = calloc(1, policy->opts_size ? policy->opts_size : 1);
+	s->opts = opts;
+	s->priv = policy->priv_size ? calloc(1, policy->priv_size) : NULL;
+	char err[256];   /* the caller asked sched_opts_check for the words */
+	if (!opts || (policy->priv_size && !s->priv) || sched_opts_parse(ops, opts, p->opts, p->nopts, err, sizeof err)) {
+		free(s->priv);
+		free(opts);
+		memset(s, 0, sizeof *s);
+		return -1;
+	}
+	if (policy->init && policy->init(s)) {
+		sched_destroy(s);
+		return -1;
+	}
+	return 0;
 }
 
 void sched_destroy(struct sched *s)
 {
 	if (s->ops && s->ops->destroy)
 		s->ops->destroy(s);
+	free(s->priv);
+	free((void *)s->opts);
 	memset(s, 0, sizeof *s);
 }
 
@@ -67,17 +83,4 @@ struct task *sched_job_task(struct sched *s, struct job *j, int server)
 		return r;
 	struct task *t = cluster_best_map(s->c, j, server, NULL);
 	return t ? t : r;
-}
-
-bool sched_env_num(const char *name, double *v)
-{
-	const char *s = getenv(name);
-	char *end;
-	if (!s || !*s)
-		return false;
-	double x = strtod(s, &end);
-	if (*end || !isfinite(x))
-		return false;
-	*v = x;
-	return true;
 }

@@ -4,18 +4,84 @@
  * cluster state (emu/cluster.h) and never talks to the network or the
  * backend, so the same policy runs on the emulator and the simulator.
  *
- * Only `offer` is required; every hook has a default. */
+ * Only `offer` is required; every hook has a default.  As a qdisc's, a
+ * policy's parameters are options it declares (struct sched_opt, parsed by
+ * the core from `emu run --sched-opt KEY=VALUE`, dumped into summary.json),
+ * and its private state is allocated by the core (priv_size). */
 #ifndef EMU_SCHED_H
 #define EMU_SCHED_H
 #include "emu/cluster.h"
+#include <stddef.h>
 #include <stdio.h>
 
 struct sched;
+struct json_t;
+
+/* ------------------------------------------------------------- options */
+
+enum sched_opt_type {
+	SCHED_OPT_BOOL,     /* bool: on/off, true/false, yes/no, 1/0 */
+	SCHED_OPT_INT,      /* int in [min, max] */
+	SCHED_OPT_NUM,      /* double in [min, max] (finite) */
+	SCHED_OPT_CHOICE,   /* int: the index of one of `choices` */
+	SCHED_OPT_STR,      /* const char *: points into the setting, which must outlive the scheduler */
+};
+
+enum {
+	SCHED_OPT_AUTO = 1,      /* NUM: also "auto", stored as NAN: the policy decides from the run */
+	SCHED_OPT_ABOVE_MIN = 2, /* NUM: more than min, not equal */
+};
+
+/* One option of a policy: the field at `offset` of its options struct
+ * (struct sched_ops.opts_size bytes).  A table of them, ended by an entry
+ * without a name, is all a policy writes: one parser reads them all. */
+struct sched_opt {
+	const char *name;
+	enum sched_opt_type type;
+	size_t offset;
+	double def;                  /* BOOL, INT, NUM (NAN: auto), CHOICE (an index) */
+	double min, max;             /* INT, NUM; max INFINITY: no upper bound */
+	const char *const *choices;  /* CHOICE: the names, NULL-terminated */
+	const char *def_str;         /* STR */
+	unsigned flags;              /* SCHED_OPT_AUTO, SCHED_OPT_ABOVE_MIN */
+	const char *help;
+};
+
+/* Table entries whose name is the field's. */
+#define SCHED_BOOL_OPT(T, field, dflt, text) \
+	{.name = #field, .type = SCHED_OPT_BOOL, .offset = offsetof(T, field), .def = (dflt), .help = (text)}
+#define SCHED_INT_OPT(T, field, dflt, lo, hi, text)                                                  \
+	{.name = #field, .type = SCHED_OPT_INT, .offset = offsetof(T, field), .def = (dflt), .min = (lo), \
+	 .max = (hi), .help = (text)}
+#define SCHED_NUM_OPT(T, field, dflt, lo, hi, fl, text)                                              \
+	{.name = #field, .type = SCHED_OPT_NUM, .offset = offsetof(T, field), .def = (dflt), .min = (lo), \
+	 .max = (hi), .flags = (fl), .help = (text)}
+#define SCHED_CHOICE_OPT(T, field, dflt, names, text)                                                   \
+	{.name = #field, .type = SCHED_OPT_CHOICE, .offset = offsetof(T, field), .def = (dflt),          \
+	 .choices = (names), .help = (text)}
+#define SCHED_STR_OPT(T, field, dflt, text) \
+	{.name = #field, .type = SCHED_OPT_STR, .offset = offsetof(T, field), .def_str = (dflt), .help = (text)}
+
+/* ------------------------------------------------------------ the ops */
 
 struct sched_ops {
 	const char *name;
 	const char *help;
-	int (*init)(struct sched *s);                       /* allocate s->priv */
+	/* An alias is only a name, a help and this: the policy it names, with
+	 * these options ("KEY=VALUE", NULL-terminated) set before the run's. */
+	const struct sched_ops *alias_of;
+	const char *const *preset;
+	/* The core allocates s->priv (this many bytes, zeroed) before init and
+	 * frees it after destroy; destroy is called when init fails too, so it
+	 * must cope with a state made in part. */
+	size_t priv_size;
+	/* Its options (NULL: none) and the struct they are parsed into, s->opts. */
+	const struct sched_opt *opts;
+	size_t opts_size;
+	/* Optional: what one option cannot say alone (e.g. a range's ends in
+	 * order); 0, or -1 with err. */
+	int (*check)(const void *opts, char *err, size_t len);
+	int (*init)(struct sched *s);
 	void (*destroy)(struct sched *s);
 	/* A job was submitted (its dependencies are done). */
 	void (*job_arrived)(struct sched *s, struct job *j);
@@ -49,20 +115,43 @@ struct sched_params {
 	 * the OCS controller's interval and delta. */
 	double uplink_Bps, ocs_Bps, ocs_interval_s, ocs_delta_s;
 	bool ocs_early;             /* configurations give way once served (ocs_early_due) */
+	/* The policy's options, "KEY=VALUE" each, set over its defaults (and an
+	 * alias's preset) in order; the strings must outlive the scheduler. */
+	const char *const *opts;
+	int nopts;
 };
 
 struct sched {
-	const struct sched_ops *ops;
+	const struct sched_ops *ops;   /* the policy (an alias resolved) */
 	struct cluster *c;
 	struct sched_params p;
 	struct rng rng;
 	void *priv;
+	const void *opts;              /* the policy's options struct, every option set */
 };
 
+/* A policy or an alias by name; NULL if there is none. */
 const struct sched_ops *sched_find(const char *name);
+/* Every name with its help, an alias with what it stands for. */
 void sched_list(FILE *out);
+/* ops: as sched_find gave it (an alias is resolved here).  -1 when the
+ * options are bad (sched_opts_check says why) or init fails. */
 int sched_init(struct sched *s, const struct sched_ops *ops, struct cluster *c, const struct sched_params *p);
 void sched_destroy(struct sched *s);
+
+/* Options (emu/sched_opt.c).  Whether the settings ("KEY=VALUE" each) are
+ * options of ops with values they accept: 0, or -1 with err naming the
+ * setting and what it accepts. */
+int sched_opts_check(const struct sched_ops *ops, const char *const *set, int n, char *err, size_t len);
+/* Into opts (ops->opts_size bytes): the defaults, an alias's preset, then
+ * the settings; 0 or -1 with err as sched_opts_check. */
+int sched_opts_parse(const struct sched_ops *ops, void *opts, const char *const *set, int n, char *err, size_t len);
+/* The options in opts, every one with its value, as a JSON object whose
+ * values, written KEY=VALUE, parse back to the same (NULL: out of memory). */
+struct json_t *sched_opts_json(const struct sched_ops *ops, const void *opts);
+/* For emu run --scheduler NAME --help: the options, their values by
+ * default (an alias's preset applied), what they accept and their help. */
+void sched_opts_help(const struct sched_ops *ops, FILE *out);
 
 /* Hook wrappers that apply the defaults. */
 void sched_place_input(struct sched *s, struct job *j, struct task *map, int replicas[3]);
@@ -82,7 +171,4 @@ struct task *sched_job_task(struct sched *s, struct job *j, int server);
  * reduces while its maps are pending asks this (sched_job_task, delay, nas). */
 bool sched_ramp_up_ok(const struct cluster *c, const struct job *j);
 int sched_running(const struct job *j);
-/* A policy's experiment override: environment variable `name` as a finite
- * number into *v; false (v untouched) when unset, empty or not a number. */
-bool sched_env_num(const char *name, double *v);
 #endif

@@ -48,7 +48,9 @@ static void usage(FILE *f)
 		"  --jobs N              synthetic jobs, or the first N jobs of a trace (default 20)\n"
 		"  --arrivals MODE       batch | uniform:WINDOW_S | poisson:MEAN_GAP_S | trace (default batch;\n"
 		"                        a workload file's own times)\n"
-		"  --scheduler NAME      one of the list below (default fair)\n"
+		"  --scheduler NAME      one of the list below (default fair); with --help: its options\n"
+		"  --sched-opt KEY=VALUE an option of the scheduler (repeatable; unknown options and bad\n"
+		"                        values are errors); emu run --scheduler NAME --help lists them\n"
 		"  --recurring F         mark round(F x jobs) of the jobs recurring, a seeded random set, the\n"
 		"                        rest ad hoc (synthetic: default 1; a workload file keeps its own\n"
 		"                        flags unless given: a SWIM trace has none)\n"
@@ -104,7 +106,8 @@ static void usage(FILE *f)
 		"                        afterwards, the same jobs on the simulator (no root, about a second):\n"
 		"                        this run's scheduler (on the emulator: its twin) and each SCHED, on\n"
 		"                        this run's topology or on TOPOLOGY (a file), every other option as\n"
-		"                        given; prints them side by side (ratios to this run's scheduler,\n"
+		"                        given (the twin with this run's --sched-opt, the others with their\n"
+		"                        defaults); prints them side by side (ratios to this run's scheduler,\n"
 		"                        simulated), writes compare.csv beside the results and the runs to\n"
 		"                        results/<experiment>/<SCHED>/<run>-sim[-<topology name>]/ (default: none)\n"
 		"\nschedulers:\n");
@@ -128,9 +131,9 @@ static void print_workload(const struct workload *w, const struct topo *t)
 		out += j->output_bytes;
 	}
 	char a[32], b[32], c[32];
-	printf("%d jobs, %d tasks, input %s, shuffle %s, output %s on %s (%d servers x %d containers)\n", w->njobs,
+	printf("%d jobs, %d tasks, input %s, shuffle %s, output %s on %s (%d servers in %d racks)\n", w->njobs,
 	       w->ntasks, units_fmt_size(in, a, sizeof a), units_fmt_size(sh, b, sizeof b),
-	       units_fmt_size(out, c, sizeof c), t->name, topo_servers(t), t->containers);
+	       units_fmt_size(out, c, sizeof c), t->name, topo_servers(t), t->racks);
 }
 
 static int num(const char *opt, const char *v, double lo, double hi, double *out)
@@ -146,8 +149,9 @@ static int num(const char *opt, const char *v, double lo, double hi, double *out
 }
 
 /* Options without a short form. */
-enum { OPT_CAPTURE = 0x100, OPT_CAPTURE_FILTER, OPT_CAPTURE_SNAPLEN };
+enum { OPT_CAPTURE = 0x100, OPT_CAPTURE_FILTER, OPT_CAPTURE_SNAPLEN, OPT_SCHED_OPT };
 #define CAPTURES_MAX 64
+#define SCHED_OPTS_MAX 64
 
 int cmd_run(int argc, char **argv)
 {
@@ -172,7 +176,7 @@ int cmd_run(int argc, char **argv)
 		{"capture", required_argument, 0, OPT_CAPTURE}, {"capture-filter", required_argument, 0, OPT_CAPTURE_FILTER},
 		{"capture-snaplen", required_argument, 0, OPT_CAPTURE_SNAPLEN},
 		{"copiers", required_argument, 0, 'C'}, {"slowdown", required_argument, 0, 'W'},
-		{"compare", required_argument, 0, 'Y'},
+		{"compare", required_argument, 0, 'Y'}, {"sched-opt", required_argument, 0, OPT_SCHED_OPT},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	struct run_params rp;
 	struct workload_params wp;
@@ -191,8 +195,9 @@ int cmd_run(int argc, char **argv)
 	char *compare_spec = NULL;
 	double rate_scale = 0, x, elephant = -1;
 	int njobs = 20, c;
-	bool dry = false, arrivals_given = false, recurring_given = false, snaplen_given = false;
-	const char *captures[CAPTURES_MAX];
+	bool dry = false, arrivals_given = false, recurring_given = false, snaplen_given = false, help = false,
+	     sched_named = false;
+	const char *captures[CAPTURES_MAX], *sched_opts[SCHED_OPTS_MAX];
 	rp.prefix = cli_default_prefix();
 	while ((c = getopt_long(argc, argv, "t:w:n:a:s:S:D:T:R:l:e:m:i:d:x:r:o:p:O:kqhF:b:H:M:Q:E:A:", opts, NULL)) != -1) {
 		switch (c) {
@@ -223,6 +228,7 @@ int cmd_run(int argc, char **argv)
 				return 2;
 			}
 			rp.scheduler = optarg;
+			sched_named = true;
 			break;
 		case 'S': if (num("--seed", optarg, 0, 1e18, &x)) return 2; rp.seed = sp.seed = (unsigned long)x; break;
 		case 'D': if (num("--data-scale", optarg, 1e-9, 1e3, &wp.data_scale)) return 2; break;
@@ -315,12 +321,32 @@ int cmd_run(int argc, char **argv)
 			}
 			snaplen_given = true;
 			break;
-		case 'h': usage(stdout); return 0;
+		case OPT_SCHED_OPT:
+			if (rp.nsched_opts == SCHED_OPTS_MAX) {
+				fprintf(stderr, "emu run: --sched-opt: at most %d of them\n", SCHED_OPTS_MAX);
+				return 2;
+			}
+			sched_opts[rp.nsched_opts++] = optarg;
+			rp.sched_opts = sched_opts;
+			break;
+		case 'h': help = true; break;
 		default: return 2;
 		}
 	}
 	if (optind != argc) {
 		fprintf(stderr, "emu run: unexpected argument '%s' (see emu run --help)\n", argv[optind]);
+		return 2;
+	}
+	if (help) {   /* with --scheduler, wherever it is: that scheduler's options */
+		if (sched_named)
+			sched_opts_help(sched_find(rp.scheduler), stdout);
+		else
+			usage(stdout);
+		return 0;
+	}
+	char opt_err[512];
+	if (sched_opts_check(sched_find(rp.scheduler), rp.sched_opts, rp.nsched_opts, opt_err, sizeof opt_err)) {
+		fprintf(stderr, "emu run: --sched-opt: %s\n", opt_err);
 		return 2;
 	}
 	/* Both become directory names under --results. */

@@ -121,7 +121,9 @@ static int read_summary(struct row *r)
 #define SIMULATE_FAILED 3
 
 /* The run's jobs on the simulator under `sched` on t, into
- * results/<experiment>/<sched>/<name>/ (dir), made by a child process:
+ * results/<experiment>/<sched>/<name>/ (dir), with the run's scheduler
+ * options if `sched` is the run's scheduler, else with its defaults (the
+ * run's options are its scheduler's), made by a child process:
  * getrusage counts a process's whole life and its reaped children, so only
  * then are the CPU times in its summary its own and not the emulated run's
  * and its agents'.  run_experiment's status (-1: not made). */
@@ -151,6 +153,10 @@ static int simulate(const struct run_params *rp, const struct workload *jobs, co
 		struct run_params p = *rp;
 		p.backend = "sim";
 		p.scheduler = sched;
+		if (strcmp(sched, rp->scheduler)) {   /* another scheduler: its defaults */
+			p.sched_opts = NULL;
+			p.nsched_opts = 0;
+		}
 		p.run_name = name;
 		p.quiet = true;
 		p.slowdown = 1;   /* the simulator's clock is virtual */

@@ -33,7 +33,8 @@ int compare_copy_workload(struct workload *copy, const struct workload *w);
 /* After the run `rp` made (its results in dir, its jobs as they were in
  * `jobs`), make the compared runs into results/<experiment>/<scheduler>/
  * <run>-sim[-<topology>]/, print the table unless quiet and write
- * compare.csv.  0, or 1 when a compared run failed or stopped early, or
+ * compare.csv.  The run's scheduler (the twin, or an entry naming it) runs
+ * with the run's --sched-opt, every other with its defaults.  0, or 1 when a compared run failed or stopped early, or
  * the table could not be written (said on stderr). */
 int compare_run(const struct compare *c, const struct topo *t, const struct workload *jobs,
 		const struct run_params *rp, const char *dir);

@@ -24,36 +24,26 @@
  * The plan follower, rack-failure fallback and early-reduce guard are
  * JobPacker's (jobpacker_follow.c). */
 #include "emu/sched/jobpacker.h"
-#include <stdlib.h>
 
 static int corral_init(struct sched *s)
 {
-	struct jp_rt *rt = calloc(1, sizeof *rt);
-	if (!rt)
-		return -1;
+	struct jp_rt *rt = s->priv;
+	const struct jp_shared_opts *o = s->opts;
 	jp_conf_default(&rt->conf);
 	jp_conf_fabric(&rt->conf, &s->p);
-	jp_conf_env(&rt->conf);
+	jp_conf_shared(&rt->conf, o);
 	rt->conf.eps_jobs = 1;   /* Corral's LRF: the job has its uplinks alone (our reading of Corral) */
 	rt->strict = false;
 	rt->sparsity = false;
-	s->priv = rt;
-	if (jp_rt_init(rt, s) || jp_plan_corral(&rt->plan, s->c, &rt->model, &rt->conf)) {
-		jp_rt_free(rt);
-		free(rt);
-		s->priv = NULL;
+	if (jp_rt_init(rt, s) || jp_plan_corral(&rt->plan, s->c, &rt->model, &rt->conf))
 		return -1;
-	}
-	jp_plan_dump(&rt->plan, s->c, "corral");
+	jp_plan_dump(&rt->plan, s->c, "corral", o->plan_log);
 	return 0;
 }
 
 static void corral_destroy(struct sched *s)
 {
-	if (s->priv)
-		jp_rt_free(s->priv);
-	free(s->priv);
-	s->priv = NULL;
+	jp_rt_free(s->priv);
 }
 
 static struct task *corral_offer(struct sched *s, int server)
@@ -71,9 +61,18 @@ static void corral_tick(struct sched *s)
 	jp_follow_tick(s, s->priv);
 }
 
+/* JobPacker's options that Corral's planner and follower use. */
+static const struct sched_opt corral_opt_table[] = {
+	JP_SHARED_OPTS,
+	{0},
+};
+
 const struct sched_ops sched_corral = {
 	.name = "corral",
 	.help = "Corral: each recurring job's maps and reduces on one planned rack set (SIGCOMM'15 baseline)",
+	.priv_size = sizeof(struct jp_rt),
+	.opts = corral_opt_table,
+	.opts_size = sizeof(struct jp_shared_opts),
 	.init = corral_init,
 	.destroy = corral_destroy,
 	.offer = corral_offer,

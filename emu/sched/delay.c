@@ -12,24 +12,19 @@ struct delay_state {
 
 static int delay_init(struct sched *s)
 {
-	struct delay_state *d = calloc(1, sizeof *d);
+	struct delay_state *d = s->priv;
 	int n = s->c->w->njobs;
-	if (!d || !(d->waiting_since = malloc((n ? n : 1) * sizeof(double)))) {
-		free(d);
+	if (!(d->waiting_since = malloc((n ? n : 1) * sizeof(double))))
 		return -1;
-	}
 	for (int i = 0; i < n; i++)
 		d->waiting_since[i] = -1;
-	s->priv = d;
 	return 0;
 }
 
 static void delay_destroy(struct sched *s)
 {
 	struct delay_state *d = s->priv;
-	if (d)
-		free(d->waiting_since);
-	free(d);
+	free(d->waiting_since);
 }
 
 static int by_fair_order(const void *a, const void *b)
@@ -98,6 +93,7 @@ static struct task *delay_offer(struct sched *s, int server)
 const struct sched_ops sched_delay = {
 	.name = "delay",
 	.help = "Fair plus delay scheduling for map input locality",
+	.priv_size = sizeof(struct delay_state),
 	.init = delay_init,
 	.destroy = delay_destroy,
 	.offer = delay_offer,

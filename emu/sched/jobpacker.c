@@ -47,8 +47,7 @@
  * YARN's default 0.05 (§4.2.2; the text gives them no value: our choice).
  * Knobs beyond struct sched_params (B, ρ, OCS interval 1 s and δ 10 ms, the
  * OCS rate — derived from E = bw_o·9δ — and the EPS:OCS ratio 1:10) are
- * struct jp_conf's (jobpacker.h), overridable with JOBPACKER_* environment
- * variables. */
+ * struct jp_conf's (jobpacker.h), set by the options below (jp_conf_opts). */
 #include "emu/sched/jobpacker.h"
 #include <stdlib.h>
 #include <string.h>
@@ -488,44 +487,31 @@ static bool jobpacker_circuit_eligible(struct sched *s, const struct task *reduc
 
 static int jobpacker_init(struct sched *s)
 {
-	struct jobpacker *jp = calloc(1, sizeof *jp);
-	if (!jp)
-		return -1;
+	struct jobpacker *jp = s->priv;
+	const struct jp_opts *o = s->opts;
 	jp_conf_default(&jp->rt.conf);
-	jp->rt.conf.eps_jobs = JP_EPS_JOBS;
 	jp_conf_fabric(&jp->rt.conf, &s->p);
-	jp_conf_env(&jp->rt.conf);
+	jp_conf_opts(&jp->rt.conf, o);
 	jp->rt.strict = true;
 	jp->rt.sparsity = jp->rt.conf.sparsity;
-	s->priv = jp;
 	jp->agg = calloc(s->c->w->njobs ? s->c->w->njobs : 1, sizeof *jp->agg);
 	jp->held = calloc(s->c->w->ntasks ? s->c->w->ntasks : 1, sizeof *jp->held);
 	if (!jp->agg || !jp->held || jp_rt_init(&jp->rt, s) ||
 	    jp_plan_jobpacker(&jp->rt.plan, s->c, &jp->rt.model, &jp->rt.conf, &s->rng) ||
-	    (jp->rt.conf.adhoc_agg && jp_adhoc_init(&jp->rt, s->c))) {
-		jp_rt_free(&jp->rt);
-		free(jp->agg);
-		free(jp->held);
-		free(jp);
-		s->priv = NULL;
+	    (jp->rt.conf.adhoc_agg && jp_adhoc_init(&jp->rt, s->c)))
 		return -1;
-	}
-	jp_plan_dump(&jp->rt.plan, s->c, "jobpacker");
+	jp_plan_dump(&jp->rt.plan, s->c, "jobpacker", o->sh.plan_log);
 	return 0;
 }
 
 static void jobpacker_destroy(struct sched *s)
 {
 	struct jobpacker *jp = s->priv;
-	if (!jp)
-		return;
-	for (int i = 0; i < s->c->w->njobs; i++)
+	for (int i = 0; jp->agg && i < s->c->w->njobs; i++)
 		agg_free(jp->agg[i]);
 	free(jp->agg);
 	free(jp->held);
 	jp_rt_free(&jp->rt);
-	free(jp);
-	s->priv = NULL;
 }
 
 static struct task *jobpacker_offer(struct sched *s, int server)
@@ -551,9 +537,43 @@ static void jobpacker_tick(struct sched *s)
 		}
 }
 
+static const struct sched_opt jobpacker_opt_table[] = {
+	JP_SHARED_OPTS,
+	SCHED_INT_OPT(struct jp_opts, subbatches, 5, 1, INFINITY, "sub-batches B of a batch (§4.2.3.2)"),
+	SCHED_INT_OPT(struct jp_opts, orders, 120, 1, INFINITY,
+		      "orders of the sub-batches the batch planner tries, keeping the plan that ends first (120: every "
+		      "order of 5; 1: the text's single random order)"),
+	SCHED_NUM_OPT(struct jp_opts, rho, NAN, 0, INFINITY, SCHED_OPT_AUTO,
+		      "over-provisioning ratio: a planned stage takes (1 + rho) x its containers' room; auto: 0 when "
+		      "every job is recurring, 1.0 otherwise (§4.3.2, §4.3.4)"),
+	SCHED_NUM_OPT(struct jp_opts, eps_jobs, JP_EPS_JOBS, 1, INFINITY, 0,
+		      "shuffles a busy EPS uplink carries at once: Eq. 4.1's EPS term gives a job 1/this of its "
+		      "uplinks (1: Eq. 4.1 as printed)"),
+	SCHED_NUM_OPT(struct jp_opts, piece_margin, 1.25, 0, INFINITY, SCHED_OPT_ABOVE_MIN,
+		      "a rack pair is planned on the OCS only when its pieces exceed the elephant threshold by this "
+		      "factor"),
+	SCHED_CHOICE_OPT(struct jp_opts, lrf, 0, jp_lrf_names,
+			 "Eq. 4.1's shuffle term: periodic (circuits lit for whole intervals), fig46 (port-parallel, "
+			 "continuous circuits: Fig. 4.6), literal (as printed); auto: fig46 with --ocs-reconfig "
+			 "early, periodic otherwise"),
+	SCHED_CHOICE_OPT(struct jp_opts, seq, 0, jp_seq_names,
+			 "a rack's sequence in the planning list's order, the jobs' priority (list), or by planned "
+			 "start (time)"),
+	SCHED_BOOL_OPT(struct jp_opts, ports, true,
+		       "the plan books the OCS ports, so shuffles that share one take turns"),
+	SCHED_BOOL_OPT(struct jp_opts, postpone, true, "shuffle data aggregation (§4.2.2)"),
+	SCHED_BOOL_OPT(struct jp_opts, sparsity, true, "the ad-hoc sparsity rule (§4.2.4)"),
+	SCHED_BOOL_OPT(struct jp_opts, adhoc_agg, false,
+		       "ad-hoc jobs on a few racks, the trial §4.2.5 makes and drops (Fig. 4.18)"),
+	{0},
+};
+
 const struct sched_ops sched_jobpacker = {
 	.name = "jobpacker",
 	.help = "JobPacker: shuffle aggregation for the OCS + offline plan of recurring jobs (use --slowstart 0.7)",
+	.priv_size = sizeof(struct jobpacker),
+	.opts = jobpacker_opt_table,
+	.opts_size = sizeof(struct jp_opts),
 	.init = jobpacker_init,
 	.destroy = jobpacker_destroy,
 	.offer = jobpacker_offer,

@@ -6,11 +6,12 @@
  * Source: the dissertation's Chapter 4 (JobPacker); where it is silent the
  * choice is ours, and the comments below say so.  Nothing here is part of
  * the scheduler API (emu/sched.h): the knobs the dissertation needs beyond
- * struct sched_params live in struct jp_conf, with documented defaults and
- * JOBPACKER_* environment overrides (jp_conf_env). */
+ * struct sched_params live in struct jp_conf, with documented defaults, set
+ * by the policies' options (struct jp_opts, jp_conf_opts). */
 #ifndef EMU_SCHED_JOBPACKER_H
 #define EMU_SCHED_JOBPACKER_H
 #include "emu/sched.h"
+#include <math.h>
 
 /* Shuffle term of the latency response function, Eq. 4.1.  Our choice: Eq. 4.1
  * as printed does not reproduce Fig. 4.6, the port-parallel model (FIG46) does. */
@@ -64,11 +65,44 @@ void jp_conf_default(struct jp_conf *k);
 #define JP_EPS_JOBS 1.7
 /* The run's fabric: interval, δ, the OCS and EPS uplink rates. */
 void jp_conf_fabric(struct jp_conf *k, const struct sched_params *p);
-/* Overrides for experiments: JOBPACKER_B, JOBPACKER_ORDERS, JOBPACKER_RHO, JOBPACKER_BW_OCS (bytes/s), JOBPACKER_BW_RATIO, JOBPACKER_EPS_JOBS, JOBPACKER_PIECE_MARGIN, JOBPACKER_LRF=periodic|fig46|literal,
- * JOBPACKER_SCENARIO=auto|batch|online, JOBPACKER_POSTPONE=0|1, JOBPACKER_PORTS=0|1, JOBPACKER_SPARSITY=0|1, JOBPACKER_ADHOC_AGG=0|1,
- * JOBPACKER_EARLY_REDUCE_CAP, JOBPACKER_SEQ=list|time.  JOBPACKER_PLAN_LOG=FILE (or -) writes the
- * plan (jp_plan_dump). */
-void jp_conf_env(struct jp_conf *k);
+
+/* The options (emu-run(8)); NAN is auto.  Corral's are the first part,
+ * which its table describes alone: a struct jp_opts starts with them. */
+struct jp_shared_opts {
+	int scenario;            /* enum jp_scenario */
+	double bw_ocs, bw_ratio; /* auto: the fabric's (jp_conf_fabric) */
+	double early_reduce_cap;
+	const char *plan_log;    /* a file the plan is appended to, "-" stderr, "" none (jp_plan_dump) */
+};
+struct jp_opts {
+	struct jp_shared_opts sh;   /* first */
+	int subbatches, orders;
+	double rho;              /* auto: jp_conf's < 0 */
+	double eps_jobs, piece_margin;
+	int lrf;                 /* an index into jp_lrf_names (0: auto, the fabric's) */
+	int seq;                 /* 0 list, 1 time */
+	bool ports, postpone, sparsity, adhoc_agg;
+};
+/* The table entries of the shared options, for struct jp_shared_opts or a
+ * struct that starts with one. */
+extern const char *const jp_scenario_names[], *const jp_lrf_names[], *const jp_seq_names[];
+#define JP_SHARED_OPTS                                                                                      \
+	SCHED_CHOICE_OPT(struct jp_shared_opts, scenario, JP_SCEN_AUTO, jp_scenario_names,                     \
+			 "how the plan is made: batch (every job at once), online (by predicted arrival), or auto: " \
+			 "batch when every job's predicted arrival is the same"),                                     \
+	SCHED_NUM_OPT(struct jp_shared_opts, bw_ocs, NAN, 0, INFINITY, SCHED_OPT_AUTO,                          \
+		      "the OCS port rate the plan assumes, bytes/s; 0 derives it from the elephant threshold, "   \
+		      "E / (9 x delta); auto: the topology's (0 without an OCS)"),                                \
+	SCHED_NUM_OPT(struct jp_shared_opts, bw_ratio, NAN, 0, INFINITY, SCHED_OPT_AUTO | SCHED_OPT_ABOVE_MIN, \
+		      "OCS port rate over EPS uplink rate; auto: the topology's (10 without an OCS)"),            \
+	SCHED_NUM_OPT(struct jp_shared_opts, early_reduce_cap, 0.5, 0, 1, 0,                                    \
+		      "the share of a rack's containers that reduces of jobs with maps not yet launched may "     \
+		      "hold"),                                                                                    \
+	SCHED_STR_OPT(struct jp_shared_opts, plan_log, "",                                                      \
+		      "a file to append the plan to, human-readable (- is standard error; empty: none)")
+/* The options over the defaults and the fabric: Corral's, and all of JobPacker's. */
+void jp_conf_shared(struct jp_conf *k, const struct jp_shared_opts *o);
+void jp_conf_opts(struct jp_conf *k, const struct jp_opts *o);
 
 /* What Eq. 4.1 is evaluated with. */
 struct jp_model {
@@ -152,10 +186,10 @@ int jp_plan_jobpacker(struct jp_plan *p, const struct cluster *c, const struct j
  * reduces, LRF with the EPS bandwidth, provisioning + widest-job-first. */
 int jp_plan_corral(struct jp_plan *p, const struct cluster *c, const struct jp_model *m,
 		   const struct jp_conf *k);
-/* The plan, human-readable, to the file named by JOBPACKER_PLAN_LOG ("-" =
- * stderr; appended), when it is set: the planning list with sub-batches,
- * widths, planned start/end and racks, and every rack's sequence. */
-void jp_plan_dump(const struct jp_plan *p, const struct cluster *c, const char *who);
+/* The plan, human-readable, appended to the file `path` ("-" = stderr; ""
+ * or NULL: nowhere): the planning list with sub-batches, widths, planned
+ * start/end and racks, and every rack's sequence. */
+void jp_plan_dump(const struct jp_plan *p, const struct cluster *c, const char *who, const char *path);
 /* Corral's LRF: l_map(r) + D_s(r−1)/(r²·bw_e) + l_red(r). */
 double jp_corral_lrf(const struct jp_model *m, const struct jp_jobdesc *j, int r);
 

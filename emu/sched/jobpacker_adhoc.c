@@ -2,7 +2,7 @@
  * ad-hoc jobs' input, maps and reduces on a few racks, so that their
  * shuffles, too, gather into rack pairs big enough for circuits.
  *
- * Off by default (JOBPACKER_ADHOC_AGG=1 turns it on): the dissertation
+ * Off by default (option adhoc_agg=on turns it on): the dissertation
  * found that it makes recurring and ad-hoc jobs slower alike, since without
  * the shuffle size nothing says how many racks an ad-hoc job should get.
  * It is here so that Fig. 4.18 can be run.  The recipe, in the text's

@@ -198,7 +198,7 @@ static int by_entry(const void *a, const void *b)
  * all the first job's maps on the rack, so the earlier job's reduce waited
  * for every one of them (default batch, seed 4: job 0, one map and one
  * reduce, planned to end at 1.8 s, waited behind job 6's 3712 maps until
- * 20.8 s).  JOBPACKER_SEQ=time keeps the planned-start order. */
+ * 20.8 s).  Option seq=time keeps the planned-start order. */
 static int by_rank(const void *a, const void *b)
 {
 	const struct jp_entry *x = a, *y = b;
@@ -1010,9 +1010,8 @@ fail:
 
 /* ----------------------------------------------------------- plan log */
 
-void jp_plan_dump(const struct jp_plan *p, const struct cluster *c, const char *who)
+void jp_plan_dump(const struct jp_plan *p, const struct cluster *c, const char *who, const char *path)
 {
-	const char *path = getenv("JOBPACKER_PLAN_LOG");
 	if (!path || !*path)
 		return;
 	FILE *f = !strcmp(path, "-") ? stderr : fopen(path, "a");

@@ -51,40 +51,37 @@ void jp_conf_fabric(struct jp_conf *k, const struct sched_params *p)
 	}
 }
 
-void jp_conf_env(struct jp_conf *k)
+/* In enum jp_scenario's order; lrf's after auto and seq's in jp_conf_opts'. */
+const char *const jp_scenario_names[] = {"auto", "batch", "online", NULL};
+const char *const jp_lrf_names[] = {"auto", "periodic", "fig46", "literal", NULL};
+const char *const jp_seq_names[] = {"list", "time", NULL};
+
+void jp_conf_shared(struct jp_conf *k, const struct jp_shared_opts *o)
 {
-	double v;
-	const char *s;
-	if (sched_env_num("JOBPACKER_B", &v) && v >= 1)
-		k->subbatches = (int)v;
-	if (sched_env_num("JOBPACKER_ORDERS", &v) && v >= 1)
-		k->orders = (int)v;
-	if (sched_env_num("JOBPACKER_RHO", &v))
-		k->rho = v;
-	if (sched_env_num("JOBPACKER_BW_OCS", &v) && v >= 0)
-		k->bw_ocs = v;
-	if (sched_env_num("JOBPACKER_BW_RATIO", &v) && v > 0)
-		k->bw_ratio = v;
-	if (sched_env_num("JOBPACKER_EPS_JOBS", &v) && v >= 1)
-		k->eps_jobs = v;
-	if (sched_env_num("JOBPACKER_PIECE_MARGIN", &v) && v > 0)
-		k->piece_margin = v;
-	if (sched_env_num("JOBPACKER_PORTS", &v))
-		k->ports = v != 0;
-	if (sched_env_num("JOBPACKER_POSTPONE", &v))
-		k->postpone = v != 0;
-	if (sched_env_num("JOBPACKER_SPARSITY", &v))
-		k->sparsity = v != 0;
-	if (sched_env_num("JOBPACKER_ADHOC_AGG", &v))
-		k->adhoc_agg = v != 0;
-	if (sched_env_num("JOBPACKER_EARLY_REDUCE_CAP", &v) && v >= 0 && v <= 1)
-		k->early_reduce_cap = v;
-	if ((s = getenv("JOBPACKER_LRF")))
-		k->lrf = !strcmp(s, "literal") ? JP_LRF_LITERAL : !strcmp(s, "fig46") ? JP_LRF_FIG46 : JP_LRF_PERIODIC;
-	if ((s = getenv("JOBPACKER_SEQ")))
-		k->seq_by_time = !strcmp(s, "time");
-	if ((s = getenv("JOBPACKER_SCENARIO")))
-		k->scenario = !strcmp(s, "batch") ? JP_SCEN_BATCH : !strcmp(s, "online") ? JP_SCEN_ONLINE : JP_SCEN_AUTO;
+	k->scenario = (enum jp_scenario)o->scenario;
+	if (!isnan(o->bw_ocs))
+		k->bw_ocs = o->bw_ocs;
+	if (!isnan(o->bw_ratio))
+		k->bw_ratio = o->bw_ratio;
+	k->early_reduce_cap = o->early_reduce_cap;
+}
+
+void jp_conf_opts(struct jp_conf *k, const struct jp_opts *o)
+{
+	static const enum jp_lrf lrf[] = {JP_LRF_PERIODIC, JP_LRF_PERIODIC, JP_LRF_FIG46, JP_LRF_LITERAL};
+	jp_conf_shared(k, &o->sh);
+	k->subbatches = o->subbatches;
+	k->orders = o->orders;
+	k->rho = isnan(o->rho) ? -1 : o->rho;
+	k->eps_jobs = o->eps_jobs;
+	k->piece_margin = o->piece_margin;
+	if (o->lrf > 0)   /* not auto */
+		k->lrf = lrf[o->lrf];
+	k->seq_by_time = o->seq == 1;
+	k->ports = o->ports;
+	k->postpone = o->postpone;
+	k->sparsity = o->sparsity;
+	k->adhoc_agg = o->adhoc_agg;
 }
 
 void jp_model_make(struct jp_model *m, const struct cluster *c, const struct jp_conf *k, uint64_t elephant)

@@ -1,5 +1,6 @@
 /* nas.c — NAS, the network-aware scheduler of the dissertation's ch. 3, and
- * its ablations, as one implementation with per-variant flags:
+ * its ablations, as one policy whose parts are options (tt, adaptive,
+ * ca_rts, cr_rts) and aliases that turn some off:
  *
  *   nas          MTS + CA-RTS + CR-RTS with TrafficThreshold and the
  *                adaptive map completion threshold
@@ -13,7 +14,7 @@
  * (the threshold is when "the reduce tasks of the job can be scheduled",
  * §2.2, §3.2.4), within YARN's ramp-up limit (sched_ramp_up_ok, as every
  * policy) — then for a map: Algorithm 1's reduce and map requests.
- * NAS_EARLY_REDUCES=0 offers reduces only once all maps are launched.
+ * Option early_reduces=off offers reduces only once all maps are launched.
  *
  *  - MTS (§3.2.3, Algorithm 2): a map that is data-local on the server and
  *    shuffle-qualified — its predicted output (Eq. 3.1) fits in the server's
@@ -327,26 +328,20 @@ static void nas_destroy(struct sched *s)
 	nas_track_free(&n->k);
 	free(n->js);
 	free(n->order);
-	free(n);
-	s->priv = NULL;
 }
 
-static int nas_init(struct sched *s, struct nas_flags f)
+static int nas_init(struct sched *s)
 {
+	const struct nas_opts *o = s->opts;
 	int nj = s->c->w->njobs ? s->c->w->njobs : 1;
-	struct nas *n = calloc(1, sizeof *n);
-	if (!n)
-		return -1;
-	s->priv = n;
-	n->f = f;
+	struct nas *n = s->priv;
+	n->f = (struct nas_flags){.tt = o->tt, .adaptive = o->adaptive, .ca_rts = o->ca_rts, .cr_rts = o->cr_rts};
 	n->dirty = true;
 	nas_conf_init(&n->conf, s);
 	n->js = calloc(nj, sizeof *n->js);
 	n->order = calloc(nj, sizeof *n->order);
-	if (!n->js || !n->order || nas_track_init(&n->k, s->c)) {
-		nas_destroy(s);
+	if (!n->js || !n->order || nas_track_init(&n->k, s->c))
 		return -1;
-	}
 	for (int i = 0; i < nj; i++)
 		n->js[i].map_since = n->js[i].red_since = n->js[i].cr_since = -1;
 	return 0;
@@ -368,23 +363,71 @@ double nas_traffic_threshold(struct sched *s, int server)
 	return traffic_threshold(n, s->c, server);
 }
 
-#define NAS_VARIANT(sym, nm, hlp, ...)                                                         \
-	static int sym##_init(struct sched *s) { return nas_init(s, (struct nas_flags){__VA_ARGS__}); } \
-	const struct sched_ops sym = {                                                         \
-		.name = nm, .help = hlp, .init = sym##_init, .destroy = nas_destroy,           \
-		.job_arrived = nas_job_arrived, .offer = nas_offer,                            \
-		.task_finished = nas_task_finished, .tick = nas_tick,                          \
-	};
+static int nas_check(const void *opts, char *err, size_t len)
+{
+	const struct nas_opts *o = opts;
+	if (o->t_max >= o->t_min)
+		return 0;
+	snprintf(err, len, "nas options t_min=%g, t_max=%g: t_max must be at least t_min", o->t_min, o->t_max);
+	return -1;
+}
 
-NAS_VARIANT(sched_nas, "nas",
-	    "NAS (ch. 3): MTS + CA-RTS + CR-RTS, own 0.2-0.5 map completion threshold (use --slowstart <= 0.2)",
-	    .tt = true, .adaptive = true, .ca_rts = true, .cr_rts = true)
-NAS_VARIANT(sched_nas_mts, "nas-mts",
-	    "NAS ablation: MTS only, reduces as Fair at threshold 0.2 (use --slowstart <= 0.2)",
-	    .tt = true)
-NAS_VARIANT(sched_nas_nott, "nas-nott",
-	    "NAS ablation: without TrafficThreshold (w/o TT; use --slowstart <= 0.2)",
-	    .adaptive = true, .ca_rts = true, .cr_rts = true)
-NAS_VARIANT(sched_nas_noadapt, "nas-noadapt",
-	    "NAS ablation: fixed map completion threshold 0.2 (w/o MCT; use --slowstart <= 0.2)",
-	    .tt = true, .ca_rts = true, .cr_rts = true)
+static const struct sched_opt nas_opt_table[] = {
+	NAS_OPT_CONGESTION(struct nas_opts),
+	SCHED_NUM_OPT(struct nas_opts, t_min, NAS_T_MIN, 0, 1, 0,
+		      "the adaptive map completion threshold of the job with the largest predicted shuffle (Eq. 3.5)"),
+	SCHED_NUM_OPT(struct nas_opts, t_max, NAS_T_MAX, 0, 1, 0,
+		      "the same for the smallest predicted shuffle; at least t_min"),
+	SCHED_NUM_OPT(struct nas_opts, light_bytes, NAN, 0, INFINITY, SCHED_OPT_AUTO,
+		      "a job is shuffle-light below this predicted shuffle, scaled bytes (§3.2.1); auto: 1 MiB x the "
+		      "data scale (--elephant / 1.125 GB)"),
+	SCHED_NUM_OPT(struct nas_opts, heavy_bytes, NAN, 0, INFINITY, SCHED_OPT_AUTO,
+		      "shuffle-heavy above this, scaled bytes; auto: 100 MiB x the data scale"),
+	SCHED_NUM_OPT(struct nas_opts, traffic_threshold, NAN, 0, INFINITY, SCHED_OPT_AUTO,
+		      "a fixed TrafficThreshold, bytes of predicted map output per server; auto: Eq. 3.3, the "
+		      "server's containers x the active jobs' predicted shuffle per map"),
+	SCHED_BOOL_OPT(struct nas_opts, early_reduces, true,
+		       "reduces may start before every map is launched, within YARN's ramp-up limit"),
+	SCHED_BOOL_OPT(struct nas_opts, tt, true, "MTS's TrafficThreshold (off: every map is shuffle-qualified)"),
+	SCHED_BOOL_OPT(struct nas_opts, adaptive, true,
+		       "the adaptive map completion threshold, Eq. 3.5 (off: a fixed 0.2)"),
+	SCHED_BOOL_OPT(struct nas_opts, ca_rts, true,
+		       "CA-RTS: a job's reduces per rack in proportion to its map output there (off: as Fair)"),
+	SCHED_BOOL_OPT(struct nas_opts, cr_rts, true, "CR-RTS: hold heavier jobs' tasks in a congested rack"),
+	{0},
+};
+
+const struct sched_ops sched_nas = {
+	.name = "nas",
+	.help = "NAS (ch. 3): MTS + CA-RTS + CR-RTS, own 0.2-0.5 map completion threshold (use --slowstart <= 0.2)",
+	.priv_size = sizeof(struct nas),
+	.opts = nas_opt_table,
+	.opts_size = sizeof(struct nas_opts),
+	.check = nas_check,
+	.init = nas_init,
+	.destroy = nas_destroy,
+	.job_arrived = nas_job_arrived,
+	.offer = nas_offer,
+	.task_finished = nas_task_finished,
+	.tick = nas_tick,
+};
+
+/* The ablations of §3.3 by their old names (experiments/nas/run.sh). */
+const struct sched_ops sched_nas_mts = {
+	.name = "nas-mts",
+	.help = "NAS ablation: MTS only, reduces as Fair at threshold 0.2 (use --slowstart <= 0.2)",
+	.alias_of = &sched_nas,
+	.preset = (const char *const[]){"adaptive=off", "ca_rts=off", "cr_rts=off", NULL},
+};
+const struct sched_ops sched_nas_nott = {
+	.name = "nas-nott",
+	.help = "NAS ablation: without TrafficThreshold (w/o TT; use --slowstart <= 0.2)",
+	.alias_of = &sched_nas,
+	.preset = (const char *const[]){"tt=off", NULL},
+};
+const struct sched_ops sched_nas_noadapt = {
+	.name = "nas-noadapt",
+	.help = "NAS ablation: fixed map completion threshold 0.2 (w/o MCT; use --slowstart <= 0.2)",
+	.alias_of = &sched_nas,
+	.preset = (const char *const[]){"adaptive=off", NULL},
+};

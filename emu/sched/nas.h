@@ -6,23 +6,28 @@
  *    maps; per job and rack the output of finished maps, the input of maps
  *    running there and the reduces placed there; per server the maps running
  *    on it (nas_predict.c);
- *  - the tunables (#defines, overridable by environment variables);
+ *  - the tunables: defaults (#defines) and NAS's options (struct nas_opts);
  *  - Delay scheduling's fair order and wait rule, exported by delay.c so
  *    that sw-delay reuses them (they belong next to sched_job_task in
  *    sched.h; they live here because sched.h is not ours to change). */
 #ifndef EMU_SCHED_NAS_H
 #define EMU_SCHED_NAS_H
 #include "emu/sched.h"
+#include <math.h>
 
 /* ------------------------------------------------------------ tunables */
 
 /* CongestionThreshold: a rack is congested when the cross-rack utilisation
  * of its ToR uplink, either way, reaches this (80% in every experiment of
- * §3.3.1; the text's example is 90%).  Env NAS_CONGESTION. */
+ * §3.3.1; the text's example is 90%).  Option congestion (nas, sw-delay). */
 #define NAS_CONGESTION 0.8
+#define NAS_OPT_CONGESTION(T)                                                                          \
+	SCHED_NUM_OPT(T, congestion, NAS_CONGESTION, 0, INFINITY, SCHED_OPT_ABOVE_MIN,                     \
+		      "CongestionThreshold: a rack is congested while its uplink's cross-rack utilisation, either " \
+		      "way, is at least this (§3.3.1); above 1, never")
 /* Adaptive map completion threshold, Eq. 3.5: T_min for the job with the
- * largest predicted shuffle, T_max for the smallest (§3.3.1).  Env NAS_T_MIN,
- * NAS_T_MAX. */
+ * largest predicted shuffle, T_max for the smallest (§3.3.1).  Options
+ * t_min, t_max. */
 #define NAS_T_MIN 0.2
 #define NAS_T_MAX 0.5
 /* Fixed threshold of the variants without the adaptive method (nas-mts,
@@ -31,21 +36,33 @@
 /* Job classes by predicted shuffle size (§3.2.1, §3.3.1): light < 1 MB,
  * heavy > 100 MB, at full scale (MiB: they reproduce Fig. 3.2).  The
  * scheduler sees bytes after --data-scale, so they are scaled the same way
- * (see nas_conf_init).  Env NAS_LIGHT_BYTES, NAS_HEAVY_BYTES: scaled bytes. */
+ * (see nas_conf_init).  Options light_bytes, heavy_bytes: scaled bytes. */
 #define NAS_LIGHT_FULL (1024.0 * 1024)
 #define NAS_HEAVY_FULL (100.0 * 1024 * 1024)
 /* The unscaled elephant threshold (emu run --elephant: 1.125 GB x data scale), the one
  * scaled reference a scheduler is given: data scale = elephant / this. */
 #define NAS_ELEPHANT_FULL 1.125e9
 
+/* NAS's options (nas.c's table, emu-run(8)); NAN is auto. */
+struct nas_opts {
+	double congestion;
+	double t_min, t_max;
+	double light_bytes, heavy_bytes;   /* scaled; auto: the full-scale defaults x data scale */
+	double traffic_threshold;          /* bytes per node; auto: Eq. 3.3 */
+	bool early_reduces;                /* reduces before all maps launch, sched_ramp_up_ok */
+	bool tt, adaptive, ca_rts, cr_rts; /* NAS's parts; the ablations turn some off */
+};
+
+/* What NAS decides with: its options, auto resolved, and the run's waits. */
 struct nas_conf {
 	double congestion;
 	double t_min, t_max;
 	double light_bytes, heavy_bytes;   /* scaled */
-	double traffic_threshold;          /* bytes per node; < 0 = Eq. 3.3 (env NAS_TRAFFIC_THRESHOLD) */
+	double traffic_threshold;          /* bytes per node; < 0 = Eq. 3.3 */
 	double max_wait_s;                 /* D^m = D^r as a time (5 s in §3.3.1's real cluster): node + rack wait of Delay */
-	bool early_reduces;                /* reduces before all maps launch, sched_ramp_up_ok (env NAS_EARLY_REDUCES) */
+	bool early_reduces;                /* reduces before all maps launch, sched_ramp_up_ok */
 };
+/* (s runs nas: s->opts is a struct nas_opts.) */
 void nas_conf_init(struct nas_conf *k, const struct sched *s);
 
 /* ------------------------------------------------------ the predictor */

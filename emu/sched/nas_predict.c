@@ -14,33 +14,18 @@
 
 void nas_conf_init(struct nas_conf *k, const struct sched *s)
 {
-	double scale = s->p.elephant_bytes ? (double)s->p.elephant_bytes / NAS_ELEPHANT_FULL : 1.0, v;
+	const struct nas_opts *o = s->opts;
+	double scale = s->p.elephant_bytes ? (double)s->p.elephant_bytes / NAS_ELEPHANT_FULL : 1.0;
 	*k = (struct nas_conf){
-		.congestion = NAS_CONGESTION,
-		.t_min = NAS_T_MIN,
-		.t_max = NAS_T_MAX,
-		.light_bytes = NAS_LIGHT_FULL * scale,
-		.heavy_bytes = NAS_HEAVY_FULL * scale,
-		.traffic_threshold = -1,
+		.congestion = o->congestion,
+		.t_min = o->t_min,
+		.t_max = o->t_max,
+		.light_bytes = isnan(o->light_bytes) ? NAS_LIGHT_FULL * scale : o->light_bytes,
+		.heavy_bytes = isnan(o->heavy_bytes) ? NAS_HEAVY_FULL * scale : o->heavy_bytes,
+		.traffic_threshold = isnan(o->traffic_threshold) ? -1 : o->traffic_threshold,
 		.max_wait_s = s->p.node_wait_s + s->p.rack_wait_s,
-		.early_reduces = true,
+		.early_reduces = o->early_reduces,
 	};
-	if (sched_env_num("NAS_CONGESTION", &v) && v > 0)
-		k->congestion = v;
-	if (sched_env_num("NAS_T_MIN", &v) && v >= 0 && v <= 1)
-		k->t_min = v;
-	if (sched_env_num("NAS_T_MAX", &v) && v >= 0 && v <= 1)
-		k->t_max = v;
-	if (k->t_max < k->t_min)
-		k->t_max = k->t_min;
-	if (sched_env_num("NAS_LIGHT_BYTES", &v) && v >= 0)
-		k->light_bytes = v;
-	if (sched_env_num("NAS_HEAVY_BYTES", &v) && v >= 0)
-		k->heavy_bytes = v;
-	if (sched_env_num("NAS_TRAFFIC_THRESHOLD", &v) && v >= 0)
-		k->traffic_threshold = v;
-	if (sched_env_num("NAS_EARLY_REDUCES", &v))
-		k->early_reduces = v != 0;
 }
 
 int nas_track_init(struct nas_track *k, const struct cluster *c)

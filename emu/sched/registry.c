@@ -1,4 +1,5 @@
-/* registry.c — every scheduler, by name.  Adding a policy = one file in
+/* registry.c — every scheduler, by name: the policies and the aliases that
+ * name a policy with options preset.  Adding a policy = one file in
  * emu/sched/ and one line here. */
 #include "emu/sched.h"
 #include <string.h>
@@ -25,6 +26,13 @@ const struct sched_ops *sched_find(const char *name)
 
 void sched_list(FILE *out)
 {
-	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-		fprintf(out, "  %-10s %s\n", all[i]->name, all[i]->help);
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+		fprintf(out, "  %-11s %s\n", all[i]->name, all[i]->help);
+		if (!all[i]->alias_of)
+			continue;
+		fprintf(out, "  %-11s = %s", "", all[i]->alias_of->name);
+		for (const char *const *q = all[i]->preset; q && *q; q++)
+			fprintf(out, " %s", *q);
+		fputc('\n', out);
+	}
 }

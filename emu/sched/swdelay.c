@@ -24,13 +24,17 @@
 
 struct swd {
 	struct nas_track k;   /* first (nas_track_of) */
-	struct nas_conf conf;
 	double *map_since, *red_since;   /* per job: Delay's wait clocks */
 	bool *in_set;                    /* [job * racks + rack]: the job's map racks */
 	bool *released;                  /* per job: finished, its racks given back */
 	int *sets_on;                    /* per rack: running jobs that picked it */
 	int *count;                      /* scratch: per rack */
 	struct job **order;
+};
+
+/* Its options: NAS's CongestionThreshold, the one knob it shares with NAS. */
+struct swd_opts {
+	double congestion;
 };
 
 static int rack_slots(const struct cluster *c, int rack)
@@ -80,7 +84,7 @@ static struct task *swd_offer(struct sched *s, int server)
 	struct swd *d = s->priv;
 	struct cluster *c = s->c;
 	int rack = cluster_rack_of(c, server);
-	bool congested = nas_rack_congested(c, rack, d->conf.congestion);
+	bool congested = nas_rack_congested(c, rack, ((const struct swd_opts *)s->opts)->congestion);
 	nas_track_prune(&d->k, c, server);
 	int cnt = delay_fair_order(s, d->order);
 	struct task *pick = NULL;
@@ -146,19 +150,13 @@ static void swd_destroy(struct sched *s)
 	free(d->sets_on);
 	free(d->count);
 	free(d->order);
-	free(d);
-	s->priv = NULL;
 }
 
 static int swd_init(struct sched *s)
 {
 	const struct cluster *c = s->c;
 	int nj = c->w->njobs ? c->w->njobs : 1, nr = c->racks ? c->racks : 1;
-	struct swd *d = calloc(1, sizeof *d);
-	if (!d)
-		return -1;
-	s->priv = d;
-	nas_conf_init(&d->conf, s);
+	struct swd *d = s->priv;
 	d->map_since = malloc(nj * sizeof *d->map_since);
 	d->red_since = malloc(nj * sizeof *d->red_since);
 	d->in_set = calloc((size_t)nj * nr, sizeof *d->in_set);
@@ -167,19 +165,25 @@ static int swd_init(struct sched *s)
 	d->count = calloc(nr, sizeof *d->count);
 	d->order = calloc(nj, sizeof *d->order);
 	if (!d->map_since || !d->red_since || !d->in_set || !d->released || !d->sets_on || !d->count ||
-	    !d->order || nas_track_init(&d->k, c)) {
-		swd_destroy(s);
+	    !d->order || nas_track_init(&d->k, c))
 		return -1;
-	}
 	for (int i = 0; i < nj; i++)
 		d->map_since[i] = d->red_since[i] = -1;
 	return 0;
 }
 
+static const struct sched_opt swd_opt_table[] = {
+	NAS_OPT_CONGESTION(struct swd_opts),
+	{0},
+};
+
 const struct sched_ops sched_swdelay = {
 	.name = "sw-delay",
 	.help = "ShuffleWatcher on Delay: maps on few racks, reduces where the map output is, "
 		"none while the rack is congested (use --slowstart 0.2)",
+	.priv_size = sizeof(struct swd),
+	.opts = swd_opt_table,
+	.opts_size = sizeof(struct swd_opts),
 	.init = swd_init,
 	.destroy = swd_destroy,
 	.job_arrived = swd_job_arrived,

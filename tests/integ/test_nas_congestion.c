@@ -56,7 +56,7 @@
  * and NAS starts the heavy reduces at once (delay 0.00 s).  (c) fails whenever
  * a job does not finish before --timeout.
  *
- * NAS_TRAFFIC_THRESHOLD (MTS's per-server byte budget) is lifted for the run:
+ * NAS's traffic_threshold (MTS's per-server byte budget) is lifted for the run:
  * with 2 maps per job Eq. 3.3's budget is exactly one heavy map's predicted
  * output, so whether a heavy map may share a server with a light one depends
  * on floating-point rounding, and a heavy map that misses t = 0 waits D^m
@@ -263,13 +263,14 @@ Test(nascong, congested_uplink_delays_heavy_reduces_and_launches_light_ones)
 											 : "nas";
 	char emu[600];
 	rx_emu_path(emu, sizeof emu);
+	bool nas = !strncmp(sched, "nas", 3);   /* fair has no such option */
 	const char *argv[] = {emu, "run", "--topology", topo_path, "--workload", wl_path, "--prefix", P,
 			      "--scheduler", sched, "--slowstart", "1", "--monitor", "1", "--timeout", "90",
-			      "--results", RESULTS, "--experiment", "it", "--run", "cong", "--quiet", NULL};
+			      "--results", RESULTS, "--experiment", "it", "--run", "cong", "--quiet",
+			      nas ? "--sched-opt" : NULL, "traffic_threshold=1e12", NULL};
 	pid_t pid = fork();
 	cr_assert_geq(pid, 0);
 	if (pid == 0) {
-		setenv("NAS_TRAFFIC_THRESHOLD", "1e12", 1);
 		int fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		dup2(fd, 1);
 		dup2(fd, 2);

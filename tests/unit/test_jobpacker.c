@@ -343,23 +343,23 @@ Test(jobpacker, shared_eps_moves_a_job_over_e_to_circuits)
 Test(jobpacker, only_jobpacker_plans_with_a_shared_eps)
 {
 	/* Corral's LRF keeps the uplinks to the job (our reading of Corral);
-	 * JobPacker plans with the runs' share, and JOBPACKER_EPS_JOBS changes
-	 * only JobPacker's. */
+	 * JobPacker plans with the runs' share, and its option eps_jobs changes
+	 * it; Corral has no such option. */
 	struct jspec js = {4, 1, 1, 1, 1000, 0, 0, true};
-	double eps[2][2];
-	for (int e = 0; e < 2; e++) {
-		if (e)
-			setenv("JOBPACKER_EPS_JOBS", "3", 1);
-		for (int i = 0; i < 2; i++) {
-			start(i ? "corral" : "jobpacker", 4, 2, 2, 1, &js, 0.7, 1000);
-			eps[e][i] = rt_of()->model.bw_eps;
-			stop();
-		}
+	double eps[3];
+	for (int i = 0; i < 3; i++) {
+		if (i == 2)
+			fx_sched_opt("eps_jobs=3");
+		start(i == 1 ? "corral" : "jobpacker", 4, 2, 2, 1, &js, 0.7, 1000);
+		eps[i] = rt_of()->model.bw_eps;
+		stop();
 	}
-	unsetenv("JOBPACKER_EPS_JOBS");
-	cr_assert_float_eq(eps[0][1] / eps[0][0], JP_EPS_JOBS, 1e-9);
-	cr_assert_float_eq(eps[1][1] / eps[1][0], 3, 1e-9);
-	cr_assert_float_eq(eps[1][1], eps[0][1], 1e-9);
+	cr_assert_float_eq(eps[1] / eps[0], JP_EPS_JOBS, 1e-9);
+	cr_assert_float_eq(eps[1] / eps[2], 3, 1e-9);
+	char err[256];
+	const char *set[] = {"eps_jobs=3"};
+	cr_assert_eq(sched_opts_check(sched_find("corral"), set, 1, err, sizeof err), -1);
+	cr_assert(strstr(err, "'eps_jobs'"), "%s", err);
 }
 
 /* ------------------------------------------------------------- manager */
@@ -553,7 +553,8 @@ static double planned_makespan(unsigned seed)
 				       true};
 	w = build(12, js, 1.0);
 	cr_assert_eq(cluster_init(&c, 4, 4, 1, w, 0.7), 0);
-	struct sched_params sp = {.elephant_bytes = 1000, .node_wait_s = 3, .rack_wait_s = 3, .seed = seed};
+	struct sched_params sp = {.elephant_bytes = 1000, .node_wait_s = 3, .rack_wait_s = 3, .seed = seed,
+				  .opts = fx_opts, .nopts = fx_nopts};
 	cr_assert_eq(sched_init(&s, sched_find("jobpacker"), &c, &sp), 0);
 	const struct jp_plan *p = &rt_of()->plan;
 	double ms = 0;
@@ -569,14 +570,14 @@ Test(jobpacker, batch_plan_takes_the_order_of_sub_batches_that_ends_first)
 	 * seed draws one.  By default the planner tries all 120 and keeps the
 	 * plan that ends first, so no draw beats it, and on this batch the
 	 * order matters. */
-	setenv("JOBPACKER_ORDERS", "1", 1);
+	fx_sched_opt("orders=1");
 	double lo = INFINITY, hi = 0;
 	for (unsigned seed = 1; seed <= 40; seed++) {
 		double ms = planned_makespan(seed);
 		lo = fmin(lo, ms);
 		hi = fmax(hi, ms);
 	}
-	unsetenv("JOBPACKER_ORDERS");
+	fx_sched_opts_clear();
 	cr_assert_gt(hi, lo + 1, "the order of the sub-batches never mattered (%.2f..%.2f s)", lo, hi);
 	for (unsigned seed = 1; seed <= 3; seed++) {
 		double best = planned_makespan(seed);
@@ -593,7 +594,7 @@ Test(jobpacker, batch_plan_takes_the_order_of_sub_batches_that_ends_first)
  * free container gets once job 0's reduce may start. */
 static struct task *first_after_slowstart(void)
 {
-	setenv("JOBPACKER_B", "1", 1);
+	fx_sched_opt("subbatches=1");
 	struct jspec js[2] = {{6, 1, 1, 1, 0, 0, 0, true}, {6, 0, 1, 0, 0, 0, 0, true}};
 	start("jobpacker", 1, 4, 1, 2, js, 0.7, 1000);
 	struct jp_plan *p = &rt_of()->plan;
@@ -625,7 +626,7 @@ Test(jobpacker, sequences_follow_the_job_priority)
 	stop();
 	/* By planned start, job 1's map entry (t = 1) came first, and it stands
 	 * for all of job 1's maps on the rack. */
-	setenv("JOBPACKER_SEQ", "time", 1);
+	fx_sched_opt("seq=time");
 	t = first_after_slowstart();
 	cr_assert_eq(t->job, 1);
 	stop();
@@ -709,9 +710,9 @@ Test(jobpacker, idle_reduces_leave_room_for_the_racks_planned_reduces)
 	 * full, the one free container of a rack of job 0's reduces stays for
 	 * them: job 1's reduce would hold it through its shuffle, and job 0's
 	 * reducer with its rack's fetch (§4.2.2) would wait for it. */
-	setenv("JOBPACKER_B", "1", 1);
-	setenv("JOBPACKER_LRF", "fig46", 1);   /* continuous circuits: the 1 MB shuffle is heavy */
-	setenv("JOBPACKER_BW_OCS", "1e9", 1);
+	fx_sched_opt("subbatches=1");
+	fx_sched_opt("lrf=fig46");   /* continuous circuits: the 1 MB shuffle is heavy */
+	fx_sched_opt("bw_ocs=1e9");
 	struct jspec js[2] = {{6, 2, 10, 10, 1000000, 0, 0, true}, {2, 1, 1, 1, 10, 0, 0, true}};
 	start("jobpacker", 3, 1, 2, 2, js, 0.7, 1000);
 	struct jp_plan *p = &rt_of()->plan;
@@ -757,7 +758,9 @@ Test(jobpacker, idle_reduces_leave_room_for_the_racks_planned_reduces)
  * server 1 frees a container or node_wait_s (3 s here) has passed. */
 static struct job *two_reduces_one_free_server(const char *policy)
 {
-	setenv("JOBPACKER_B", "1", 1);
+	fx_sched_opts_clear();
+	if (!strcmp(policy, "jobpacker"))   /* Corral has no sub-batches */
+		fx_sched_opt("subbatches=1");
 	struct jspec js[1] = {{4, 2, 1, 1, 4000, 0, 0, true}};
 	start(policy, 1, 2, 2, 1, js, 0.5, 1000);
 	arrive_all();
@@ -923,8 +926,8 @@ Test(jobpacker, shuffle_released_when_every_source_rack_crosses)
 	/* With whole-interval circuits the OCS does not pay for this job (small
 	 * pieces, 1 s each): the profile of Fig 4.6, continuous circuits, makes
 	 * it shuffle-heavy, which is what this test is about. */
-	setenv("JOBPACKER_LRF", "fig46", 1);
-	setenv("JOBPACKER_PIECE_MARGIN", "1", 1);   /* pieces just over E, as planned */
+	fx_sched_opt("lrf=fig46");
+	fx_sched_opt("piece_margin=1");   /* pieces just over E, as planned */
 	/* 14 maps of 2000 bytes, one reduce on rack 1, E = 5000; maps 0-6 on
 	 * rack 0, 7-13 on rack 2 (the plan's two map racks). */
 	struct jspec js = {14, 1, 1, 1, 28000, 0, 0, true};
@@ -972,8 +975,8 @@ Test(jobpacker, aggregate_follows_lost_map_outputs)
 	 * (its map back to pending) must leave it.  6 maps of 2000 bytes, one
 	 * reduce on rack 1, E = 5000 (continuous circuits, as above): 3 maps
 	 * done on rack 0 make 6000 > E, but one of them is lost first. */
-	setenv("JOBPACKER_LRF", "fig46", 1);
-	setenv("JOBPACKER_PIECE_MARGIN", "1", 1);   /* pieces just over E, as planned */
+	fx_sched_opt("lrf=fig46");
+	fx_sched_opt("piece_margin=1");   /* pieces just over E, as planned */
 	struct jspec js = {6, 1, 1, 1, 12000, 0, 0, true};
 	start("jobpacker", 3, 2, 2, 1, &js, 0.0, 5000);
 	arrive_all();
@@ -1000,7 +1003,7 @@ Test(jobpacker, aggregate_follows_lost_map_outputs)
 	cr_assert(sched_circuit_eligible(&s, r, 4, 100), "12000 into rack 1 > E");
 	cr_assert(sched_circuit_eligible(&s, r, 0, 100));
 	stop();
-	unsetenv("JOBPACKER_LRF");
+	fx_sched_opts_clear();
 }
 
 Test(jobpacker, a_release_under_e_in_all_takes_the_eps)
@@ -1009,8 +1012,8 @@ Test(jobpacker, a_release_under_e_in_all_takes_the_eps)
 	 * job (8000 ≥ E = 5000): 2 maps of 4000 bytes on racks 0 and 2, 2
 	 * reduces on racks 1 and 2.  What each reduce fetches from other racks
 	 * is under E in all (4000 and 2000), so the EPS carries it. */
-	setenv("JOBPACKER_LRF", "fig46", 1);
-	setenv("JOBPACKER_PIECE_MARGIN", "1", 1);
+	fx_sched_opt("lrf=fig46");
+	fx_sched_opt("piece_margin=1");
 	struct jspec js = {2, 2, 1, 1, 8000, 0, 0, true};
 	start("jobpacker", 3, 2, 2, 1, &js, 0.0, 5000);
 	cr_assert(rt_of()->plan.sh[0], "the job must be shuffle-heavy for its shuffle to be held");
@@ -1030,7 +1033,7 @@ Test(jobpacker, a_release_under_e_in_all_takes_the_eps)
 	cr_assert(sched_shuffle_ready(&s, r1));
 	cr_assert(!sched_circuit_eligible(&s, r1, 0, 2000), "2000 into rack 2 from rack 0");
 	stop();
-	unsetenv("JOBPACKER_LRF");
+	fx_sched_opts_clear();
 }
 
 Test(jobpacker, follower_takes_requeued_tasks_again)
@@ -1531,9 +1534,9 @@ static void adhoc_job_racks(bool agg, bool d1[8], bool d23[8], bool mr[8], bool 
 {
 	struct jspec js[2] = {{16, 8, 10, 10, 160000, 16000, 1000, true}, {8, 4, 10, 10, 80000, 8000, 0, false}};
 	if (agg)
-		setenv("JOBPACKER_ADHOC_AGG", "1", 1);
+		fx_sched_opt("adhoc_agg=on");
 	start("jobpacker", 8, 2, 2, 2, js, 0.7, 1000);
-	unsetenv("JOBPACKER_ADHOC_AGG");
+	fx_sched_opts_clear();
 	const struct jp_plan *p = &rt_of()->plan;
 	cr_assert(p->planned[0] && p->sh[0] && !p->planned[1]);
 	*wm = jp_adhoc_width((double)p->rm[0] / 16, 8, 8);
@@ -1590,10 +1593,10 @@ Test(jobpacker, adhoc_aggregation_puts_a_job_on_few_racks)
 
 Test(jobpacker, workloads_complete_with_adhoc_aggregation)
 {
-	setenv("JOBPACKER_ADHOC_AGG", "1", 1);
+	fx_sched_opt("adhoc_agg=on");
 	run_to_completion("jobpacker", 0.7, true);
 	run_to_completion("jobpacker", 0.05, true);
-	unsetenv("JOBPACKER_ADHOC_AGG");
+	fx_sched_opts_clear();
 }
 
 /* -------------------------------------------------------------- Corral */
@@ -1672,7 +1675,8 @@ Test(jobpacker, shuffles_sharing_ocs_ports_take_turns_in_the_plan)
 	 * (Eq. 4.1 alone) it planned both at once. */
 	struct jspec js[2] = {{4, 4, 1, 1, 400000, 0, 0, true}, {4, 4, 1, 1, 400000, 0, 0, true}};
 	for (int ports = 0; ports < 2; ports++) {
-		setenv("JOBPACKER_PORTS", ports ? "1" : "0", 1);
+		fx_sched_opts_clear();
+		fx_sched_opt(ports ? "ports=on" : "ports=off");
 		start("jobpacker", 4, 1, 10, 2, js, 0.7, 1000);
 		const struct jp_plan *p = &rt_of()->plan;
 		struct jp_jobdesc d;
@@ -1688,5 +1692,4 @@ Test(jobpacker, shuffles_sharing_ocs_ports_take_turns_in_the_plan)
 				   second);
 		stop();
 	}
-	unsetenv("JOBPACKER_PORTS");
 }

@@ -34,10 +34,6 @@ static void job(int i, int maps, int reduces, double in_mb, double ratio, bool r
 /* Lay the tasks out and start the cluster and the policy (nothing arrived). */
 static void boot(const char *policy, int racks, int per_rack, int containers)
 {
-	const char *knobs[] = {"NAS_CONGESTION", "NAS_T_MIN", "NAS_T_MAX", "NAS_LIGHT_BYTES",
-			       "NAS_HEAVY_BYTES", "NAS_TRAFFIC_THRESHOLD"};
-	for (size_t k = 0; k < sizeof knobs / sizeof *knobs; k++)
-		unsetenv(knobs[k]);
 	fx_workload_layout(w);
 	for (int i = 0; i < w->ntasks; i++) {
 		struct task *t = &w->tasks[i];
@@ -544,12 +540,12 @@ Test(nas, early_reduces_hold_at_most_half_of_the_jobs_containers)
 Test(nas, early_reduces_can_be_turned_off)
 {
 	early_fixture();
-	/* boot() clears the knobs: set this one and start the policy again. */
+	/* Start the policy again with the option. */
 	sched_destroy(&s);
-	setenv("NAS_EARLY_REDUCES", "0", 1);
-	struct sched_params p = {.elephant_bytes = 1125000000, .node_wait_s = 3, .rack_wait_s = 3, .seed = 1};
+	const char *opts[] = {"early_reduces=off"};
+	struct sched_params p = {.elephant_bytes = 1125000000, .node_wait_s = 3, .rack_wait_s = 3, .seed = 1,
+				 .opts = opts, .nopts = 1};
 	cr_assert_eq(sched_init(&s, sched_find("nas"), &c, &p), 0);
-	unsetenv("NAS_EARLY_REDUCES");
 	for (int i = 0; i < 2; i++)
 		run(job_map(w->tasks, &w->jobs[0], i), 0);
 	for (int i = 0; i < 8; i++) {
