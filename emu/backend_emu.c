@@ -554,7 +554,7 @@ static int emu_setup(struct run *r, char err[512])
 		    !(e->agents[i].queued = calloc(r->t->racks, sizeof(uint64_t))))
 			goto oom;
 	}
-	run_say(r, "building the fabric (%d racks x %d servers)", r->t->racks, r->t->servers_per_rack);
+	run_say(r, "building the fabric (%d racks, %d servers)", r->t->racks, topo_servers(r->t));
 	struct topo slowed = *r->t;
 	topo_slow_down(&slowed, r->p.slowdown);
 	if (fabric_up(&slowed, r->p.prefix, NULL, ferr)) {

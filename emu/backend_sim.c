@@ -470,7 +470,7 @@ static int sim_setup(struct run *r, char err[512])
 		snprintf(err, 512, "out of memory");
 		return -1;
 	}
-	run_say(r, "simulating %d racks x %d servers (flow level)", r->t->racks, r->t->servers_per_rack);
+	run_say(r, "simulating %d racks, %d servers (flow level)", r->t->racks, topo_servers(r->t));
 	if (r->t->ocs) {
 		char path[600], oerr[FABRIC_ERR_LEN];
 		circuits_clear(&b->crossbar, r->t);

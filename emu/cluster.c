@@ -28,7 +28,7 @@ static int cluster_alloc(struct cluster *c, int racks, const int *rack_size, str
 		c->rack_first[r] = id;
 		c->rack_size[r] = rack_size[r];
 		for (int k = 0; k < rack_size[r]; k++, id++)
-			c->servers[id] = (struct server){.id = id, .rack = r, .index = k, .alive = true};
+			c->servers[id] = (struct server){.id = id, .rack = r, .index = k, .alive = true, .speed = 1};
 	}
 	for (int i = 0; i < w->njobs; i++)
 		w->jobs[i].t_start = w->jobs[i].t_end = -1;
@@ -52,6 +52,24 @@ int cluster_init(struct cluster *c, int racks, int per_rack, int containers, str
 		c->containers += containers;
 	}
 	return rc;
+}
+
+int cluster_init_topo(struct cluster *c, const struct topo *t, struct workload *w, double slowstart)
+{
+	int size[TOPO_MAX_RACKS];
+	for (int r = 0; r < t->racks; r++)
+		size[r] = topo_rack_size(t, r);
+	if (cluster_alloc(c, t->racks, size, w, slowstart))
+		return -1;
+	for (int i = 0; i < c->nservers; i++) {
+		struct server *s = &c->servers[i];
+		const struct topo_class *k = topo_server_class(t, s->rack, s->index);
+		s->cls = topo_class_at(t, s->rack, s->index);
+		s->speed = k->speed;
+		s->containers = s->free = k->containers;
+		c->containers += s->containers;
+	}
+	return 0;
 }
 
 static void index_free(struct cluster *c, int job);

@@ -8,6 +8,7 @@
 #define EMU_CLUSTER_H
 #include "emu/job.h"
 #include "emu/workload.h"
+#include "netctl/topo.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -15,6 +16,8 @@ struct server {
 	int id, rack, index;      /* global id, rack, index in rack */
 	int containers, free;     /* slots, and slots free now */
 	bool alive;
+	int cls;                  /* its class in the topology (topo.cls[]) */
+	double speed;             /* work per second; the reference server's is 1 */
 };
 
 struct cluster {
@@ -40,7 +43,10 @@ struct cluster {
 	struct map_index **map_idx;   /* per job, built on first use (cluster_best_map) */
 };
 
-/* A uniform cluster: racks x per_rack servers, each with `containers` slots. */
+/* The topology's servers, each as its class says. */
+int cluster_init_topo(struct cluster *c, const struct topo *t, struct workload *w, double slowstart);
+/* A uniform cluster: racks x per_rack servers, each with `containers` slots
+ * and speed 1 (tests). */
 int cluster_init(struct cluster *c, int racks, int per_rack, int containers, struct workload *w,
 		 double slowstart);
 void cluster_free(struct cluster *c);

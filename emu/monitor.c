@@ -17,9 +17,12 @@ static const char *class_name(enum link_class c)
 	return c == LINK_SERVER ? "server" : c == LINK_UPLINK ? "eps" : "ocs";
 }
 
+/* What the ToR sends at on the link: a server link's is its class's rate. */
 static uint64_t capacity(const struct run *r, const struct link_stats *l)
 {
-	return l->cls == LINK_SERVER ? r->t->server.rate : l->cls == LINK_UPLINK ? r->t->uplink.rate : r->t->optical.rate;
+	if (l->cls == LINK_SERVER)
+		return topo_server_class(r->t, l->rack, l->server)->rx.rate;
+	return l->cls == LINK_UPLINK ? r->t->uplink.rate : r->t->optical.rate;
 }
 
 /* Busy share of all CPUs since the last call, from /proc/stat. */

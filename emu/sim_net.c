@@ -48,7 +48,9 @@ struct fill {
 };
 
 struct simnet {
-	int racks, per_rack, servers, ports, nlinks;
+	int racks, servers, ports, nlinks;
+	int *rack_of;                  /* per server */
+	int *rack_first;               /* per rack: its first server */
 	bool hold;
 	double *cap;                   /* payload bytes/s per link */
 	struct counter *ctr;
@@ -92,8 +94,7 @@ struct simnet *simnet_new(const struct topo *t, bool hold)
 	if (!n)
 		return NULL;
 	n->racks = t->racks;
-	n->per_rack = t->servers_per_rack;
-	n->servers = t->racks * t->servers_per_rack;
+	n->servers = topo_servers(t);
 	n->ports = t->ocs ? t->ocs_ports : 0;
 	n->nlinks = 2 * n->servers + 2 * n->racks + 2 * n->racks * n->ports;
 	n->hold = hold;
@@ -105,13 +106,23 @@ struct simnet *simnet_new(const struct topo *t, bool hold)
 	n->cnt = calloc(n->nlinks, sizeof *n->cnt);
 	n->start = calloc(n->nlinks + 1, sizeof *n->start);
 	n->capr = calloc(n->nlinks, sizeof *n->capr);
-	if (!n->cap || !n->ctr || !n->lit_port || !n->ncirc || !n->aside || !n->cnt || !n->start || !n->capr) {
+	n->rack_of = calloc(n->servers ? n->servers : 1, sizeof *n->rack_of);
+	n->rack_first = calloc(n->racks ? n->racks : 1, sizeof *n->rack_first);
+	if (!n->cap || !n->ctr || !n->lit_port || !n->ncirc || !n->aside || !n->cnt || !n->start || !n->capr ||
+	    !n->rack_of || !n->rack_first) {
 		simnet_free(n);
 		return NULL;
 	}
-	for (int s = 0; s < n->servers; s++) {
-		n->cap[l_up(n, s)] = (double)t->server_tx.rate / 8 / WIRE;
-		n->cap[l_down(n, s)] = (double)t->server.rate / 8 / WIRE;
+	/* Each server's link at its class's rates. */
+	for (int r = 0; r < n->racks; r++) {
+		n->rack_first[r] = t->rack[r].first;
+		for (int i = 0; i < topo_rack_size(t, r); i++) {
+			int s = t->rack[r].first + i;
+			const struct topo_class *k = topo_server_class(t, r, i);
+			n->rack_of[s] = r;
+			n->cap[l_up(n, s)] = (double)k->tx.rate / 8 / WIRE;
+			n->cap[l_down(n, s)] = (double)k->rx.rate / 8 / WIRE;
+		}
 	}
 	for (int r = 0; r < n->racks; r++) {
 		n->cap[l_eps_out(n, r)] = n->cap[l_eps_in(n, r)] = (double)t->uplink.rate / 8 / WIRE;
@@ -127,6 +138,8 @@ void simnet_free(struct simnet *n)
 	if (!n)
 		return;
 	free(n->cap);
+	free(n->rack_of);
+	free(n->rack_first);
 	free(n->ctr);
 	free(n->lit_port);
 	free(n->ncirc);
@@ -257,8 +270,8 @@ int simnet_add(struct simnet *n, double now, int src, int dst, uint64_t bytes, b
 	memset(f, 0, sizeof *f);
 	f->src = src;
 	f->dst = dst;
-	f->srack = src / n->per_rack;
-	f->drack = dst / n->per_rack;
+	f->srack = n->rack_of[src];
+	f->drack = n->rack_of[dst];
 	f->circuit = circuit && f->srack != f->drack && n->ports > 0;
 	f->rem = (double)bytes;
 	f->t_set = now;
@@ -589,8 +602,9 @@ int simnet_stats(struct simnet *n, double now, struct link_stats **out, int *cou
 	for (int l = 0; l < n->nlinks; l++)
 		ctr_at(&n->ctr[l], now);
 	for (int r = 0; r < n->racks; r++) {
-		for (int i = 0; i < n->per_rack; i++) {
-			int sv = r * n->per_rack + i;
+		int size = (r + 1 < n->racks ? n->rack_first[r + 1] : n->servers) - n->rack_first[r];
+		for (int i = 0; i < size; i++) {
+			int sv = n->rack_first[r] + i;
 			s[k++] = (struct link_stats){.cls = LINK_SERVER, .rack = r, .server = i, .port = -1,
 						     .tx_bytes = (uint64_t)n->ctr[l_down(n, sv)].bytes,
 						     .rx_bytes = (uint64_t)n->ctr[l_up(n, sv)].bytes};

@@ -73,30 +73,49 @@ static inline int fz_rate_ok(const struct topo *t, uint64_t rate)
 	return rate >= 1000 && rate <= 10000000000000ULL && (rate <= TOPO_MAX_RATE || t->unshapeable[0]);
 }
 
+/* What every loaded topology must satisfy; 0 or the broken rule. */
+static inline int fz_topo_bad(const struct topo *t)
+{
+	int servers = 0;
+	if (t->racks < 1 || t->racks > TOPO_MAX_RACKS || t->nclasses < 1 || t->nclasses > TOPO_MAX_CLASSES)
+		return 1;
+	for (int r = 0; r < t->racks; r++) {
+		if (t->rack[r].first != servers || t->rack[r].servers < 1 || t->rack[r].servers > TOPO_MAX_SERVERS)
+			return 1;
+		servers += t->rack[r].servers;
+	}
+	if (servers != t->nservers)
+		return 1;
+	if (t->ocs && (t->ocs_ports < 1 || t->ocs_ports > TOPO_MAX_PORTS || t->racks < 2))
+		return 2;
+	for (int k = 0; k < t->nclasses; k++) {
+		const struct topo_class *c = &t->cls[k];
+		if (!fz_rate_ok(t, c->rx.rate) || !fz_rate_ok(t, c->tx.rate))
+			return 3;
+		if (!c->rx.queue_bytes || !c->rx.gso_max || c->rx.queue_bytes < 2ULL * c->rx.gso_max ||
+		    c->tx.queue_bytes != c->rx.queue_bytes || c->tx.gso_max != c->rx.gso_max)
+			return 4;
+		if (!(c->speed > 0) || (!c->containers && !(c->cores > 0)))
+			return 6;
+	}
+	if (!fz_rate_ok(t, t->uplink.rate) || (t->ocs && !fz_rate_ok(t, t->optical.rate)))
+		return 3;
+	if (!t->uplink.queue_bytes || t->uplink.gso_max != t->cls[0].rx.gso_max)
+		return 4;
+	if (!t->tcp_cc[0] || t->server_net.s_addr == t->fabric_net.s_addr)
+		return 5;
+	return 0;
+}
+
 static inline int fuzz_topo(const uint8_t *data, size_t size)
 {
 	char *text = fz_cstr(data, size), err[TOPO_ERR_LEN];
 	struct topo t;
 	int bad = 0;
 	/* Twice: the file's own rate scale, and an override (as --rate-scale). */
-	for (int pass = 0; pass < 2 && !bad; pass++) {
-		if (topo_load_string(&t, text, "fuzz.conf", pass ? 0.01 : 0, err))
-			continue;
-		if (t.racks < 1 || t.racks > TOPO_MAX_RACKS || t.servers_per_rack < 1 ||
-		    t.servers_per_rack > TOPO_MAX_SERVERS)
-			bad = 1;
-		else if (t.ocs && (t.ocs_ports < 1 || t.ocs_ports > TOPO_MAX_PORTS || t.racks < 2))
-			bad = 2;
-		else if (!fz_rate_ok(&t, t.server.rate) || !fz_rate_ok(&t, t.server_tx.rate) ||
-			 !fz_rate_ok(&t, t.uplink.rate) || (t.ocs && !fz_rate_ok(&t, t.optical.rate)))
-			bad = 3;
-		else if (!t.server.queue_bytes || !t.uplink.queue_bytes || !t.server.gso_max ||
-			 t.server.queue_bytes < 2ULL * t.server.gso_max ||
-			 t.server_tx.queue_bytes != t.server.queue_bytes || t.server_tx.gso_max != t.server.gso_max)
-			bad = 4;
-		else if (!t.tcp_cc[0] || t.server_net.s_addr == t.fabric_net.s_addr)
-			bad = 5;
-	}
+	for (int pass = 0; pass < 2 && !bad; pass++)
+		if (!topo_load_string(&t, text, "fuzz.conf", pass ? 0.01 : 0, err))
+			bad = fz_topo_bad(&t);
 	free(text);
 	return bad;
 }
@@ -289,7 +308,6 @@ static inline int fuzz_circuits(const uint8_t *data, size_t size)
 	memset(&t, 0, sizeof t);
 	snprintf(t.name, sizeof t.name, "fuzz");
 	t.racks = 1 + data[0] % TOPO_MAX_RACKS;
-	t.servers_per_rack = 1;
 	t.ocs = data[1] % 16 != 15;   /* mostly with an OCS */
 	t.ocs_ports = 1 + data[1] % TOPO_MAX_PORTS;
 	t.ocs_mode = data[2] & 1 ? OCS_BIDIRECTIONAL : OCS_DIRECTED;

@@ -35,8 +35,10 @@ int capspec_parse(const char *spec, const struct topo *t, struct cap_target *out
 	}
 	snprintf(host, sizeof host, "%.*s", (int)(hlen < sizeof host - 1 ? hlen : sizeof host - 1), spec);
 	if (hlen >= sizeof out->host_name || plan_host_parse(host, t, &out->host)) {
-		snprintf(err, CAPSPEC_ERR_LEN, "no host '%.*s' in the fabric (hosts: r0h0..r%dh%d, tor0..tor%d, eps%s)",
-			 (int)hlen, spec, t->racks - 1, t->servers_per_rack - 1, t->racks - 1, t->ocs ? ", ocs" : "");
+		char servers[160];
+		plan_server_span(t, servers, sizeof servers);
+		snprintf(err, CAPSPEC_ERR_LEN, "no host '%.*s' in the fabric (hosts: %s, tor0..tor%d, eps%s)",
+			 (int)hlen, spec, servers, t->racks - 1, t->ocs ? ", ocs" : "");
 		return -1;
 	}
 	plan_host_name(&out->host, out->host_name, sizeof out->host_name);
@@ -69,7 +71,7 @@ static int planned(const struct topo *t, const struct cap_target *c)
 		return 1;
 	switch (c->host.kind) {
 	case HOST_SERVER: return !strcmp(s, "eth0");
-	case HOST_TOR: return !strcmp(s, "up") || indexed(s, "h", t->servers_per_rack) ||
+	case HOST_TOR: return !strcmp(s, "up") || indexed(s, "h", topo_rack_size(t, c->host.rack)) ||
 			      (t->ocs && indexed(s, "o", t->ocs_ports));
 	case HOST_EPS: return indexed(s, "r", t->racks);
 	case HOST_OCS:
@@ -97,7 +99,7 @@ int capspec_iface_planned(const struct topo *t, const struct cap_target *c, char
 	switch (c->host.kind) {
 	case HOST_SERVER: snprintf(list, sizeof list, "eth0"); break;
 	case HOST_TOR:
-		snprintf(list, sizeof list, "up, %s", span(a, sizeof a, "h", t->servers_per_rack));
+		snprintf(list, sizeof list, "up, %s", span(a, sizeof a, "h", topo_rack_size(t, c->host.rack)));
 		if (t->ocs)
 			snprintf(list + strlen(list), sizeof list - strlen(list), ", %s", span(b, sizeof b, "o", t->ocs_ports));
 		break;

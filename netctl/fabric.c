@@ -132,17 +132,18 @@ static int fill_tor(struct builder *b, struct nlbatch *nb, int r, int unused)
 	uint8_t mac[6];
 	(void)unused;
 
-	for (int s = 0; s < t->servers_per_rack; s++) {
+	for (int s = 0; s < topo_rack_size(t, r); s++) {
+		const struct topo_class *k = topo_server_class(t, r, s);
 		char down[16];
 		snprintf(down, sizeof down, "h%d", s);
 		struct veth_end a = {plan_ifx_tor_down(s), down, {0}}, z = {IFX_SERVER_ETH0, "eth0", {0}};
 		plan_mac(MAC_TOR_DOWN, r, s, 0, a.mac);
 		plan_mac(MAC_SERVER, r, s, 0, z.mac);
-		rq_veth(nb, &a, &z, fd_of(b, HOST_SERVER, r, s), t->server.gso_max);
+		rq_veth(nb, &a, &z, fd_of(b, HOST_SERVER, r, s), k->rx.gso_max);
 		rq_addr(nb, a.ifindex, gw);
 		rq_route(nb, true, RT_TABLE_MAIN, plan_server_ip(t, r, s), 32, NULL, a.ifindex);
 		rq_neigh(nb, a.ifindex, plan_server_ip(t, r, s), z.mac);
-		if (rq_shape(nb, a.ifindex, &t->server))
+		if (rq_shape(nb, a.ifindex, &k->rx))   /* what the server receives at: its class's */
 			return -1;
 	}
 
@@ -197,7 +198,7 @@ static int fill_server(struct builder *b, struct nlbatch *nb, int r, int s)
 	struct nlmsghdr *route = rq_route(nb, true, RT_TABLE_MAIN, t->server_net, 16, &gw, IFX_SERVER_ETH0);
 	if (t->rto_min_ms)
 		rq_route_rto_min(route, t->rto_min_ms);
-	return rq_shape(nb, IFX_SERVER_ETH0, &t->server_tx);
+	return rq_shape(nb, IFX_SERVER_ETH0, &topo_server_class(t, r, s)->tx);
 }
 
 static int fill_eps(struct builder *b, struct nlbatch *nb, int unused1, int unused2)
@@ -302,7 +303,7 @@ static int build(struct builder *b, struct fabric_timing *tm)
 	}
 	double t2 = now_s();
 	for (int r = 0; r < t->racks; r++)
-		for (int s = 0; s < t->servers_per_rack; s++)
+		for (int s = 0; s < topo_rack_size(t, r); s++)
 			if (configure(b, HOST_SERVER, r, s, fill_server))
 				return -1;
 	if (configure(b, HOST_EPS, 0, 0, fill_eps) || (t->ocs && configure(b, HOST_OCS, 0, 0, fill_ocs)))

@@ -59,7 +59,7 @@ int plan_host_parse(const char *name, const struct topo *t, struct host_id *h)
 	} else {
 		return -1;
 	}
-	if (t && (h->rack >= t->racks || (h->kind == HOST_SERVER && h->server >= t->servers_per_rack)))
+	if (t && (h->rack >= t->racks || (h->kind == HOST_SERVER && h->server >= topo_rack_size(t, h->rack))))
 		return -1;
 	return 0;
 }
@@ -69,6 +69,19 @@ void plan_ns_name(const char *prefix, const struct host_id *h, char *buf, size_t
 	char host[24];
 	plan_host_name(h, host, sizeof host);
 	snprintf(buf, len, "%s-%s", prefix, host);
+}
+
+void plan_server_span(const struct topo *t, char *buf, size_t len)
+{
+	size_t at = 0;
+	buf[0] = 0;
+	for (int r = 0; r < t->racks && at < len;) {
+		int n = topo_rack_size(t, r), last = r;
+		while (last + 1 < t->racks && topo_rack_size(t, last + 1) == n)
+			last++;
+		at += (size_t)snprintf(buf + at, len - at, "%sr%dh0..r%dh%d", r ? ", " : "", r, last, n - 1);
+		r = last + 1;
+	}
 }
 
 int plan_ns_count(const struct topo *t)
@@ -82,8 +95,8 @@ void plan_ns_host(const struct topo *t, int idx, struct host_id *h)
 	memset(h, 0, sizeof *h);
 	if (idx < servers) {
 		h->kind = HOST_SERVER;
-		h->rack = idx / t->servers_per_rack;
-		h->server = idx % t->servers_per_rack;
+		h->rack = topo_rack_of(t, idx);
+		h->server = idx - t->rack[h->rack].first;
 	} else if (idx < servers + t->racks) {
 		h->kind = HOST_TOR;
 		h->rack = idx - servers;
@@ -95,7 +108,7 @@ void plan_ns_host(const struct topo *t, int idx, struct host_id *h)
 int plan_ns_index(const struct topo *t, const struct host_id *h)
 {
 	switch (h->kind) {
-	case HOST_SERVER: return h->rack * t->servers_per_rack + h->server;
+	case HOST_SERVER: return t->rack[h->rack].first + h->server;
 	case HOST_TOR:    return topo_servers(t) + h->rack;
 	case HOST_EPS:    return topo_servers(t) + t->racks;
 	case HOST_OCS:    return topo_servers(t) + t->racks + 1;

@@ -47,6 +47,9 @@ void plan_host_name(const struct host_id *h, char *buf, size_t len);
 int plan_parse_index(const char **s, int *out);
 int plan_host_parse(const char *name, const struct topo *t, struct host_id *h);
 void plan_ns_name(const char *prefix, const struct host_id *h, char *buf, size_t len);
+/* The server names, for messages: "r0h0..r9h9", or per run of equally
+ * sized racks "r0h0..r3h9, r4h0..r4h1". */
+void plan_server_span(const struct topo *t, char *buf, size_t len);
 
 /* Dense index of every namespace: servers, then ToRs, then eps, ocs. */
 int plan_ns_count(const struct topo *t);

@@ -94,9 +94,9 @@ static int link_dump(struct nlbatch *nb, struct link_stats *out, int max)
 int fabric_stats(struct fabric *f, struct link_stats **out, int *n)
 {
 	const struct topo *t = &f->topo;
-	int per_rack = t->servers_per_rack + 1 + (t->ocs ? t->ocs_ports : 0);
+	int ports = t->ocs ? t->ocs_ports : 0;
 	int max = IFX_TOR_DOWN0 + TOPO_MAX_SERVERS;
-	struct link_stats *res = calloc((size_t)t->racks * per_rack, sizeof *res);
+	struct link_stats *res = calloc((size_t)t->nservers + (size_t)t->racks * (1 + ports), sizeof *res);
 	struct link_stats *byif = calloc(max, sizeof *byif);
 	struct fifo_stats *fifo = calloc(max, sizeof *fifo);
 	int k = 0, rc = 0;
@@ -122,25 +122,26 @@ int fabric_stats(struct fabric *f, struct link_stats **out, int *n)
 				marked = 0;   /* a fabric built before counters existed */
 			ns_enter(f->root_fd);
 		}
-		for (int i = 0; i < per_rack && !rc; i++) {
+		int servers = topo_rack_size(t, r);
+		for (int i = 0; i < servers + 1 + ports && !rc; i++) {
 			struct link_stats *l = &res[k++];
 			int ifx;
-			if (i < t->servers_per_rack) {
+			if (i < servers) {
 				ifx = plan_ifx_tor_down(i);
 				*l = byif[ifx];
 				l->cls = LINK_SERVER;
 				l->server = i;
-			} else if (i == t->servers_per_rack) {
+			} else if (i == servers) {
 				ifx = IFX_TOR_UP;
 				*l = byif[ifx];
 				l->cls = LINK_UPLINK;
 				l->marked_tx_bytes = marked;
 			} else {
-				l->port = i - t->servers_per_rack - 1;
+				l->port = i - servers - 1;
 				ifx = plan_ifx_tor_opt(l->port);
 				*l = byif[ifx];
 				l->cls = LINK_OPTICAL;
-				l->port = i - t->servers_per_rack - 1;
+				l->port = i - servers - 1;
 			}
 			l->rack = r;
 			l->drops = fifo[ifx].drops;

@@ -1,8 +1,10 @@
-/* topo.c — load, validate and save topology files (libconfig).
+/* topo.c — load, validate and save topology files (libconfig): the fabric
+ * around the servers (EPS, OCS, TCP, addresses) and the checked getters;
+ * the servers themselves, classes and racks, are topo_servers.c's.
  *
  * The schema is small and strict: unknown keys are errors, because a typo in
  * a rate silently falling back to a default would invalidate an experiment. */
-#include "netctl/topo.h"
+#include "netctl/topo_parse.h"
 #include "netctl/units.h"
 #include <arpa/inet.h>
 #include <libconfig.h>
@@ -11,17 +13,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#define DEFAULT_QUEUE_S   0.004   /* 4 ms of line rate: switch-like, keeps RTT bounded */
+#define DEFAULT_QUEUE_S   TOPO_DEFAULT_QUEUE_S
 #define MIN_GSO           3028    /* two full-size frames */
 #define MAX_GSO           65536
 
-struct ctx {
-	const char *file;
-	char *err;
-	struct topo *t;
-};
+#define ctx topo_ctx
 
-static int fail(struct ctx *c, const config_setting_t *s, const char *fmt, ...)
+int topo_fail(struct ctx *c, const config_setting_t *s, const char *fmt, ...)
 {
 	char msg[TOPO_ERR_LEN];
 	va_list ap;
@@ -37,7 +35,7 @@ static int fail(struct ctx *c, const config_setting_t *s, const char *fmt, ...)
 }
 
 /* Reject keys a group does not know, naming the closest thing to a schema. */
-static int check_keys(struct ctx *c, const config_setting_t *g, const char *const *allowed)
+int topo_check_keys(struct ctx *c, const config_setting_t *g, const char *const *allowed)
 {
 	int n = config_setting_length(g);
 	for (int i = 0; i < n; i++) {
@@ -52,78 +50,77 @@ static int check_keys(struct ctx *c, const config_setting_t *g, const char *cons
 			for (a = allowed; *a; a++)
 				snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
 					 a == allowed ? "" : ", ", *a);
-			return fail(c, s, "unknown key '%s' (expected one of: %s)", name, list);
+			return topo_fail(c, s, "unknown key '%s' (expected one of: %s)", name, list);
 		}
 	}
 	return 0;
 }
 
-static const config_setting_t *group(struct ctx *c, const config_setting_t *parent,
-				     const char *key, bool required, int *rc)
+const config_setting_t *topo_group(struct ctx *c, const config_setting_t *parent, const char *key,
+				   bool required, int *rc)
 {
 	const config_setting_t *g = config_setting_get_member(parent, key);
 	*rc = 0;
 	if (!g) {
 		if (required)
-			*rc = fail(c, parent, "missing group '%s'", key);
+			*rc = topo_fail(c, parent, "missing group '%s'", key);
 		return NULL;
 	}
 	if (!config_setting_is_group(g)) {
-		*rc = fail(c, g, "'%s' must be a group: %s = { ... };", key, key);
+		*rc = topo_fail(c, g, "'%s' must be a group: %s = { ... };", key, key);
 		return NULL;
 	}
 	return g;
 }
 
-static int get_int(struct ctx *c, const config_setting_t *g, const char *key, bool required,
-		   long lo, long hi, int *out)
+int topo_get_int(struct ctx *c, const config_setting_t *g, const char *key, bool required, long lo,
+		 long hi, int *out)
 {
 	const config_setting_t *s = g ? config_setting_get_member(g, key) : NULL;
 	if (!s) {
 		if (required)
-			return fail(c, g, "missing '%s'", key);
+			return topo_fail(c, g, "missing '%s'", key);
 		return 0;
 	}
 	int type = config_setting_type(s);
 	if (type != CONFIG_TYPE_INT && type != CONFIG_TYPE_INT64)
-		return fail(c, s, "'%s' must be an integer", key);
+		return topo_fail(c, s, "'%s' must be an integer", key);
 	long long v = config_setting_get_int64(s);
 	if (v < lo || v > hi)
-		return fail(c, s, "'%s' = %lld is out of range [%ld, %ld]", key, v, lo, hi);
+		return topo_fail(c, s, "'%s' = %lld is out of range [%ld, %ld]", key, v, lo, hi);
 	*out = (int)v;
 	return 0;
 }
 
-static int get_str(struct ctx *c, const config_setting_t *g, const char *key, bool required,
-		   const char **out)
+int topo_get_str(struct ctx *c, const config_setting_t *g, const char *key, bool required, const char **out)
 {
 	const config_setting_t *s = g ? config_setting_get_member(g, key) : NULL;
 	if (!s) {
 		if (required)
-			return fail(c, g, "missing '%s'", key);
+			return topo_fail(c, g, "missing '%s'", key);
 		return 0;
 	}
 	if (config_setting_type(s) != CONFIG_TYPE_STRING)
-		return fail(c, s, "'%s' must be a string in double quotes", key);
+		return topo_fail(c, s, "'%s' must be a string in double quotes", key);
 	*out = config_setting_get_string(s);
 	return 0;
 }
 
-static int get_rate(struct ctx *c, const config_setting_t *g, const char *key, bool required, uint64_t *out)
+int topo_get_rate(struct ctx *c, const config_setting_t *g, const char *key, bool required, uint64_t *out)
 {
 	const char *v = NULL;
-	if (get_str(c, g, key, required, &v))
+	if (topo_get_str(c, g, key, required, &v))
 		return -1;
 	if (!v)
 		return 0;
 	if (units_parse_rate(v, out))
-		return fail(c, config_setting_get_member(g, key),
+		return topo_fail(c, config_setting_get_member(g, key),
 			    "bad rate '%s' for '%s' (e.g. \"100Mbit\", \"1Gbit\", \"10Gbps\"; bits/s)", v, key);
 	return 0;
 }
 
 /* A queue limit is a size ("100KB") or a time at line rate ("4ms"). */
-static int get_queue(struct ctx *c, const config_setting_t *g, struct topo_link *l, double *qtime)
+int topo_get_queue(struct ctx *c, const config_setting_t *g, struct topo_link *l, double *qtime)
 {
 	const config_setting_t *s = g ? config_setting_get_member(g, "queue") : NULL;
 	*qtime = DEFAULT_QUEUE_S;
@@ -133,12 +130,12 @@ static int get_queue(struct ctx *c, const config_setting_t *g, struct topo_link 
 	if (config_setting_type(s) == CONFIG_TYPE_INT || config_setting_type(s) == CONFIG_TYPE_INT64) {
 		long long v = config_setting_get_int64(s);
 		if (v < 1)
-			return fail(c, s, "'queue' must be positive");
+			return topo_fail(c, s, "'queue' must be positive");
 		l->queue_bytes = (uint64_t)v;
 		return 0;
 	}
 	if (config_setting_type(s) != CONFIG_TYPE_STRING)
-		return fail(c, s, "'queue' must be a size (\"100KB\") or a time (\"4ms\")");
+		return topo_fail(c, s, "'queue' must be a size (\"100KB\") or a time (\"4ms\")");
 	const char *v = config_setting_get_string(s);
 	double t;
 	if (!units_parse_time(v, &t) && t > 0 && t <= 10) {
@@ -147,34 +144,34 @@ static int get_queue(struct ctx *c, const config_setting_t *g, struct topo_link 
 	}
 	if (!units_parse_size(v, &l->queue_bytes) && l->queue_bytes > 0)
 		return 0;
-	return fail(c, s, "bad queue limit '%s' (a size like \"100KB\" or a time like \"4ms\", at most 10s)", v);
+	return topo_fail(c, s, "bad queue limit '%s' (a size like \"100KB\" or a time like \"4ms\", at most 10s)", v);
 }
 
 static int get_addr16(struct ctx *c, const config_setting_t *g, const char *key, const char *dflt,
 		      struct in_addr *out)
 {
 	const char *v = dflt;
-	if (get_str(c, g, key, false, &v))
+	if (topo_get_str(c, g, key, false, &v))
 		return -1;
 	char buf[32];
 	snprintf(buf, sizeof buf, "%s", v);
 	char *slash = strchr(buf, '/');
 	if (!slash || strcmp(slash, "/16") || (*slash = 0, inet_pton(AF_INET, buf, out) != 1) ||
 	    (ntohl(out->s_addr) & 0xffff))
-		return fail(c, g ? config_setting_get_member(g, key) : NULL,
+		return topo_fail(c, g ? config_setting_get_member(g, key) : NULL,
 			    "'%s' = \"%s\" must be an IPv4 /16 network, e.g. \"%s\"", key, v, dflt);
 	return 0;
 }
 
 /* Resolve rate scaling, queue times, and the GSO cap of one link class. */
-static int finish_link(struct ctx *c, const config_setting_t *where, const char *what,
-		       struct topo_link *l, double scale, double qtime)
+int topo_finish_link(struct ctx *c, const config_setting_t *where, const char *what, struct topo_link *l,
+		     double scale, double qtime)
 {
 	double r = (double)l->rate * scale;
 	if (r < 1e3)
-		return fail(c, where, "%s rate is below 1 kbit/s after rate_scale %g", what, scale);
+		return topo_fail(c, where, "%s rate is below 1 kbit/s after rate_scale %g", what, scale);
 	if (r > 1e13)
-		return fail(c, where, "%s rate is above 10 Tbit/s after rate_scale %g", what, scale);
+		return topo_fail(c, where, "%s rate is above 10 Tbit/s after rate_scale %g", what, scale);
 	if (r > (double)TOPO_MAX_RATE && !c->t->unshapeable[0]) {
 		/* Fine for the flow-level simulator; the emulator refuses it
 		 * (fabric_up).  --rate-scale replaces the file's scale: suggest
@@ -183,7 +180,7 @@ static int finish_link(struct ctx *c, const config_setting_t *where, const char 
 		units_fmt_rate((uint64_t)r, b, sizeof b);
 		char *saved = c->err;
 		c->err = line;
-		fail(c, where,
+		topo_fail(c, where,
 		     "%s rate %s exceeds what HTB can shape (34 Gbit/s) and what one machine can carry; "
 		     "scale it down with rate_scale (e.g. --rate-scale %g), or use the simulator (--backend sim)",
 		     what, b, 1e9 / (double)l->rate);
@@ -204,8 +201,15 @@ static int finish_link(struct ctx *c, const config_setting_t *where, const char 
  * two of the largest packets, or TCP cannot fill its link. */
 static void finish_gso(struct topo *t)
 {
-	struct topo_link *links[] = {&t->server, &t->server_tx, &t->uplink, &t->optical};
-	int n = t->ocs ? 4 : 3;
+	struct topo_link *links[2 * TOPO_MAX_CLASSES + 2];
+	int n = 0;
+	for (int k = 0; k < t->nclasses; k++) {
+		links[n++] = &t->cls[k].rx;
+		links[n++] = &t->cls[k].tx;
+	}
+	links[n++] = &t->uplink;
+	if (t->ocs)
+		links[n++] = &t->optical;
 	uint32_t g = links[0]->gso_max;
 	for (int i = 1; i < n; i++)
 		if (links[i]->gso_max < g)
@@ -217,130 +221,131 @@ static void finish_gso(struct topo *t)
 	}
 }
 
+int topo_get_number(struct ctx *c, const config_setting_t *g, const char *key, double hi, double *out)
+{
+	const config_setting_t *s = g ? config_setting_get_member(g, key) : NULL;
+	if (!s)
+		return 0;
+	double v = config_setting_type(s) == CONFIG_TYPE_FLOAT ? config_setting_get_float(s)
+		 : config_setting_is_number(s)			  ? (double)config_setting_get_int64(s)
+								  : -1;
+	if (!config_setting_is_number(s) || !(v > 0) || v > hi)
+		return topo_fail(c, s, "'%s' must be a positive number, at most %g", key, hi);
+	*out = v;
+	return 0;
+}
+
+/* The servers: `racks` a number (with servers_per_rack and server) or a list
+ * (with classes). */
+static int parse_servers(struct ctx *c, const config_setting_t *root)
+{
+	const config_setting_t *racks = config_setting_get_member(root, "racks");
+	if (!racks)
+		return topo_fail(c, root, "missing 'racks'");
+	int type = config_setting_type(racks);
+	if (type == CONFIG_TYPE_INT || type == CONFIG_TYPE_INT64)
+		return topo_parse_uniform(c, root);
+	if (type == CONFIG_TYPE_LIST)
+		return topo_parse_classes(c, root);
+	return topo_fail(c, racks, "'racks' must be an integer (with servers_per_rack and server) or a list of "
+			 "racks (with classes)");
+}
+
 static int parse(struct ctx *c, config_t *cfg, struct topo *t, double rate_scale)
 {
-	static const char *const top_keys[] = {"name", "racks", "servers_per_rack", "rate_scale",
-		"server", "eps", "ocs", "tcp", "addressing", NULL};
-	static const char *const server_keys[] = {"rate", "tx_rate", "queue", "containers", "cores", "memory", NULL};
+	static const char *const top_keys[] = {"name", "racks", "servers_per_rack", "rate_scale", "server",
+		"classes", "eps", "ocs", "tcp", "addressing", NULL};
 	static const char *const eps_keys[] = {"uplink_rate", "queue", NULL};
 	static const char *const ocs_keys[] = {"enabled", "ports_per_rack", "rate", "mode", "queue", NULL};
 	static const char *const tcp_keys[] = {"congestion_control", NULL};
 	static const char *const addr_keys[] = {"servers", "fabric", NULL};
 	const config_setting_t *root = config_root_setting(cfg), *g;
 	const char *s;
-	double q_server, q_uplink, q_optical = DEFAULT_QUEUE_S;
+	double q_uplink, q_optical = DEFAULT_QUEUE_S;
 	int rc;
 
 	memset(t, 0, sizeof *t);
 	snprintf(t->source, sizeof t->source, "%s", c->file);
-	if (check_keys(c, root, top_keys))
+	if (topo_check_keys(c, root, top_keys))
 		return -1;
 	s = "";
-	if (get_str(c, root, "name", false, &s))
+	if (topo_get_str(c, root, "name", false, &s))
 		return -1;
 	snprintf(t->name, sizeof t->name, "%s", s);
-	if (get_int(c, root, "racks", true, 1, TOPO_MAX_RACKS, &t->racks) ||
-	    get_int(c, root, "servers_per_rack", true, 1, TOPO_MAX_SERVERS, &t->servers_per_rack))
-		return -1;
 
 	t->rate_scale = 1.0;
 	const config_setting_t *rs = config_setting_get_member(root, "rate_scale");
 	if (rs) {
 		if (!config_setting_is_number(rs) || config_setting_get_float(rs) + config_setting_get_int64(rs) <= 0)
-			return fail(c, rs, "'rate_scale' must be a positive number, e.g. 0.1");
+			return topo_fail(c, rs, "'rate_scale' must be a positive number, e.g. 0.1");
 		t->rate_scale = config_setting_type(rs) == CONFIG_TYPE_FLOAT ? config_setting_get_float(rs)
 									     : (double)config_setting_get_int64(rs);
 	}
 	if (rate_scale > 0)
 		t->rate_scale = rate_scale;
+	if (parse_servers(c, root))
+		return -1;
 
-	if (!(g = group(c, root, "server", true, &rc)) || check_keys(c, g, server_keys) ||
-	    get_rate(c, g, "rate", true, &t->server.rate) || get_queue(c, g, &t->server, &q_server))
-		return -1;
-	/* A server's egress may be faster than its ingress: on GENI each task
-	 * was capped, while a rack's map output was served by its VM. */
-	if (get_rate(c, g, "tx_rate", false, &t->server_tx.rate))
-		return -1;
-	if (!t->server_tx.rate)
-		t->server_tx.rate = t->server.rate;
-	t->containers = 1;
-	t->cores = 1;
-	t->memory = 4000000000ULL;
-	if (get_int(c, g, "containers", false, 1, 1024, &t->containers) ||
-	    get_int(c, g, "cores", false, 1, 1024, &t->cores))
-		return -1;
-	s = NULL;
-	if (get_str(c, g, "memory", false, &s))
-		return -1;
-	if (s && (units_parse_size(s, &t->memory) || !t->memory))
-		return fail(c, config_setting_get_member(g, "memory"), "bad memory size '%s' (e.g. \"8GB\")", s);
-	const config_setting_t *server_g = g;
-
-	if (!(g = group(c, root, "eps", true, &rc)) || check_keys(c, g, eps_keys) ||
-	    get_rate(c, g, "uplink_rate", true, &t->uplink.rate) || get_queue(c, g, &t->uplink, &q_uplink))
+	if (!(g = topo_group(c, root, "eps", true, &rc)) || topo_check_keys(c, g, eps_keys) ||
+	    topo_get_rate(c, g, "uplink_rate", true, &t->uplink.rate) || topo_get_queue(c, g, &t->uplink, &q_uplink))
 		return -1;
 	const config_setting_t *eps_g = g;
 
-	g = group(c, root, "ocs", false, &rc);
+	g = topo_group(c, root, "ocs", false, &rc);
 	if (rc)
 		return -1;
 	const config_setting_t *ocs_g = g;
 	if (g) {
-		if (check_keys(c, g, ocs_keys))
+		if (topo_check_keys(c, g, ocs_keys))
 			return -1;
 		const config_setting_t *en = config_setting_get_member(g, "enabled");
 		t->ocs = true;
 		if (en) {
 			if (config_setting_type(en) != CONFIG_TYPE_BOOL)
-				return fail(c, en, "'enabled' must be true or false");
+				return topo_fail(c, en, "'enabled' must be true or false");
 			t->ocs = config_setting_get_bool(en);
 		}
 	}
 	if (t->ocs) {
 		t->ocs_ports = 1;
-		if (get_int(c, g, "ports_per_rack", false, 1, TOPO_MAX_PORTS, &t->ocs_ports) ||
-		    get_rate(c, g, "rate", true, &t->optical.rate) || get_queue(c, g, &t->optical, &q_optical))
+		if (topo_get_int(c, g, "ports_per_rack", false, 1, TOPO_MAX_PORTS, &t->ocs_ports) ||
+		    topo_get_rate(c, g, "rate", true, &t->optical.rate) || topo_get_queue(c, g, &t->optical, &q_optical))
 			return -1;
 		s = "directed";
-		if (get_str(c, g, "mode", false, &s))
+		if (topo_get_str(c, g, "mode", false, &s))
 			return -1;
 		if (!strcmp(s, "directed"))
 			t->ocs_mode = OCS_DIRECTED;
 		else if (!strcmp(s, "bidirectional"))
 			t->ocs_mode = OCS_BIDIRECTIONAL;
 		else
-			return fail(c, config_setting_get_member(g, "mode"),
+			return topo_fail(c, config_setting_get_member(g, "mode"),
 				    "ocs mode '%s' is neither \"directed\" nor \"bidirectional\"", s);
 		if (t->racks < 2)
-			return fail(c, g, "an OCS needs at least 2 racks");
+			return topo_fail(c, g, "an OCS needs at least 2 racks");
 	}
 
-	g = group(c, root, "tcp", false, &rc);
-	if (rc || (g && check_keys(c, g, tcp_keys)))
+	g = topo_group(c, root, "tcp", false, &rc);
+	if (rc || (g && topo_check_keys(c, g, tcp_keys)))
 		return -1;
 	s = "cubic";
-	if (get_str(c, g, "congestion_control", false, &s))
+	if (topo_get_str(c, g, "congestion_control", false, &s))
 		return -1;
 	if (!*s || strlen(s) >= sizeof t->tcp_cc || strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(s))
-		return fail(c, config_setting_get_member(g, "congestion_control"),
+		return topo_fail(c, config_setting_get_member(g, "congestion_control"),
 			    "bad congestion control name '%s'", s);
 	snprintf(t->tcp_cc, sizeof t->tcp_cc, "%s", s);
 
-	g = group(c, root, "addressing", false, &rc);
-	if (rc || (g && check_keys(c, g, addr_keys)) ||
+	g = topo_group(c, root, "addressing", false, &rc);
+	if (rc || (g && topo_check_keys(c, g, addr_keys)) ||
 	    get_addr16(c, g, "servers", "198.18.0.0/16", &t->server_net) ||
 	    get_addr16(c, g, "fabric", "198.19.0.0/16", &t->fabric_net))
 		return -1;
 	if (t->server_net.s_addr == t->fabric_net.s_addr)
-		return fail(c, g, "the server and fabric networks must differ");
+		return topo_fail(c, g, "the server and fabric networks must differ");
 
-	if (finish_link(c, server_g, "server", &t->server, t->rate_scale, q_server))
-		return -1;
-	/* The same bytes both ways (one `queue` key; what topo_save writes). */
-	t->server_tx.queue_bytes = t->server.queue_bytes;
-	if (finish_link(c, server_g, "server tx", &t->server_tx, t->rate_scale, q_server) ||
-	    finish_link(c, eps_g, "EPS uplink", &t->uplink, t->rate_scale, q_uplink) ||
-	    (t->ocs && finish_link(c, ocs_g, "OCS port", &t->optical, t->rate_scale, q_optical)))
+	if (topo_finish_link(c, eps_g, "EPS uplink", &t->uplink, t->rate_scale, q_uplink) ||
+	    (t->ocs && topo_finish_link(c, ocs_g, "OCS port", &t->optical, t->rate_scale, q_optical)))
 		return -1;
 	finish_gso(t);
 	return 0;
@@ -380,24 +385,24 @@ int topo_load_string(struct topo *t, const char *text, const char *name, double 
 	return load(t, &cfg, config_read_string(&cfg, text), name, rate_scale, err);
 }
 
-static void put_str(config_setting_t *g, const char *key, const char *v)
+void topo_put_str(config_setting_t *g, const char *key, const char *v)
 {
 	config_setting_set_string(config_setting_add(g, key, CONFIG_TYPE_STRING), v);
 }
 
-static void put_rate(config_setting_t *g, const char *key, uint64_t rate)
+void topo_put_rate(config_setting_t *g, const char *key, uint64_t rate)
 {
 	char b[32];
 	snprintf(b, sizeof b, "%llubit", (unsigned long long)rate);
-	put_str(g, key, b);
+	topo_put_str(g, key, b);
 }
 
-static void put_link(config_setting_t *g, const char *rate_key, const struct topo_link *l)
+void topo_put_link(config_setting_t *g, const char *rate_key, const struct topo_link *l)
 {
 	char b[32];
-	put_rate(g, rate_key, l->rate);
+	topo_put_rate(g, rate_key, l->rate);
 	snprintf(b, sizeof b, "%lluB", (unsigned long long)l->queue_bytes);
-	put_str(g, "queue", b);
+	topo_put_str(g, "queue", b);
 }
 
 int topo_save(const struct topo *t, const char *path)
@@ -407,31 +412,22 @@ int topo_save(const struct topo *t, const char *path)
 	char b[64];
 	config_init(&cfg);
 	root = config_root_setting(&cfg);
-	put_str(root, "name", t->name);
-	config_setting_set_int(config_setting_add(root, "racks", CONFIG_TYPE_INT), t->racks);
-	config_setting_set_int(config_setting_add(root, "servers_per_rack", CONFIG_TYPE_INT), t->servers_per_rack);
-	g = config_setting_add(root, "server", CONFIG_TYPE_GROUP);
-	put_link(g, "rate", &t->server);
-	if (t->server_tx.rate != t->server.rate)
-		put_rate(g, "tx_rate", t->server_tx.rate);
-	config_setting_set_int(config_setting_add(g, "containers", CONFIG_TYPE_INT), t->containers);
-	config_setting_set_int(config_setting_add(g, "cores", CONFIG_TYPE_INT), t->cores);
-	snprintf(b, sizeof b, "%lluB", (unsigned long long)t->memory);
-	put_str(g, "memory", b);
-	put_link(config_setting_add(root, "eps", CONFIG_TYPE_GROUP), "uplink_rate", &t->uplink);
+	topo_put_str(root, "name", t->name);
+	topo_save_servers(t, root);
+	topo_put_link(config_setting_add(root, "eps", CONFIG_TYPE_GROUP), "uplink_rate", &t->uplink);
 	g = config_setting_add(root, "ocs", CONFIG_TYPE_GROUP);
 	config_setting_set_bool(config_setting_add(g, "enabled", CONFIG_TYPE_BOOL), t->ocs);
 	if (t->ocs) {
 		config_setting_set_int(config_setting_add(g, "ports_per_rack", CONFIG_TYPE_INT), t->ocs_ports);
-		put_link(g, "rate", &t->optical);
-		put_str(g, "mode", t->ocs_mode == OCS_DIRECTED ? "directed" : "bidirectional");
+		topo_put_link(g, "rate", &t->optical);
+		topo_put_str(g, "mode", t->ocs_mode == OCS_DIRECTED ? "directed" : "bidirectional");
 	}
-	put_str(config_setting_add(root, "tcp", CONFIG_TYPE_GROUP), "congestion_control", t->tcp_cc);
+	topo_put_str(config_setting_add(root, "tcp", CONFIG_TYPE_GROUP), "congestion_control", t->tcp_cc);
 	g = config_setting_add(root, "addressing", CONFIG_TYPE_GROUP);
 	snprintf(b, sizeof b, "%s/16", inet_ntoa(t->server_net));
-	put_str(g, "servers", b);
+	topo_put_str(g, "servers", b);
 	snprintf(b, sizeof b, "%s/16", inet_ntoa(t->fabric_net));
-	put_str(g, "fabric", b);
+	topo_put_str(g, "fabric", b);
 	int rc = config_write_file(&cfg, path) == CONFIG_TRUE ? 0 : -1;
 	config_destroy(&cfg);
 	return rc;
@@ -439,14 +435,16 @@ int topo_save(const struct topo *t, const char *path)
 
 void topo_slow_down(struct topo *t, double k)
 {
-	struct topo_link *links[] = {&t->server, &t->server_tx, &t->uplink, &t->optical};
-	for (size_t i = 0; i < sizeof links / sizeof links[0]; i++)
+	struct topo_link *links[2 * TOPO_MAX_CLASSES + 2];
+	int n = 0;
+	for (int i = 0; i < t->nclasses; i++) {
+		links[n++] = &t->cls[i].rx;
+		links[n++] = &t->cls[i].tx;
+	}
+	links[n++] = &t->uplink;
+	links[n++] = &t->optical;
+	for (int i = 0; i < n; i++)
 		links[i]->rate = (uint64_t)llround((double)links[i]->rate / k);
 	if (k > 1)
 		t->rto_min_ms = (uint32_t)lround(TOPO_KERNEL_RTO_MIN_MS * k);
-}
-
-double topo_oversubscription(const struct topo *t)
-{
-	return (double)t->server.rate * t->servers_per_rack / (double)t->uplink.rate;
 }

@@ -1,10 +1,14 @@
 /* topo.h — the topology model: what a fabric is made of.
  *
- * A topology is a set of racks, each with `servers_per_rack` servers behind a
- * ToR.  Every ToR has an uplink to one EPS core (the oversubscribed
- * electrical packet switch) and, when the OCS is present, `ports_per_rack`
- * optical ports into the OCS crossbar.  Rates are bits/s after `rate_scale`
- * has been applied; the nominal figures stay in the file.
+ * A topology is a list of racks, each with its servers behind a ToR.  A
+ * server belongs to a class: its link's rates and queue, what it holds (task
+ * slots, or resources: cores, memory, disk bandwidth) and its speed relative
+ * to the reference server.  Racks may differ in size and mix classes; the
+ * file's `racks` + `servers_per_rack` + `server` form is the uniform case
+ * (one class, named "server").  Every ToR has an uplink to one EPS core (the
+ * oversubscribed electrical packet switch) and, when the OCS is present,
+ * `ports_per_rack` optical ports into the OCS crossbar.  Rates are bits/s
+ * after `rate_scale` has been applied; the nominal figures stay in the file.
  *
  * Topology files are libconfig documents (see topologies/ and emu-topology(5));
  * every error names FILE:LINE. */
@@ -29,14 +33,38 @@ struct topo_link {
 	uint32_t gso_max;      /* gso_max_size on both ends: ~1 ms at the slowest link's rate */
 };
 
+#define TOPO_MAX_CLASSES   8
+#define TOPO_CLASS_NAME    32
+
+/* A kind of server. */
+struct topo_class {
+	char name[TOPO_CLASS_NAME];
+	struct topo_link rx;       /* ToR -> server: what it receives at (`rate`) */
+	struct topo_link tx;       /* server -> ToR: `tx_rate`, else `rate` */
+	int containers;            /* task slots (each task takes one); 0 = it offers resources */
+	double cores;              /* resources: cores (with slots: recorded only) */
+	uint64_t memory;           /* bytes; 0 = not limited */
+	double disk_mbps;          /* disk bandwidth, MB/s; 0 = not limited */
+	double speed;              /* work per second; the reference server's is 1 */
+};
+
+/* A rack: its servers in order, as runs of one class each. */
+struct topo_rack {
+	int first;                 /* global index of its server 0 */
+	int servers;
+	int nruns;
+	struct topo_run { int cls, count; } run[TOPO_MAX_CLASSES];
+};
+
 struct topo {
 	char name[64];
 	char source[256];          /* file it was read from */
 	int racks;
-	int servers_per_rack;
+	int nservers;              /* in all racks */
+	int nclasses;
+	struct topo_class cls[TOPO_MAX_CLASSES];
+	struct topo_rack rack[TOPO_MAX_RACKS];
 	double rate_scale;         /* already applied to every rate below */
-	struct topo_link server;   /* ToR -> server: what a server receives at */
-	struct topo_link server_tx;/* server -> ToR: `tx_rate`, else server's rate */
 	struct topo_link uplink;   /* ToR <-> EPS core (the oversubscribed hop) */
 	bool ocs;
 	int ocs_ports;             /* optical ports per rack */
@@ -46,10 +74,6 @@ struct topo {
 	uint32_t rto_min_ms;       /* servers' TCP minimum RTO; 0 = the kernel's (TOPO_KERNEL_RTO_MIN_MS) */
 	struct in_addr server_net; /* /16 holding one /24 per rack */
 	struct in_addr fabric_net; /* /16 for ToR uplink and optical addresses */
-	/* per-server resources, for the cluster runtime */
-	int containers;
-	int cores;
-	uint64_t memory;           /* bytes */
 	/* Non-empty ("FILE:LINE: problem") when a rate is beyond what HTB can
 	 * shape: the flow-level simulator takes it, fabric_up refuses it. */
 	char unshapeable[TOPO_ERR_LEN];
@@ -75,8 +99,22 @@ void topo_slow_down(struct topo *t, double k);
  * running fabric can be re-opened without the original file. */
 int topo_save(const struct topo *t, const char *path);
 
-static inline int topo_servers(const struct topo *t) { return t->racks * t->servers_per_rack; }
+static inline int topo_servers(const struct topo *t) { return t->nservers; }
+static inline int topo_rack_size(const struct topo *t, int rack) { return t->rack[rack].servers; }
 
-/* Oversubscription: rack server capacity over uplink capacity. */
+/* The class of server `index` of `rack` (its position in the class list). */
+int topo_class_at(const struct topo *t, int rack, int index);
+static inline const struct topo_class *topo_server_class(const struct topo *t, int rack, int index)
+{
+	return &t->cls[topo_class_at(t, rack, index)];
+}
+/* The rack of global server `server` (its index in the rack: server - rack's first). */
+int topo_rack_of(const struct topo *t, int server);
+/* One class and every rack the same size: the file's uniform form. */
+bool topo_uniform(const struct topo *t);
+/* Servers of class `cls` in all racks. */
+int topo_class_servers(const struct topo *t, int cls);
+
+/* Oversubscription: a rack's server capacity over its uplink's, the most of any rack. */
 double topo_oversubscription(const struct topo *t);
 #endif

@@ -57,15 +57,49 @@ static struct fabric *open_or_complain(void)
 	return f;
 }
 
+/* "100Mbit (sending 1Gbit)" */
+static const char *link_rates(const struct topo_class *k, char *buf, size_t len)
+{
+	char a[32], b[32];
+	if (k->tx.rate != k->rx.rate)
+		snprintf(buf, len, "%s (sending %s)", units_fmt_rate(k->rx.rate, a, sizeof a),
+			 units_fmt_rate(k->tx.rate, b, sizeof b));
+	else
+		snprintf(buf, len, "%s", units_fmt_rate(k->rx.rate, a, sizeof a));
+	return buf;
+}
+
+/* One line per class: how many, link, what it holds, speed. */
+static void describe_classes(const struct topo *t, FILE *out)
+{
+	for (int i = 0; i < t->nclasses; i++) {
+		const struct topo_class *k = &t->cls[i];
+		char rates[80], mem[32];
+		fprintf(out, "  class %s: %d servers, %s, ", k->name, topo_class_servers(t, i),
+			link_rates(k, rates, sizeof rates));
+		if (k->containers)
+			fprintf(out, "%d container%s", k->containers, k->containers == 1 ? "" : "s");
+		else
+			fprintf(out, "%g cores, %s memory", k->cores,
+				k->memory ? units_fmt_size(k->memory, mem, sizeof mem) : "unlimited");
+		if (!k->containers && k->disk_mbps > 0)
+			fprintf(out, ", %g MB/s disk", k->disk_mbps);
+		fprintf(out, ", speed %g\n", k->speed);
+	}
+}
+
 static void describe(const struct topo *t, FILE *out)
 {
-	char a[32], b[32], c[32], tx[48] = "";
-	if (t->server_tx.rate != t->server.rate)
-		snprintf(tx, sizeof tx, " (sending %s)", units_fmt_rate(t->server_tx.rate, c, sizeof c));
-	fprintf(out, "%s: %d racks x %d servers (%d servers), server %s%s, uplink %s (%.3g:1 oversubscribed)",
-		t->name[0] ? t->name : "fabric", t->racks, t->servers_per_rack, topo_servers(t),
-		units_fmt_rate(t->server.rate, a, sizeof a), tx, units_fmt_rate(t->uplink.rate, b, sizeof b),
-		topo_oversubscription(t));
+	char b[32], c[32], rates[80];
+	if (topo_uniform(t) && !strcmp(t->cls[0].name, "server"))
+		fprintf(out, "%s: %d racks x %d servers (%d servers), server %s, uplink %s (%.3g:1 oversubscribed)",
+			t->name[0] ? t->name : "fabric", t->racks, topo_rack_size(t, 0), topo_servers(t),
+			link_rates(&t->cls[0], rates, sizeof rates), units_fmt_rate(t->uplink.rate, b, sizeof b),
+			topo_oversubscription(t));
+	else
+		fprintf(out, "%s: %d racks, %d servers of %d class%s, uplink %s (at most %.3g:1 oversubscribed)",
+			t->name[0] ? t->name : "fabric", t->racks, topo_servers(t), t->nclasses,
+			t->nclasses == 1 ? "" : "es", units_fmt_rate(t->uplink.rate, b, sizeof b), topo_oversubscription(t));
 	if (t->ocs)
 		fprintf(out, ", OCS %d port%s x %s %s", t->ocs_ports, t->ocs_ports > 1 ? "s" : "",
 			units_fmt_rate(t->optical.rate, c, sizeof c),
@@ -73,6 +107,8 @@ static void describe(const struct topo *t, FILE *out)
 	else
 		fprintf(out, ", no OCS");
 	fputc('\n', out);
+	if (!topo_uniform(t) || strcmp(t->cls[0].name, "server"))
+		describe_classes(t, out);
 }
 
 /* ---- up ----------------------------------------------------------------- */
@@ -124,7 +160,9 @@ static int cmd_up(int argc, char **argv)
 	if (!quiet && !feat.netem)
 		fprintf(stderr, "netctl: note: no netem in this kernel: link delay emulation is unavailable "
 				"(links have only queueing delay)\n");
-	double capacity = (double)t.server.rate * topo_servers(&t);
+	double capacity = 0;
+	for (int k = 0; k < t.nclasses; k++)
+		capacity += (double)t.cls[k].rx.rate * topo_class_servers(&t, k);
 	if (!quiet && capacity > 20e9)
 		fprintf(stderr, "netctl: warning: the servers' line rates add up to %.0f Gbit/s, more than one "
 				"machine forwards; results may be CPU-bound (consider --rate-scale)\n", capacity / 1e9);
@@ -230,9 +268,10 @@ static int cmd_show(int argc, char **argv)
 			printf("  lit:      %s\n", spec);
 		}
 		uint32_t net = ntohl(f->topo.server_net.s_addr);
-		printf("  hosts r0h0..r%dh%d (rXhY = %u.%u.X.Y+1), tor0..tor%d, eps%s; tcp %s\n",
-		       f->topo.racks - 1, f->topo.servers_per_rack - 1, net >> 24, (net >> 16) & 0xff,
-		       f->topo.racks - 1, f->topo.ocs ? ", ocs" : "", f->topo.tcp_cc);
+		char servers[160];
+		plan_server_span(&f->topo, servers, sizeof servers);
+		printf("  hosts %s (rXhY = %u.%u.X.Y+1), tor0..tor%d, eps%s; tcp %s\n", servers, net >> 24,
+		       (net >> 16) & 0xff, f->topo.racks - 1, f->topo.ocs ? ", ocs" : "", f->topo.tcp_cc);
 		fabric_close(f);
 	}
 	return 0;
@@ -259,9 +298,10 @@ static int cmd_exec(int argc, char **argv)
 		return EXIT_BAD;
 	struct host_id h;
 	if (plan_host_parse(argv[1], &f->topo, &h)) {
-		int bad_rc = bad("exec: no host '%s' in %s (hosts: r0h0..r%dh%d, tor0..tor%d, eps%s)", argv[1],
-				 prefix, f->topo.racks - 1, f->topo.servers_per_rack - 1, f->topo.racks - 1,
-				 f->topo.ocs ? ", ocs" : "");
+		char servers[160];
+		plan_server_span(&f->topo, servers, sizeof servers);
+		int bad_rc = bad("exec: no host '%s' in %s (hosts: %s, tor0..tor%d, eps%s)", argv[1], prefix, servers,
+				 f->topo.racks - 1, f->topo.ocs ? ", ocs" : "");
 		fabric_close(f);
 		return bad_rc;
 	}

@@ -63,16 +63,19 @@ Test(topo, valid_defaults)
 	char err[TOPO_ERR_LEN];
 	cr_assert_eq(topo_load_string(&t, geni, "g.conf", 0, err), 0, "%s", err);
 	cr_assert_eq(t.racks, 10);
-	cr_assert_eq(t.servers_per_rack, 10);
-	cr_assert_eq(t.server.rate, 100000000ULL);
+	cr_assert_eq(topo_rack_size(&t, 9), 10);
+	cr_assert_eq(topo_servers(&t), 100);
+	cr_assert(topo_uniform(&t));
+	cr_assert_str_eq(t.cls[0].name, "server");
+	cr_assert_eq(t.cls[0].rx.rate, 100000000ULL);
 	cr_assert(t.ocs);
 	cr_assert_eq(t.ocs_ports, 1);
 	cr_assert_eq(t.ocs_mode, OCS_DIRECTED);
 	cr_assert_str_eq(t.tcp_cc, "cubic");
 	cr_assert_float_eq(topo_oversubscription(&t), 10.0, 1e-9);
 	/* 4 ms of line rate: 100 Mbit/s -> 50 KB; GSO capped to 1 ms (12.5 KB). */
-	cr_assert_eq(t.server.queue_bytes, 50000);
-	cr_assert_eq(t.server.gso_max, 12500);
+	cr_assert_eq(t.cls[0].rx.queue_bytes, 50000);
+	cr_assert_eq(t.cls[0].rx.gso_max, 12500);
 	cr_assert_eq(t.optical.gso_max, 12500, "the slowest link caps every packet");
 	char a[INET_ADDRSTRLEN];
 	inet_ntop(AF_INET, &t.server_net, a, sizeof a);
@@ -84,7 +87,7 @@ Test(topo, rate_scale_applies_to_every_link)
 	struct topo t;
 	char err[TOPO_ERR_LEN];
 	cr_assert_eq(topo_load_string(&t, geni, "g.conf", 0.1, err), 0, "%s", err);
-	cr_assert_eq(t.server.rate, 10000000ULL);
+	cr_assert_eq(t.cls[0].rx.rate, 10000000ULL);
 	cr_assert_eq(t.uplink.rate, 10000000ULL);
 	cr_assert_eq(t.optical.rate, 100000000ULL);
 	cr_assert_float_eq(t.rate_scale, 0.1, 1e-12);
@@ -97,8 +100,8 @@ Test(topo, slow_motion_divides_rates_and_keeps_queues_and_packets)
 	cr_assert_eq(topo_load_string(&t, geni, "g.conf", 0, err), 0, "%s", err);
 	slow = t;
 	topo_slow_down(&slow, 4);
-	const struct topo_link *a[] = {&t.server, &t.server_tx, &t.uplink, &t.optical};
-	const struct topo_link *b[] = {&slow.server, &slow.server_tx, &slow.uplink, &slow.optical};
+	const struct topo_link *a[] = {&t.cls[0].rx, &t.cls[0].tx, &t.uplink, &t.optical};
+	const struct topo_link *b[] = {&slow.cls[0].rx, &slow.cls[0].tx, &slow.uplink, &slow.optical};
 	for (int i = 0; i < 4; i++) {
 		cr_assert_eq(b[i]->rate * 4, a[i]->rate, "link %d", i);
 		cr_assert_eq(b[i]->queue_bytes, a[i]->queue_bytes, "a queue holds the same bytes, 4x as long");
@@ -108,7 +111,7 @@ Test(topo, slow_motion_divides_rates_and_keeps_queues_and_packets)
 	cr_assert_eq(slow.rto_min_ms, 4 * TOPO_KERNEL_RTO_MIN_MS, "the RTO floor takes 4x as long too");
 	/* rate_scale, by contrast, shrinks packets with the rate. */
 	cr_assert_eq(topo_load_string(&slow, geni, "g.conf", 0.25, err), 0, "%s", err);
-	cr_assert_lt(slow.server.gso_max, t.server.gso_max);
+	cr_assert_lt(slow.cls[0].rx.gso_max, t.cls[0].rx.gso_max);
 }
 
 Test(topo, a_server_sends_at_its_rate_unless_tx_rate_says_otherwise)
@@ -116,18 +119,18 @@ Test(topo, a_server_sends_at_its_rate_unless_tx_rate_says_otherwise)
 	struct topo t;
 	char err[TOPO_ERR_LEN];
 	cr_assert_eq(topo_load_string(&t, geni, "g.conf", 0, err), 0, "%s", err);
-	cr_assert_eq(t.server_tx.rate, t.server.rate);
-	cr_assert_eq(t.server_tx.queue_bytes, t.server.queue_bytes);
+	cr_assert_eq(t.cls[0].tx.rate, t.cls[0].rx.rate);
+	cr_assert_eq(t.cls[0].tx.queue_bytes, t.cls[0].rx.queue_bytes);
 	static const char *fast_tx =
 		"racks = 2;\nservers_per_rack = 2;\n"
 		"server = { rate = \"100Mbit\"; tx_rate = \"1Gbit\"; queue = \"20ms\"; };\n"
 		"eps = { uplink_rate = \"100Mbit\"; };\n";
 	cr_assert_eq(topo_load_string(&t, fast_tx, "f.conf", 0.5, err), 0, "%s", err);
-	cr_assert_eq(t.server.rate, 50000000ULL);
-	cr_assert_eq(t.server_tx.rate, 500000000ULL, "rate_scale applies to tx_rate too");
+	cr_assert_eq(t.cls[0].rx.rate, 50000000ULL);
+	cr_assert_eq(t.cls[0].tx.rate, 500000000ULL, "rate_scale applies to tx_rate too");
 	/* One queue, in bytes, both ways: 20 ms at the receiving rate. */
-	cr_assert_eq(t.server_tx.queue_bytes, 125000);
-	cr_assert_eq(t.server_tx.gso_max, t.server.gso_max);
+	cr_assert_eq(t.cls[0].tx.queue_bytes, 125000);
+	cr_assert_eq(t.cls[0].tx.gso_max, t.cls[0].rx.gso_max);
 	cr_assert_float_eq(topo_oversubscription(&t), 2.0, 1e-9, "oversubscription counts what servers receive");
 	char path[] = "/tmp/emu-topo-XXXXXX";
 	int fd = mkstemp(path);
@@ -137,8 +140,8 @@ Test(topo, a_server_sends_at_its_rate_unless_tx_rate_says_otherwise)
 	cr_assert_eq(topo_save(&t, path), 0);
 	cr_assert_eq(topo_load(&b, path, 0, err), 0, "%s", err);
 	unlink(path);
-	cr_assert_eq(b.server_tx.rate, t.server_tx.rate);
-	cr_assert_eq(b.server_tx.queue_bytes, t.server_tx.queue_bytes);
+	cr_assert_eq(b.cls[0].tx.rate, t.cls[0].tx.rate);
+	cr_assert_eq(b.cls[0].tx.queue_bytes, t.cls[0].tx.queue_bytes);
 	cr_assert_neq(topo_load_string(&t,
 				       "racks = 2;\nservers_per_rack = 2;\n"
 				       "server = { rate = \"1Mbit\"; tx_rate = \"quick\"; };\n"
@@ -204,7 +207,8 @@ Test(topo, shipped_topologies_load)
 		char err[TOPO_ERR_LEN];
 		cr_assert_eq(topo_load(&t, shipped[i].file, shipped[i].scale, err), 0, "%s", err);
 		cr_assert_eq(t.racks, shipped[i].racks);
-		cr_assert_eq(t.servers_per_rack, shipped[i].servers);
+		cr_assert_eq(topo_rack_size(&t, 0), shipped[i].servers);
+		cr_assert(topo_uniform(&t), "%s", shipped[i].file);
 		cr_assert_eq(t.ocs, shipped[i].ocs);
 		cr_assert_float_eq(topo_oversubscription(&t), shipped[i].oversub, 1e-9, "%s", shipped[i].file);
 	}
@@ -230,9 +234,9 @@ Test(topo, save_and_reload_round_trip)
 	cr_assert_eq(topo_save(&a, path), 0);
 	cr_assert_eq(topo_load(&b, path, 0, err), 0, "%s", err);
 	unlink(path);
-	cr_assert_eq(b.server.rate, a.server.rate);
+	cr_assert_eq(b.cls[0].rx.rate, a.cls[0].rx.rate);
 	cr_assert_eq(b.optical.rate, a.optical.rate);
-	cr_assert_eq(b.server.queue_bytes, a.server.queue_bytes);
+	cr_assert_eq(b.cls[0].rx.queue_bytes, a.cls[0].rx.queue_bytes);
 	cr_assert_eq(b.racks, a.racks);
 	cr_assert_eq(b.ocs_mode, a.ocs_mode);
 }
@@ -285,7 +289,7 @@ Test(plan, addresses_are_distinct_and_in_plan)
 	uint32_t seen[100];
 	int n = 0;
 	for (int r = 0; r < t.racks; r++)
-		for (int s = 0; s < t.servers_per_rack; s++) {
+		for (int s = 0; s < topo_rack_size(&t, r); s++) {
 			uint32_t v = ntohl(plan_server_ip(&t, r, s).s_addr);
 			cr_assert_eq(v >> 16, ntohl(t.server_net.s_addr) >> 16);
 			for (int k = 0; k < n; k++)
