@@ -7,7 +7,7 @@ plots.gp draws.
     report.py RESULTS OUT [--twin SIM_RESULTS] [--plans DIR]
     report.py --sim RESULTS OUT [REPORT.md]     the paper-scale simulation study (report_sim.py)
 
-JobPacker's plans (<run>.plan, JOBPACKER_PLAN_LOG) are read from --plans, by default OUT,
+JobPacker's plans (<run>.plan, its option plan_log) are read from --plans, by default OUT,
 where run.sh writes them; without them the plan tables are left out."""
 import os, random, re, sys
 
@@ -389,7 +389,7 @@ if t.rows:
     section("Batch (Figs. 4.13, 4.14)", t)
 
 
-# ---- JobPacker's plan against its run: the plan (JOBPACKER_PLAN_LOG) says when each job should end
+# ---- JobPacker's plan against its run: the plan (option plan_log) says when each job should end
 # by Eq. 4.1; F-EPS is the yardstick of the "within 5%" claim.
 def plan_of(name):
     """A run's first plan from <plans>/<run>.plan: job id -> (shuffle-heavy, planned end); {} when

@@ -389,7 +389,7 @@ def main(argv):
     section("Online, arrivals uniform over 90 min × the time scale (Figs. 4.11, 4.12)", online_t)
     section("Mixed: 50% ad hoc, online, ρ = 1.0 (Fig. 4.17)", mixed_t)
     if agg_t.rows:
-        section("Ad-hoc jobs on a few racks (Fig. 4.18; `JOBPACKER_ADHOC_AGG=1`): JobPacker's mixed runs with ÷ "
+        section("Ad-hoc jobs on a few racks (Fig. 4.18; `--sched-opt adhoc_agg=on`): JobPacker's mixed runs with ÷ "
                 "without, per seed, then averaged", agg_t)
     titles = {"shuffleerr": "Shuffle-size prediction error (Fig. 4.20a), online",
               "arrerr": "Arrival-time error of ±200 s on a share of the jobs (Fig. 4.20b), online",

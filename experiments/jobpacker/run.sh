@@ -60,7 +60,7 @@
 #   online    uniform arrivals: JCT CDF, median, OCS share (sim 4.11/4.12, emu 4.15/4.16)
 #   mixed     50% recurring, 50% ad hoc, online, rho 1.0  (sim 4.17, emu 4.19)
 #   adhocagg  paper scale, JobPacker: mixed with its ad-hoc jobs on a few racks, the trial
-#             §4.2.4 dropped (JOBPACKER_ADHOC_AGG=1; sim 4.18)
+#             §4.2.4 dropped (--sched-opt adhoc_agg=on; sim 4.18)
 #   load*     GENI scale, simulator (also the twin's; not --quick) or LOAD=1: online at
 #             LOAD_RATES x GENI's arrival rate (2, 1/2, 1/4), every system
 #   sens-*    JobPacker only.  Paper scale: shuffle-size error 0-50% (4.20a), arrival error
@@ -72,7 +72,7 @@
 # Then REPORT.md, a CSV per table, and gnuplot plots: experiments/jobpacker/out/ (emu; RES/out/
 # when RES is given), results/out-sim/ (sim paper scale) or results/out-sim-geni/ (sim GENI
 # scale), under RES when given; OUT / OUT_SIM name another directory.  JobPacker's and
-# Corral's plans (JOBPACKER_PLAN_LOG) go beside the report as <run>.plan (GENI scale) or to
+# Corral's plans (their option plan_log) go beside the report as <run>.plan (GENI scale) or to
 # results/jobpacker-sim/plans/<run>.plan (paper scale).
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -206,7 +206,8 @@ topo_of() { case $1 in F-EPS) echo "$TOPO_EPS" ;; *) echo "$TOPO" ;; esac; }
 slowstart_of() { case $1 in JobPacker) echo 0.7 ;; *) echo "$BASE_SS" ;; esac; }
 SYSTEMS=${SYSTEMS:-"JobPacker F-Hybrid Corral F-EPS"}
 
-# The task list: one line per run, "scenario|system|seed|VAR=val ...|emu args".
+# The task list: one line per run, "scenario|system|seed|KEY=VALUE ...|emu args", the
+# fourth field the scheduler's options (--sched-opt).
 TASKS=$(mktemp); DONE=$(mktemp)
 trap 'rm -f "$TASKS" "$DONE" "$DONE.ran" "$DONE.failed" "$TASKS".*' EXIT
 add() { echo "$1|$2|$3|$4|$5" >> "$TASKS"; }
@@ -224,7 +225,7 @@ for seed in $SEEDS; do
     # Fig. 4.18 (a simulation result): JobPacker's mixed runs again with the trial of §4.2.4
     # that the dissertation dropped, ad-hoc jobs on a few racks.
     if [ "$SCALE" = paper ] && case " $SYSTEMS " in *" JobPacker "*) true ;; *) false ;; esac; then
-        add adhocagg JobPacker "$seed" "JOBPACKER_ADHOC_AGG=1" "--arrivals uniform:$WINDOW --recurring 0.5"
+        add adhocagg JobPacker "$seed" "adhoc_agg=on" "--arrivals uniform:$WINDOW --recurring 0.5"
     fi
 done
 rep=0
@@ -247,7 +248,7 @@ for seed in $SEEDS; do
     for f in $F; do add "sens-arrerr$f" JobPacker "$seed" "" "$on --arrival-error $f:200"; done
     for s in $SS; do add "sens-slowstart$s" JobPacker "$seed" "" "$on --slowstart $s"; done
     for i in $IV; do add "sens-interval$i" JobPacker "$seed" "" "$on --ocs-interval $i"; done
-    for b in $BS; do add "sens-B$b" JobPacker "$seed" "JOBPACKER_B=$b" "--arrivals batch"; done
+    for b in $BS; do add "sens-B$b" JobPacker "$seed" "subbatches=$b" "--arrivals batch"; done
 done
 # The arrival-rate sweep (GENI scale): the online scenario at other rates than GENI's, every
 # system, every seed.  How close JobPacker's median comes to F-EPS's depends on how loaded the
@@ -270,7 +271,7 @@ if [ "$SCALE" = paper ] && [ $SENS -eq 1 ]; then
     for seed in $SEEDS; do
         rep=$((rep + 1))
         [ $rep -le "$SREPS" ] || break
-        for r in $RHO; do add "sens-rho$r" JobPacker "$seed" "JOBPACKER_RHO=$r" "--arrivals uniform:$WINDOW --recurring 0.5"; done
+        for r in $RHO; do add "sens-rho$r" JobPacker "$seed" "rho=$r" "--arrivals uniform:$WINDOW --recurring 0.5"; done
     done
 fi
 # ONLY=REGEX (environment): only the runs whose name (<scenario>-<system>-s<seed>) matches.
@@ -278,17 +279,18 @@ if [ -n "${ONLY:-}" ]; then
     awk -F'|' -v re="$ONLY" '($1 "-" $2 "-s" $3) ~ re' "$TASKS" > "$TASKS.only"
     mv "$TASKS.only" "$TASKS"
 fi
-# A run's `emu run` arguments: system seed scenario-args.  Later options win: a scenario's
-# --slowstart overrides the system's.
+# A run's `emu run` arguments: system seed scenario-args scheduler-options.  Later options
+# win: a scenario's --slowstart overrides the system's.
 runargs_of() {
-    wl=""
+    wl=""; so=""
     [ -z "$TRACE" ] || wl="--workload $PLANS/trace-s$2.tsv"
+    for o in $4; do so="$so --sched-opt $o"; done
     echo "--backend $BACKEND --topology $(topo_of "$1") --scheduler $(sched_of "$1") --seed $2 \
---jobs $JOBS --slowstart $(slowstart_of "$1") --recurring 1 $SCALEARGS$NETARGS${SLOWDOWN:+ --slowdown $SLOWDOWN} $wl $3"
+--jobs $JOBS --slowstart $(slowstart_of "$1") --recurring 1 $SCALEARGS$NETARGS${SLOWDOWN:+ --slowdown $SLOWDOWN} $wl $3$so"
 }
 if [ $LIST -eq 1 ]; then
-    while IFS='|' read -r sc sys seed envs args; do
-        echo "$sc-$sys-s$seed: ${envs:+$envs }emu run $(runargs_of "$sys" "$seed" "$args")"
+    while IFS='|' read -r sc sys seed opts args; do
+        echo "$sc-$sys-s$seed: emu run $(runargs_of "$sys" "$seed" "$args" "$opts")"
     done < "$TASKS"
     exit 0
 fi
@@ -319,23 +321,27 @@ make_run() {  # one attempt at the run one() set up; sets note to why it failed,
     # Which binary ran it (the tree may be rebuilt while a long study runs).
     echo "emu sha1 $(sha1sum < "$EMU" | cut -c1-12), tree at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), started $(date -u +%FT%TZ)" > "$PLANS/$name.bin"
     note=""
+    # The planners write their plan beside the run's log (not part of the run's key).
+    plan=""
+    case $(sched_of "$sys") in jobpacker|corral) plan="--sched-opt plan_log=$PLANS/$name.plan" ;; esac
     # shellcheck disable=SC2086
-    env JOBPACKER_PLAN_LOG="$PLANS/$name.plan" $envs ${WALL:+timeout -s INT "$WALL"} "$EMU" run --prefix jp \
-        --experiment "$EXP" --run "$name" --results "$RES" --quiet $runargs \
+    ${WALL:+timeout -s INT "$WALL"} "$EMU" run --prefix jp \
+        --experiment "$EXP" --run "$name" --results "$RES" --quiet $runargs $plan \
         < /dev/null > "$PLANS/$name.log" 2>&1 || note="FAILED (exit $?; see $PLANS/$name.log)"
     [ -n "$note" ] || [ -f "$dir/summary.json" ] || note="FAILED (no summary.json; see $PLANS/$name.log)"
     [ -z "$note" ]
 }
-one() {  # scenario system seed envs args
-    sc=$1; sys=$2; seed=$3; envs=$4; args=$5
+one() {  # scenario system seed scheduler-options args
+    sc=$1; sys=$2; seed=$3; opts=$4; args=$5
     name="$sc-$sys-s$seed"
     dir="$RES/$EXP/$(sched_of "$sys")/$name"
     t1=$(date +%s)
-    runargs=$(runargs_of "$sys" "$seed" "$args")
+    runargs=$(runargs_of "$sys" "$seed" "$args" "$opts")
     # A finished run is kept only if it was made of the same: `--quick` (12 jobs) then the full
     # study must not keep the quick runs of their common seed, nor a study the runs of an
     # edited topology file.  The binary may differ.
-    key="$envs $runargs topology-sha1=$(sha1sum < "$(topo_of "$sys")" | cut -c1-12)${TRACE:+ trace=$TRACE}"
+    # (The space first: keys began with the environment variables a run was made with.)
+    key=" $runargs topology-sha1=$(sha1sum < "$(topo_of "$sys")" | cut -c1-12)${TRACE:+ trace=$TRACE}"
     if [ -f "$dir/summary.json" ] && grep -q '"partial": *false' "$dir/summary.json" &&
        [ "$(cat "$dir/run.key" 2>/dev/null)" = "$key" ]; then
         note="done already"
@@ -355,7 +361,7 @@ one() {  # scenario system seed envs args
     case $note in FAILED*) echo "$name" >> "$DONE.failed" ;; esac
 }
 worker() {  # task file
-    while IFS='|' read -r sc sys seed envs args; do one "$sc" "$sys" "$seed" "$envs" "$args"; done < "$1"
+    while IFS='|' read -r sc sys seed opts args; do one "$sc" "$sys" "$seed" "$opts" "$args"; done < "$1"
 }
 if [ -n "$TRACE" ]; then
     for seed in $SEEDS; do sample_trace "$seed"; done

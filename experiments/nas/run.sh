@@ -154,18 +154,22 @@ emu_run_once() {   # [emu run args...]: one attempt at the emulated run that run
     "$EMU" cleanup --prefix "$PREFIX" >/dev/null 2>&1 || true
     rc=0
     # shellcheck disable=SC2046
-    env $(echo "$envs" | tr , ' ') "$EMU" run --backend emu --prefix "$PREFIX" --experiment "$exp" \
-        --run "$name" --results "$RES" --scheduler "$sc" --seed "$seed" --slowstart $SLOW --quiet "$@" \
+    "$EMU" run --backend emu --prefix "$PREFIX" --experiment "$exp" \
+        --run "$name" --results "$RES" --scheduler "$sc" --seed "$seed" --slowstart $SLOW --quiet $(opt_args "$opts") "$@" \
         > "$log" 2>&1 || rc=$?
     [ $rc -eq 0 ] || printf '(exit %s; see %s) ' $rc "$log"
     return $rc
 }
 
-# run EXP BACKEND SCHED SEED TAG ENV [emu run args...]
-#   TAG names a variant ("" for none), ENV is "-" or NAME=V[,NAME=V] for the scheduler
+opt_args() {   # KEY=V[,KEY=V]: the scheduler's options as emu run arguments
+    for o in $(echo "$1" | tr , ' '); do printf ' --sched-opt %s' "$o"; done
+}
+
+# run EXP BACKEND SCHED SEED TAG OPTS [emu run args...]
+#   TAG names a variant ("" for none), OPTS is "-" or KEY=V[,KEY=V], the scheduler's options
 run() {
-    exp=$1; be=$2; sc=$3; seed=$4; tag=$5; envs=$6; shift 6
-    [ "$envs" = - ] && envs=""
+    exp=$1; be=$2; sc=$3; seed=$4; tag=$5; opts=$6; shift 6
+    [ "$opts" = - ] && opts=""
     name=$be-s$seed${tag:+-$tag}
     dir=$RES/$exp/$sc/$name
     if done_run "$dir"; then echo "  $exp/$sc/$name: done already"; return 0; fi
@@ -178,9 +182,9 @@ run() {
         if [ -f "$dir/summary.json" ]; then show "$dir"; else echo "no results"; fi
     else
         # shellcheck disable=SC2046
-        env $(echo "$envs" | tr , ' ') "$EMU" run --backend sim --experiment "$exp" --run "$name" \
+        "$EMU" run --backend sim --experiment "$exp" --run "$name" \
             --results "$RES" --scheduler "$sc" --seed "$seed" --slowstart $SLOW --quiet --timeout 10000000 \
-            "$@" > "$log" 2>&1 || true
+            $(opt_args "$opts") "$@" > "$log" 2>&1 || true
         # A simulated run's flows.csv is most of the study's bytes (28 GB of 33) and no report reads it.
         [ "${KEEP_FLOWS:-0}" = 1 ] || rm -f "$dir/flows.csv"
         if [ -f "$dir/summary.json" ]; then
@@ -202,7 +206,7 @@ par() {
 
 CL_ARGS="--topology $TOPO --arrivals poisson:$GAP --data-scale $DATA --time-scale $TIME --rate-scale $RATE"
 # The CloudLab setup on the simulator: every scheduler, the ablations, and the
-# dissertation's variants that have no scheduler of their own, as NAS knobs:
+# dissertation's variants that have no scheduler of their own, as NAS options:
 # MTS+CA-RTS (Figs. 3.8, 3.9) = NAS that never sees congestion (no CR-RTS);
 # w/o both (Fig. 3.13) = w/o TT with T_min = T_max = 0.2.
 cloudlab_sim() {   # exp seeds [extra args]
@@ -214,9 +218,9 @@ cloudlab_sim() {   # exp seeds [extra args]
             par run "$exp" sim "$sc" "$seed" "" - $CL_ARGS $wl "$@"
         done
         # shellcheck disable=SC2086
-        par run "$exp" sim nas "$seed" mtsca NAS_CONGESTION=1e9 $CL_ARGS $wl "$@"
+        par run "$exp" sim nas "$seed" mtsca congestion=1e9 $CL_ARGS $wl "$@"
         # shellcheck disable=SC2086
-        par run "$exp" sim nas-nott "$seed" woboth NAS_T_MIN=0.2,NAS_T_MAX=0.2 $CL_ARGS $wl "$@"
+        par run "$exp" sim nas-nott "$seed" woboth t_min=0.2,t_max=0.2 $CL_ARGS $wl "$@"
     done
     wait; NBG=0
 }
@@ -261,7 +265,7 @@ else
         for tt in 0.2:0.2 0.2:0.3 0.2:0.4 0.2:0.5 0.2:0.7 0.2:0.9 0.1:0.5 0.3:0.5 0.4:0.5 0.5:0.5; do
             lo=${tt%:*}; hi=${tt#*:}
             # shellcheck disable=SC2086
-            par run "$X-tsweep" sim nas "$seed" "tmin$lo-tmax$hi" "NAS_T_MIN=$lo,NAS_T_MAX=$hi" $CL_ARGS $wl
+            par run "$X-tsweep" sim nas "$seed" "tmin$lo-tmax$hi" "t_min=$lo,t_max=$hi" $CL_ARGS $wl
         done
     done
     wait; NBG=0
@@ -278,9 +282,9 @@ else
             par run "$X-sim600" sim "$sc" "$seed" "" - $A600
         done
         # shellcheck disable=SC2086
-        par run "$X-sim600" sim nas "$seed" mtsca NAS_CONGESTION=1e9 $A600
+        par run "$X-sim600" sim nas "$seed" mtsca congestion=1e9 $A600
         # shellcheck disable=SC2086
-        par run "$X-sim600" sim nas-nott "$seed" woboth NAS_T_MIN=0.2,NAS_T_MAX=0.2 $A600
+        par run "$X-sim600" sim nas-nott "$seed" woboth t_min=0.2,t_max=0.2 $A600
     done
     wait; NBG=0
 fi

@@ -18,13 +18,16 @@ EMU=${EMU:-build/bin/emu}
 NAS=tests/data/nas; XV=tests/data/crossval
 rm -rf "$NAS" "$XV"
 
-# run RESULTS EXP SCHED NAME ENV [emu run args...]; ENV is "-" or NAME=V[,NAME=V]
+# run RESULTS EXP SCHED NAME OPTS [emu run args...]; OPTS is "-" or KEY=V[,KEY=V], the
+# scheduler's options
 run() {
-    res=$1; exp=$2; sc=$3; name=$4; envs=$5; shift 5
-    [ "$envs" = - ] && envs=""
-    # shellcheck disable=SC2046
-    env $(echo "$envs" | tr , ' ') "$EMU" run --backend sim --experiment "$exp" --run "$name" --results "$res" \
-        --scheduler "$sc" --quiet "$@" > /dev/null 2>&1 || true   # a partial run exits 1
+    res=$1; exp=$2; sc=$3; name=$4; opts=$5; shift 5
+    [ "$opts" = - ] && opts=""
+    so=""
+    for o in $(echo "$opts" | tr , ' '); do so="$so --sched-opt $o"; done
+    # shellcheck disable=SC2086
+    "$EMU" run --backend sim --experiment "$exp" --run "$name" --results "$res" \
+        --scheduler "$sc" --quiet $so "$@" > /dev/null 2>&1 || true   # a partial run exits 1
     d=$res/$exp/$sc/$name
     [ -f "$d/summary.json" ] || { echo "make_report_fixtures.sh: no $d/summary.json" >&2; exit 1; }
     rm -f "$d/flows.csv" "$d/links.csv" "$d/ocs.csv" "$d/run.key"
@@ -40,9 +43,9 @@ for seed in 3 25; do
         run $NAS nas-cloudlab $sc sim-s$seed - $CL --seed $seed
     done
     # shellcheck disable=SC2086
-    run $NAS nas-cloudlab nas sim-s$seed-mtsca NAS_CONGESTION=1e9 $CL --seed $seed
+    run $NAS nas-cloudlab nas sim-s$seed-mtsca congestion=1e9 $CL --seed $seed
     # shellcheck disable=SC2086
-    run $NAS nas-cloudlab nas-nott sim-s$seed-woboth NAS_T_MIN=0.2,NAS_T_MAX=0.2 $CL --seed $seed
+    run $NAS nas-cloudlab nas-nott sim-s$seed-woboth t_min=0.2,t_max=0.2 $CL --seed $seed
     for sc in fair delay sw-delay nas; do
         # shellcheck disable=SC2086
         run $NAS nas-cloudlab $sc emu-s$seed - $CL --seed $seed --copiers 2
@@ -50,7 +53,7 @@ for seed in 3 25; do
     for tt in 0.2:0.5 0.2:0.9 0.1:0.5; do
         lo=${tt%:*}; hi=${tt#*:}
         # shellcheck disable=SC2086
-        run $NAS nas-tsweep nas sim-s$seed-tmin$lo-tmax$hi NAS_T_MIN=$lo,NAS_T_MAX=$hi $CL --seed $seed
+        run $NAS nas-tsweep nas sim-s$seed-tmin$lo-tmax$hi t_min=$lo,t_max=$hi $CL --seed $seed
     done
 done
 # Seed 24: Fair's run stopped early (partial), the other main schedulers' complete: not a
@@ -74,9 +77,9 @@ for sc in fair delay sw-delay nas nas-mts nas-nott nas-noadapt; do
     run $NAS nas-sim600 $sc sim-s3 - $A600
 done
 # shellcheck disable=SC2086
-run $NAS nas-sim600 nas sim-s3-mtsca NAS_CONGESTION=1e9 $A600
+run $NAS nas-sim600 nas sim-s3-mtsca congestion=1e9 $A600
 # shellcheck disable=SC2086
-run $NAS nas-sim600 nas-nott sim-s3-woboth NAS_T_MIN=0.2,NAS_T_MAX=0.2 $A600
+run $NAS nas-sim600 nas-nott sim-s3-woboth t_min=0.2,t_max=0.2 $A600
 
 # ---- experiments/crossval: the study's 20 jobs a run (JobPacker's use circuits), summary.json
 # only (all the report reads); seed 6: F-Hybrid complete, Corral stopped early (partial)

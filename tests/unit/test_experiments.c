@@ -577,7 +577,7 @@ Test(experiments, report_shows_how_each_seed_split_the_mixed_shuffle)
 	csv_free(m);
 }
 
-/* The latest planned end in a plan (JOBPACKER_PLAN_LOG, the list's `end` column), and per
+/* The latest planned end in a plan (option plan_log, the list's `end` column), and per
  * job id whether it is planned shuffle-heavy (1), not (0) or not planned (-1). */
 static double read_plan(int seed, int heavy[256])
 {
@@ -1268,13 +1268,13 @@ Test(experiments, run_sh_fits_the_jobs_to_max_maps)
 }
 
 /* Fig. 4.18: at paper scale JobPacker's mixed runs are made again with its ad-hoc jobs on a
- * few racks (JOBPACKER_ADHOC_AGG=1), every seed; not at GENI scale. */
+ * few racks (--sched-opt adhoc_agg=on), every seed; not at GENI scale. */
 Test(experiments, paper_study_runs_fig_4_18_with_the_adhoc_trial)
 {
 	cr_assert_eq(run_sh("res", NULL, "", "--list --backend sim --no-sens", "a.log"), 0, "see %s/a.log", root);
 	cr_assert_eq(lines_with("a.log", "adhocagg-"), 3, "one a seed");
-	cr_assert_eq(lines_with("a.log", "-JobPacker-s4: JOBPACKER_ADHOC_AGG=1 emu run "), 1);
-	cr_assert_eq(lines_with("a.log", "JOBPACKER_ADHOC_AGG=1 emu run --backend sim --topology"), 3);
+	cr_assert_eq(lines_with("a.log", "adhocagg-JobPacker-s4: emu run --backend sim --topology"), 1);
+	cr_assert_eq(lines_with("a.log", " --sched-opt adhoc_agg=on"), 3);
 	cr_assert_eq(lines_with("a.log", "--scheduler jobpacker --seed 6 --jobs 1000 --slowstart 0.7 --recurring 1 "), 4,
 		     "JobPacker's batch, online, mixed and adhocagg runs of seed 6");
 	char *t = strdup(file_text("a.log")), *l = strstr(t, "adhocagg-JobPacker-s4: ");
