@@ -184,7 +184,7 @@ FUZZ_CFLAGS    := -g -O1 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I. \
                   $(shell pkg-config --cflags libconfig jansson 2>/dev/null)
 FUZZ_LIBS      := $(shell pkg-config --libs libconfig jansson 2>/dev/null) -lm
 FUZZ_SRC_topo     := netctl/topo.c netctl/topo_servers.c netctl/units.c
-FUZZ_SRC_workload := $(wildcard emu/workload*.c) netctl/units.c
+FUZZ_SRC_workload := $(wildcard emu/workload*.c) emu/res.c netctl/units.c
 FUZZ_SRC_proto    := emu/proto.c
 FUZZ_SRC_demand   := emu/demand.c
 FUZZ_SRC_circuits := netctl/circuits.c

@@ -3,6 +3,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A slot, as a vector: a core of a server whose cores count its slots. */
+static const struct res slot = {{1000, 0, 0}};
+
+/* `containers` and `free`: reference tasks that fit in the capacity, and now. */
+static void count_free(struct server *s)
+{
+	struct res ref = s->slots ? slot : res_reference();
+	s->free = res_count(&s->avail, &ref);
+}
+
+static void give_slots(struct server *s, int containers)
+{
+	s->slots = true;
+	s->cap = (struct res){{(int64_t)containers * slot.v[RES_CORES], RES_UNLIMITED, RES_UNLIMITED}};
+	s->avail = s->cap;
+	s->containers = containers;
+	count_free(s);
+}
+
+/* A resource not given is not limited. */
+static void give_resources(struct server *s, const struct topo_class *k)
+{
+	s->slots = false;
+	s->cap = res_of(k->cores, (double)k->memory / 1e9, k->disk_mbps);
+	s->cap.v[RES_MEM] = k->memory ? (int64_t)k->memory : RES_UNLIMITED;
+	if (!k->disk_mbps)
+		s->cap.v[RES_DISK] = RES_UNLIMITED;
+	s->avail = s->cap;
+	struct res ref = res_reference();
+	s->containers = res_count(&s->cap, &ref);
+	count_free(s);
+}
+
 /* Everything but the servers' own fields: racks of rack_size[r] servers. */
 static int cluster_alloc(struct cluster *c, int racks, const int *rack_size, struct workload *w, double slowstart)
 {
@@ -48,7 +81,7 @@ int cluster_init(struct cluster *c, int racks, int per_rack, int containers, str
 	int rc = cluster_alloc(c, racks, size, w, slowstart);
 	free(size);
 	for (int i = 0; !rc && i < c->nservers; i++) {
-		c->servers[i].containers = c->servers[i].free = containers;
+		give_slots(&c->servers[i], containers);
 		c->containers += containers;
 	}
 	return rc;
@@ -66,7 +99,10 @@ int cluster_init_topo(struct cluster *c, const struct topo *t, struct workload *
 		const struct topo_class *k = topo_server_class(t, s->rack, s->index);
 		s->cls = topo_class_at(t, s->rack, s->index);
 		s->speed = k->speed;
-		s->containers = s->free = k->containers;
+		if (k->containers)
+			give_slots(s, k->containers);
+		else
+			give_resources(s, k);
 		c->containers += s->containers;
 	}
 	return 0;
@@ -365,14 +401,44 @@ static struct job *job_of(struct cluster *c, const struct task *t)
 	return &c->w->jobs[t->job];
 }
 
+struct res cluster_task_ask(const struct cluster *c, const struct task *t, int server)
+{
+	if (c->servers[server].slots)
+		return slot;
+	struct res ask = c->w->jobs[t->job].ask[t->kind];
+	return ask.v[RES_CORES] > 0 ? ask : res_reference();   /* a task asks for some CPU */
+}
+
+double cluster_task_duration(const struct cluster *c, const struct task *t, int server)
+{
+	return t->work_s / c->servers[server].speed;
+}
+
+bool cluster_task_fits(const struct cluster *c, const struct task *t, int server)
+{
+	struct res ask = cluster_task_ask(c, t, server);
+	return c->servers[server].alive && res_fits(&ask, &c->servers[server].avail);
+}
+
+bool cluster_server_has_room(const struct cluster *c, int server)
+{
+	const struct server *s = &c->servers[server];
+	struct res least = {{1, 0, 0}};   /* a thousandth of a core */
+	return s->alive && (s->slots ? s->free > 0 : res_fits(&least, &s->avail));
+}
+
 void cluster_start_task(struct cluster *c, struct task *t, int server)
 {
 	struct job *j = job_of(c, t);
+	struct server *s = &c->servers[server];
 	t->state = TASK_RUNNING;
 	t->server = server;
 	t->t_start = c->now;
 	t->attempts++;
-	c->servers[server].free--;
+	t->duration_s = cluster_task_duration(c, t, server);
+	t->held = cluster_task_ask(c, t, server);
+	res_take(&s->avail, &t->held);
+	count_free(s);
 	if (t->kind == TASK_MAP)
 		j->maps_running++;
 	else
@@ -386,7 +452,8 @@ void cluster_finish_task(struct cluster *c, struct task *t)
 	struct job *j = job_of(c, t);
 	t->state = TASK_DONE;
 	t->t_end = c->now;
-	c->servers[t->server].free++;
+	res_give(&c->servers[t->server].avail, &t->held);
+	count_free(&c->servers[t->server]);
 	if (t->kind == TASK_MAP) {
 		j->maps_running--;
 		j->maps_done++;
@@ -406,8 +473,10 @@ void cluster_requeue_task(struct cluster *c, struct task *t)
 	struct job *j = job_of(c, t);
 	bool was_finished = cluster_job_finished(j);
 	if (t->state == TASK_RUNNING) {
-		if (c->servers[t->server].alive)
-			c->servers[t->server].free++;
+		if (c->servers[t->server].alive) {
+			res_give(&c->servers[t->server].avail, &t->held);
+			count_free(&c->servers[t->server]);
+		}
 		if (t->kind == TASK_MAP)
 			j->maps_running--;
 		else

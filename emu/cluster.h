@@ -12,12 +12,20 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* A server holds task slots (every task takes one, whatever it asks for:
+ * the topology's `containers`) or resources (a task takes what its stage
+ * asks for: cores, memory, disk bandwidth).  Either way `containers` and
+ * `free` count reference tasks (res_reference: a slot, or 1 core and 1 GB),
+ * which is what slot-minded policies read, and `avail` is the free vector
+ * that packing policies read; cluster_task_fits is the one test. */
 struct server {
 	int id, rack, index;      /* global id, rack, index in rack */
-	int containers, free;     /* slots, and slots free now */
+	int containers, free;     /* reference tasks it holds, and could start now */
 	bool alive;
 	int cls;                  /* its class in the topology (topo.cls[]) */
 	double speed;             /* work per second; the reference server's is 1 */
+	bool slots;               /* a slot server (its cap counts slots as cores) */
+	struct res cap, avail;    /* capacity, and what is free now */
 };
 
 struct cluster {
@@ -96,7 +104,19 @@ struct task *cluster_best_map(const struct cluster *c, const struct job *j, int 
 /* A pending reduce of job j if reduces are allowed, else NULL. */
 struct task *cluster_next_reduce(const struct cluster *c, const struct job *j);
 
-/* Bookkeeping of a task's life, shared by every backend: containers, the
+/* What task t takes on `server`: one slot there, or its stage's vector. */
+struct res cluster_task_ask(const struct cluster *c, const struct task *t, int server);
+/* How long t computes on `server`: its work over the server's speed.
+ * Decided when the task starts (cluster_start_task), where it runs. */
+double cluster_task_duration(const struct cluster *c, const struct task *t, int server);
+/* Whether t fits on `server` now: the core never starts a task that does
+ * not, so no server is ever packed beyond its capacity. */
+bool cluster_task_fits(const struct cluster *c, const struct task *t, int server);
+/* Whether anything could still start on `server` (it is alive, with a free
+ * slot or some of every resource). */
+bool cluster_server_has_room(const struct cluster *c, int server);
+
+/* Bookkeeping of a task's life, shared by every backend: resources, the
  * job's counters, the task's state and times (now = c->now). */
 void cluster_start_task(struct cluster *c, struct task *t, int server);
 void cluster_finish_task(struct cluster *c, struct task *t);

@@ -1,11 +1,12 @@
 /* job.h — the cluster's work: jobs made of map and reduce tasks.
  *
  * A workload (emu/workload.h) produces jobs with their tasks already
- * derived (counts, sizes, durations, scaled); the runtime fills in the
+ * derived (counts, sizes, work, scaled); the runtime fills in the
  * runtime fields.  Tasks of all jobs live in one array so they can be
  * referred to by a global id everywhere (protocol, logs, schedulers). */
 #ifndef EMU_JOB_H
 #define EMU_JOB_H
+#include "emu/res.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -19,7 +20,7 @@ struct task {
 	int job;                 /* index in workload.jobs */
 	enum task_kind kind;
 	int index;               /* 0..nmaps-1 or 0..nreduces-1 within the job */
-	double duration_s;       /* compute time, time_scale applied */
+	double work_s;           /* compute on the reference server (speed 1), time_scale applied */
 	uint64_t input_bytes;    /* map: its input block; reduce: its shuffle partition (sum over maps) */
 	uint64_t output_bytes;   /* map: map output (all partitions); reduce: final output */
 	int replicas[3];         /* map: servers holding the input block (global server ids), -1 = none */
@@ -28,9 +29,11 @@ struct task {
 	enum task_state state;
 	int server;              /* where it runs/ran, -1 */
 	int attempts;
+	double duration_s;       /* its compute time where it runs (cluster_task_duration), set at start */
 	double t_start, t_end;   /* seconds since the run started */
 	bool data_local;         /* map: read its input on the same server */
 	bool rack_local;         /* map: read its input from the same rack */
+	struct res held;         /* what it takes on its server while it runs (cluster_start_task) */
 };
 
 struct job {
@@ -46,7 +49,8 @@ struct job {
 	int deps[JOB_MAX_DEPS];  /* jobs that must finish first (DAG) */
 	int ndeps;
 	double deadline_s;       /* 0 = none */
-	double cpu, mem_gb;      /* resource vector of each task (1 container = 1 cpu by default) */
+	struct res ask[2];       /* per stage ([TASK_MAP], [TASK_REDUCE]): what each of its tasks
+				    asks of a server with resources (a slot server gives it one slot) */
 
 	/* runtime */
 	double t_start, t_end;   /* first task start, last task end (s since run start) */

@@ -113,12 +113,13 @@ static void start_task(struct run *r, struct task *t, int server)
 	}
 }
 
+/* Offers while the server has room; a task that does not fit there stays
+ * pending (a slot-minded policy may offer one on a server with resources). */
 static void offer(struct run *r, int server)
 {
-	struct server *s = &r->c.servers[server];
-	while (s->alive && s->free > 0) {
+	while (cluster_server_has_room(&r->c, server)) {
 		struct task *t = r->s.ops->offer(&r->s, server);
-		if (!t || t->state != TASK_PENDING)
+		if (!t || t->state != TASK_PENDING || !cluster_task_fits(&r->c, t, server))
 			break;
 		start_task(r, t, server);
 	}

@@ -106,7 +106,8 @@ void job_spec_init(struct job_spec *s)
 	memset(s, 0, sizeof(*s));
 	s->nmaps = s->nreduces = -1;
 	s->map_duration = s->reduce_duration = -1;
-	s->cpu = s->mem_gb = -1;
+	for (int k = 0; k < RES_KINDS; k++)
+		s->ask[k] = s->stage_ask[TASK_MAP][k] = s->stage_ask[TASK_REDUCE][k] = -1;
 }
 
 void job_specs_free(struct job_spec *specs, int n)
@@ -236,7 +237,7 @@ static void fill_maps(struct task *tasks, const struct job *j, const struct job_
 		task_init(t, j->first_task + i, j->id, TASK_MAP, i);
 		t->input_bytes = i < j->nmaps - 1 ? scale_bytes_down(in, ds) : j->input_bytes - given;
 		t->output_bytes = workload_share(j->shuffle_bytes, j->nmaps, i);
-		t->duration_s = scale_time(d, ts, p->time_floor_s);
+		t->work_s = scale_time(d, ts, p->time_floor_s);
 		given += t->input_bytes;
 	}
 }
@@ -253,7 +254,7 @@ static void fill_reduces(struct task *tasks, const struct job *j, const struct j
 		task_init(t, j->first_task + j->nmaps + i, j->id, TASK_REDUCE, i);
 		t->input_bytes = workload_share(j->shuffle_bytes, j->nreduces, i);
 		t->output_bytes = workload_share(j->output_bytes, j->nreduces, i);
-		t->duration_s = scale_time(d, ts, p->time_floor_s);
+		t->work_s = scale_time(d, ts, p->time_floor_s);
 	}
 }
 
@@ -273,8 +274,13 @@ static void fill_job(struct job *j, int id, const struct job_spec *s, const stru
 	j->ndeps = s->ndeps;
 	memcpy(j->deps, s->deps, sizeof(j->deps));
 	j->deadline_s = s->deadline * ts;
-	j->cpu = s->cpu >= 0 ? s->cpu : p->task_cpu;
-	j->mem_gb = s->mem_gb >= 0 ? s->mem_gb : p->task_mem_gb;
+	const double dflt[RES_KINDS] = {[RES_CORES] = p->task_cpu, [RES_MEM] = p->task_mem_gb, [RES_DISK] = 0};
+	for (int st = TASK_MAP; st <= TASK_REDUCE; st++) {
+		double a[RES_KINDS];
+		for (int k = 0; k < RES_KINDS; k++)
+			a[k] = s->stage_ask[st][k] >= 0 ? s->stage_ask[st][k] : s->ask[k] >= 0 ? s->ask[k] : dflt[k];
+		j->ask[st] = res_of(a[RES_CORES], a[RES_MEM], a[RES_DISK]);
+	}
 }
 
 int workload_build(struct workload *w, const struct job_spec *specs, int n, const struct workload_params *p,

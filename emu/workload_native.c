@@ -13,8 +13,10 @@
  *       "input": "10GB",                    required; bytes: a number or a size string
  *       "shuffle": "10GB", "output": "1GB", default 0
  *       "maps": 80, "reduces": 20,          optional: override the derived counts
- *       "map_duration": 12.5,               optional: seconds per map (unscaled), or a list
- *                                           of one value per map (needs "maps")
+ *       "map_duration": 12.5,               optional: work per map, in seconds on the reference
+ *                                           server (speed 1; unscaled), or a list of one
+ *                                           value per map (needs "maps"); a task's duration
+ *                                           is its work over its server's speed
  *       "reduce_duration": 30,              likewise for reduces (a list needs "reduces")
  *       "map_input": [..],                  optional: bytes per map (needs "maps", sums to input);
  *                                           default: blocks of block_size (derived count) or
@@ -26,7 +28,11 @@
  *                                           each defaults to the actual value
  *       "deps": ["other-job"],              names of earlier jobs (at most 8)
  *       "deadline": 600,                    seconds after submission, 0 = none
- *       "cpu": 1, "mem_gb": 2,              per task; default task_cpu / task_mem_gb
+ *       "cpu": 1, "mem_gb": 2,              what each task asks of a server with resources:
+ *       "disk_mbps": 0,                     cores, GB, MB/s; default task_cpu, task_mem_gb, 0
+ *                                           (a server with slots gives every task one slot)
+ *       "map_resources": {"cpu": 2},        the same keys for one stage's tasks, over the
+ *       "reduce_resources": {"mem_gb": 4},  job's
  *       "comment": "anything"}              ignored
  *    ]}
  *
@@ -316,15 +322,6 @@ static int get_count(struct native *nf, int j, const char *key, json_t *v, int m
 		     WORKLOAD_MAX_TASKS_PER_JOB);
 }
 
-static int get_positive(struct native *nf, int j, const char *key, json_t *v, bool zero_ok, double *out)
-{
-	if (json_is_number(v) && (zero_ok ? nonneg(json_number_value(v)) : positive(json_number_value(v)))) {
-		*out = json_number_value(v);
-		return 0;
-	}
-	return nfail(nf, j, key, NULL, -1, "'%s' must be a %s number", key, zero_ok ? "non-negative" : "positive");
-}
-
 /* One element of a per-task list, parsed into out (a double or a uint64_t). */
 typedef int (*elem_fn)(struct native *nf, int j, const char *key, int idx, json_t *v, void *out);
 
@@ -503,13 +500,56 @@ static int field_deadline(struct native *nf, int j, const char *k, json_t *v, st
 	return get_seconds(nf, j, k, NULL, -1, v, &s->deadline);
 }
 
+/* A task's ask: "cpu" (cores, > 0), "mem_gb", "disk_mbps" (>= 0). */
+static const char *const ask_keys[RES_KINDS] = {[RES_CORES] = "cpu", [RES_MEM] = "mem_gb", [RES_DISK] = "disk_mbps"};
+
+static int ask_kind(const char *k)
+{
+	for (int r = 0; r < RES_KINDS; r++)
+		if (!strcmp(k, ask_keys[r]))
+			return r;
+	return -1;
+}
+
+static int get_ask(struct native *nf, int j, const char *key, const char *sub, json_t *v, double *out)
+{
+	const char *name = sub ? sub : key;
+	bool zero_ok = strcmp(name, "cpu") != 0;   /* every task asks for some CPU */
+	if (json_is_number(v) && (zero_ok ? nonneg(json_number_value(v)) : positive(json_number_value(v)))) {
+		*out = json_number_value(v);
+		return 0;
+	}
+	return nfail(nf, j, key, sub, -1, "'%s' must be a %s number", name, zero_ok ? "non-negative" : "positive");
+}
+
 static int field_resources(struct native *nf, int j, const char *k, json_t *v, struct job_spec *s,
 			   struct jobx *x)
 {
 	(void)x;
-	if (!strcmp(k, "cpu"))
-		return get_positive(nf, j, k, v, false, &s->cpu);
-	return get_positive(nf, j, k, v, true, &s->mem_gb);
+	return get_ask(nf, j, k, NULL, v, &s->ask[ask_kind(k)]);
+}
+
+/* "map_resources" / "reduce_resources": {"cpu": .., "mem_gb": .., "disk_mbps": ..}
+ * for that stage's tasks, over the job's. */
+static int field_stage_resources(struct native *nf, int j, const char *k, json_t *v, struct job_spec *s,
+				 struct jobx *x)
+{
+	(void)x;
+	double *ask = s->stage_ask[!strcmp(k, "map_resources") ? TASK_MAP : TASK_REDUCE];
+	if (!json_is_object(v))
+		return nfail(nf, j, k, NULL, -1, "'%s' must be an object with \"cpu\", \"mem_gb\" and/or "
+			     "\"disk_mbps\"", k);
+	const char *sub;
+	json_t *e;
+	json_object_foreach(v, sub, e) {
+		int r = ask_kind(sub);
+		if (r < 0)
+			return nfail(nf, j, k, sub, -1, "unknown key '%s' in '%s' (expected one of: cpu, mem_gb, "
+				     "disk_mbps)", sub, k);
+		if (get_ask(nf, j, k, sub, e, &ask[r]))
+			return -1;
+	}
+	return 0;
 }
 
 static int field_comment(struct native *nf, int j, const char *k, json_t *v, struct job_spec *s,
@@ -529,7 +569,8 @@ static const struct field {
 	{"map_duration", field_durations}, {"reduce_duration", field_durations}, {"map_input", field_map_input},
 	{"recurring", field_recurring}, {"predicted", field_predicted}, {"deps", field_deps},
 	{"deadline", field_deadline}, {"cpu", field_resources}, {"mem_gb", field_resources},
-	{"comment", field_comment},
+	{"disk_mbps", field_resources}, {"map_resources", field_stage_resources},
+	{"reduce_resources", field_stage_resources}, {"comment", field_comment},
 };
 #define NFIELDS (sizeof(job_fields) / sizeof(job_fields[0]))
 

@@ -35,7 +35,11 @@ struct job_spec {
 	int deps[JOB_MAX_DEPS];
 	int ndeps;
 	double deadline;            /* seconds after submission, unscaled; 0 = none */
-	double cpu, mem_gb;         /* < 0 = the params' task_cpu / task_mem_gb */
+	/* What each task asks for, in the file's units (cores, GB, MB/s; [RES_CORES]
+	 * and so on), for the whole job and per stage ([TASK_MAP], [TASK_REDUCE]);
+	 * < 0 = not given: the stage's, else the job's, else task_cpu, task_mem_gb, 0. */
+	double ask[RES_KINDS];
+	double stage_ask[2][RES_KINDS];
 };
 
 /* A spec with everything derived and nothing predicted. */

@@ -49,7 +49,7 @@ static int put_string(FILE *f, const char *s)
 /* One per-task value: an input size, or a duration. */
 static bool same_value(const struct task *a, const struct task *b, bool inputs)
 {
-	return inputs ? a->input_bytes == b->input_bytes : a->duration_s == b->duration_s;
+	return inputs ? a->input_bytes == b->input_bytes : a->work_s == b->work_s;
 }
 
 static void put_value(FILE *f, const struct task *t, bool inputs)
@@ -57,7 +57,7 @@ static void put_value(FILE *f, const struct task *t, bool inputs)
 	if (inputs)
 		fprintf(f, "%llu", (unsigned long long)t->input_bytes);
 	else
-		put_real(f, t->duration_s);
+		put_real(f, t->work_s);
 }
 
 /* n tasks' values: a single value when all are equal (durations only),
@@ -98,6 +98,19 @@ static bool uneven_inputs(const struct task *maps, const struct job *j)
 
 /* Everything as it will run (emulated units): counts, per-task durations
  * and inputs, so a re-read makes the same tasks whatever the params. */
+/* A task's ask in the file's units; with base, only what differs from it
+ * (a stage's over its job's), else cpu and mem_gb always, disk when asked. */
+static void put_ask(struct out *o, const struct res *a, const struct res *base)
+{
+	static const char *const key[RES_KINDS] = {[RES_CORES] = "cpu", [RES_MEM] = "mem_gb", [RES_DISK] = "disk_mbps"};
+	static const double unit[RES_KINDS] = {[RES_CORES] = 1e3, [RES_MEM] = 1e9, [RES_DISK] = 1e6};
+	for (int k = 0; k < RES_KINDS; k++)
+		if (base ? a->v[k] != base->v[k] : k != RES_DISK || a->v[k]) {
+			put_key(o, key[k]);
+			put_real(o->f, (double)a->v[k] / unit[k]);
+		}
+}
+
 static int put_job(FILE *f, const struct workload *w, const struct job *j)
 {
 	const struct task *maps = &w->tasks[j->first_task], *reds = maps + j->nmaps;
@@ -150,10 +163,14 @@ static int put_job(FILE *f, const struct workload *w, const struct job *j)
 		put_key(&o, "deadline");
 		put_real(f, j->deadline_s);
 	}
-	put_key(&o, "cpu");
-	put_real(f, j->cpu);
-	put_key(&o, "mem_gb");
-	put_real(f, j->mem_gb);
+	put_ask(&o, &j->ask[TASK_MAP], NULL);
+	if (memcmp(&j->ask[TASK_MAP], &j->ask[TASK_REDUCE], sizeof(struct res))) {
+		struct out r = {f, true};
+		put_key(&o, "reduce_resources");
+		fputc('{', f);
+		put_ask(&r, &j->ask[TASK_REDUCE], &j->ask[TASK_MAP]);
+		fputc('}', f);
+	}
 	fputc('}', f);
 	return 0;
 }

@@ -136,7 +136,7 @@ static inline int fz_same_tasks(const struct workload *a, const struct workload 
 	for (int i = 0; i < a->ntasks; i++) {
 		const struct task *x = &a->tasks[i], *y = &b->tasks[i];
 		if (x->kind != y->kind || x->job != y->job || x->input_bytes != y->input_bytes ||
-		    x->output_bytes != y->output_bytes || x->duration_s != y->duration_s)
+		    x->output_bytes != y->output_bytes || x->work_s != y->work_s)
 			return 0;
 	}
 	return 1;

@@ -125,7 +125,7 @@ static void print_workload(const struct workload *w, const struct topo *t)
 		printf("%-8s %10.2f %6d %7d %12s %12s %12s %9.2f %9s\n", j->name, j->submit_s, j->nmaps, j->nreduces,
 		       units_fmt_size(j->input_bytes, a, sizeof a), units_fmt_size(j->shuffle_bytes, b, sizeof b),
 		       units_fmt_size(j->output_bytes, c, sizeof c),
-		       j->nmaps ? w->tasks[j->first_task].duration_s : 0.0, j->recurring ? "yes" : "no");
+		       j->nmaps ? w->tasks[j->first_task].work_s : 0.0, j->recurring ? "yes" : "no");
 		in += j->input_bytes;
 		sh += j->shuffle_bytes;
 		out += j->output_bytes;

@@ -124,9 +124,9 @@ void jp_jobdesc_of(struct jp_jobdesc *d, const struct workload *w, const struct 
 {
 	double tm = 0, tr = 0;
 	for (int i = 0; i < j->nmaps; i++)
-		tm += w->tasks[j->first_task + i].duration_s;
+		tm += w->tasks[j->first_task + i].work_s;
 	for (int i = 0; i < j->nreduces; i++)
-		tr += w->tasks[j->first_task + j->nmaps + i].duration_s;
+		tr += w->tasks[j->first_task + j->nmaps + i].work_s;
 	*d = (struct jp_jobdesc){
 		.id = j->id,
 		.nmaps = j->nmaps,

@@ -38,7 +38,7 @@ static struct workload *build(int n, const struct jspec *js, double data_scale)
 		struct job *jb = &w->jobs[j];
 		for (int i = 0; i < jb->nmaps + jb->nreduces; i++) {
 			struct task *t = &w->tasks[jb->first_task + i];
-			t->duration_s = t->kind == TASK_MAP ? js[j].t_map : js[j].t_red;
+			t->work_s = t->kind == TASK_MAP ? js[j].t_map : js[j].t_red;
 			if (t->kind == TASK_MAP) {
 				t->input_bytes = js[j].input / jb->nmaps;
 				t->output_bytes = js[j].shuffle / jb->nmaps;

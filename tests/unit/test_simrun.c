@@ -232,6 +232,56 @@ Test(simrun, every_scheduler_finishes_a_batch)
 	}
 }
 
+/* The topology's server of task t (its rack and index from the global id). */
+static const struct topo_class *class_of(const struct topo *t, const struct task *x)
+{
+	for (int r = 0; r < t->racks; r++)
+		if (x->server < t->rack[r].first + t->rack[r].servers)
+			return topo_server_class(t, r, x->server - t->rack[r].first);
+	cr_assert_fail("task %d: server %d is in no rack", x->id, x->server);
+	return NULL;
+}
+
+/* Chapter 5's mixed cluster: every scheduler finishes on it; a task computes
+ * for its work over the speed of the class it ran on, decided where it
+ * started; and tasks asking for 6 cores run one at a time on a scale-out
+ * server (8 cores) and four at a time on a scale-up one (24), never more. */
+Test(simrun, a_mixed_cluster_packs_by_resources_and_computes_at_each_class_speed)
+{
+	static const char *const names[] = {"fifo", "fair", "delay", "jobpacker", "corral", "nas", "sw-delay"};
+	struct topo t;
+	load_topo(&t, "topologies/hybrid-ch5.conf");
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		struct workload w;
+		synth(&w, 15, 5);
+		for (int j = 0; j < w.njobs; j++)
+			w.jobs[j].ask[TASK_MAP] = w.jobs[j].ask[TASK_REDUCE] = res_of(6, 2, 0);
+		json_t *s = sim_run(&t, &w, names[i], "mixed", NULL);
+		cr_assert_eq(num(s, "jobs_finished"), 15, "%s", names[i]);
+		json_decref(s);
+		int on_fast = 0, most[64] = {0};
+		for (int k = 0; k < w.ntasks; k++) {
+			const struct task *x = &w.tasks[k];
+			const struct topo_class *c = class_of(&t, x);
+			cr_assert(x->duration_s == x->work_s / c->speed, "%s: task %d: %.17g s for %.17g s of work at speed %g",
+				  names[i], k, x->duration_s, x->work_s, c->speed);
+			on_fast += c->speed == 2;
+			/* How many ran at once on its server when it started. */
+			int n = 0;
+			for (int m = 0; m < w.ntasks; m++)
+				n += w.tasks[m].server == x->server && w.tasks[m].t_start <= x->t_start &&
+				     w.tasks[m].t_end > x->t_start;
+			if (n > most[x->server])
+				most[x->server] = n;
+		}
+		cr_assert_gt(on_fast, 0, "%s: nothing ran on the scale-up servers", names[i]);
+		for (int sv = 0; sv < t.nservers; sv++)
+			cr_assert_leq(most[sv], sv < 40 ? 1 : 4, "%s: server %d ran %d tasks at once", names[i], sv, most[sv]);
+		cr_assert_eq(most[40] + most[41] > 2, true, "%s: the scale-up servers never ran more than one", names[i]);
+		workload_free(&w);
+	}
+}
+
 /* The direction of Chapter 4 on the simulator: JobPacker aggregates
  * shuffles into circuit-sized transfers, Fair does not. */
 Test(simrun, jobpacker_uses_the_ocs_fair_does_not)

@@ -75,7 +75,7 @@ static void check_tasks(const struct workload *w)
 			cr_assert_eq(t->state, TASK_PENDING);
 			cr_assert_eq(t->server, -1);
 			cr_assert(t->replicas[0] == -1 && t->replicas[1] == -1 && t->replicas[2] == -1);
-			cr_assert_geq(t->duration_s, w->params.time_floor_s);
+			cr_assert_geq(t->work_s, w->params.time_floor_s);
 			if (map) {
 				in += t->input_bytes;
 				mout += t->output_bytes;
@@ -114,12 +114,12 @@ static void expect_same(const struct workload *a, const struct workload *b)
 		cr_assert_eq(x->ndeps, y->ndeps);
 		for (int d = 0; d < x->ndeps; d++)
 			cr_assert_eq(x->deps[d], y->deps[d]);
-		cr_assert(x->deadline_s == y->deadline_s && x->cpu == y->cpu && x->mem_gb == y->mem_gb);
+		cr_assert(x->deadline_s == y->deadline_s && !memcmp(x->ask, y->ask, sizeof x->ask), "job %d", j);
 	}
 	for (int i = 0; i < a->ntasks; i++) {
 		const struct task *x = &a->tasks[i], *y = &b->tasks[i];
 		cr_assert(x->id == y->id && x->job == y->job && x->kind == y->kind && x->index == y->index, "task %d", i);
-		cr_assert(x->duration_s == y->duration_s, "task %d: %.17g vs %.17g", i, x->duration_s, y->duration_s);
+		cr_assert(x->work_s == y->work_s, "task %d: %.17g vs %.17g", i, x->work_s, y->work_s);
 		cr_assert(x->input_bytes == y->input_bytes && x->output_bytes == y->output_bytes, "task %d", i);
 	}
 }
@@ -165,7 +165,10 @@ Test(workload, swim_parse)
 	cr_assert_eq(w.jobs[0].pred_shuffle_bytes, w.jobs[0].shuffle_bytes);
 	cr_assert(w.jobs[1].pred_submit_s == w.jobs[1].submit_s);
 	cr_assert(!w.jobs[0].recurring);
-	cr_assert(w.jobs[0].cpu == 1 && w.jobs[0].mem_gb == 1 && w.jobs[0].deadline_s == 0 && w.jobs[0].ndeps == 0);
+	struct res dflt = res_of(1, 1, 0);
+	cr_assert(!memcmp(&w.jobs[0].ask[TASK_MAP], &dflt, sizeof dflt) &&
+		  !memcmp(&w.jobs[0].ask[TASK_REDUCE], &dflt, sizeof dflt));
+	cr_assert(w.jobs[0].deadline_s == 0 && w.jobs[0].ndeps == 0);
 	/* 3 maps + 3 reduces, 1 map, 1 map + 1 reduce (output only). */
 	cr_assert_eq(w.jobs[0].nmaps, 3);
 	cr_assert_eq(w.jobs[0].nreduces, 3);
@@ -272,9 +275,9 @@ Test(workload, derive_hand_computed)
 	cr_assert_eq(m[0].input_bytes, 134217728);
 	cr_assert_eq(m[1].input_bytes, 134217728);
 	cr_assert_eq(m[2].input_bytes, 46137344);
-	cr_assert_float_eq(m[0].duration_s, 2 + 134217728 / 50e6, 1e-9);    /* 4.68435456 */
-	cr_assert_float_eq(m[1].duration_s, 4.68435456, 1e-9);
-	cr_assert_float_eq(m[2].duration_s, 2.92274688, 1e-9);               /* remainder block */
+	cr_assert_float_eq(m[0].work_s, 2 + 134217728 / 50e6, 1e-9);    /* 4.68435456 */
+	cr_assert_float_eq(m[1].work_s, 4.68435456, 1e-9);
+	cr_assert_float_eq(m[2].work_s, 2.92274688, 1e-9);               /* remainder block */
 	/* 2684354560 / 3 = 894784853 r 1;  536870912 / 3 = 178956970 r 2. */
 	cr_assert_eq(m[0].output_bytes, 894784853);
 	cr_assert_eq(m[2].output_bytes, 894784854);
@@ -283,8 +286,8 @@ Test(workload, derive_hand_computed)
 	cr_assert_eq(r[2].input_bytes, 894784854);
 	cr_assert_eq(r[0].output_bytes, 178956970);
 	cr_assert_eq(r[2].output_bytes, 178956972);
-	cr_assert_float_eq(r[0].duration_s, 2 + 1073741823 / 50e6, 1e-9);   /* 23.47483646 */
-	cr_assert_float_eq(r[2].duration_s, 2 + 1073741826 / 50e6, 1e-9);   /* 23.47483652 */
+	cr_assert_float_eq(r[0].work_s, 2 + 1073741823 / 50e6, 1e-9);   /* 23.47483646 */
+	cr_assert_float_eq(r[2].work_s, 2 + 1073741826 / 50e6, 1e-9);   /* 23.47483652 */
 	cr_assert_eq(r[0].kind, TASK_REDUCE);
 	cr_assert_eq(r[0].id, 3);
 	workload_free(&w);
@@ -296,7 +299,7 @@ Test(workload, derive_hand_computed)
 	one_job(&w, &p, 128 * MiB + 1, 0, 0);
 	cr_assert_eq(w.jobs[0].nmaps, 2);
 	cr_assert_eq(w.tasks[1].input_bytes, 1);
-	cr_assert_float_eq(w.tasks[1].duration_s, 2 + 1 / 50e6, 1e-12);
+	cr_assert_float_eq(w.tasks[1].work_s, 2 + 1 / 50e6, 1e-12);
 	workload_free(&w);
 }
 
@@ -349,7 +352,7 @@ Test(workload, derive_empty_input)
 	cr_assert_eq(w.jobs[0].nmaps, 1);
 	cr_assert_eq(w.jobs[0].nreduces, 0);
 	cr_assert_eq(w.tasks[0].input_bytes, 0);
-	cr_assert_float_eq(w.tasks[0].duration_s, 2, 1e-12);
+	cr_assert_float_eq(w.tasks[0].work_s, 2, 1e-12);
 	workload_free(&w);
 }
 
@@ -376,19 +379,19 @@ Test(workload, derive_scaling_and_floor)
 	cr_assert_eq(w.tasks[0].output_bytes, 8947848);
 	cr_assert_eq(w.tasks[2].output_bytes, 8947850);
 	/* Durations from unscaled bytes, times time_scale. */
-	cr_assert_float_eq(w.tasks[0].duration_s, 4.68435456 * 0.5, 1e-9);
-	cr_assert_float_eq(w.tasks[3].duration_s, 23.47483646 * 0.5, 1e-9);
+	cr_assert_float_eq(w.tasks[0].work_s, 4.68435456 * 0.5, 1e-9);
+	cr_assert_float_eq(w.tasks[3].work_s, 23.47483646 * 0.5, 1e-9);
 	check_tasks(&w);
 	workload_free(&w);
 
 	/* A 2 s map at time_scale 0.05 would last 0.1 s: floored to 0.2. */
 	p.time_scale = 0.05;
 	one_job(&w, &p, 1000, 0, 0);
-	cr_assert_float_eq(w.tasks[0].duration_s, 0.2, 1e-12);
+	cr_assert_float_eq(w.tasks[0].work_s, 0.2, 1e-12);
 	workload_free(&w);
 	p.time_floor_s = 0;
 	one_job(&w, &p, 1000, 0, 0);
-	cr_assert_float_eq(w.tasks[0].duration_s, (2 + 1000 / 50e6) * 0.05, 1e-12);
+	cr_assert_float_eq(w.tasks[0].work_s, (2 + 1000 / 50e6) * 0.05, 1e-12);
 	workload_free(&w);
 
 	/* Arrival times scale too. */
@@ -422,7 +425,8 @@ Test(workload, native_parse)
 		  "  {\"name\": \"rec\", \"submit\": \"2min\", \"input\": 4000000000, \"shuffle\": \"2GB\", \"output\": \"100MB\",\n"
 		  "   \"recurring\": true, \"predicted\": {\"submit\": 118, \"shuffle\": \"1.9GB\"}, \"deadline\": 600},\n"
 		  "  {\"name\": \"after\", \"submit\": 130, \"input\": \"64KiB\", \"shuffle\": 1e6,\n"
-		  "   \"deps\": [\"sort1\", \"rec\"], \"cpu\": 2, \"mem_gb\": 0.5, \"comment\": \"x\"},\n"
+		  "   \"deps\": [\"sort1\", \"rec\"], \"cpu\": 2, \"mem_gb\": 0.5, \"comment\": \"x\",\n"
+		  "   \"reduce_resources\": {\"mem_gb\": 6, \"disk_mbps\": 40}, \"map_resources\": {\"cpu\": 0.25}},\n"
 		  "  {\"input\": 0, \"maps\": 3, \"map_duration\": [1, 2, 3], \"map_input\": [0, 0, 0]},\n"
 		  "  {\"input\": 10, \"maps\": 4, \"map_duration\": [[1.5, 3], 0.5], \"map_input\": [1, [3, 3]],\n"
 		  "   \"output\": 5, \"reduces\": 2, \"reduce_duration\": [[7, 2]]}\n"
@@ -435,10 +439,10 @@ Test(workload, native_parse)
 	cr_assert_eq(s->nmaps, 80);
 	cr_assert_eq(s->nreduces, 20);
 	for (int i = 0; i < 80; i++) {
-		cr_assert_float_eq(job_map(w.tasks, s, i)->duration_s, 12.5, 1e-12);
+		cr_assert_float_eq(job_map(w.tasks, s, i)->work_s, 12.5, 1e-12);
 		cr_assert_eq(job_map(w.tasks, s, i)->input_bytes, 125000000);     /* even split */
 	}
-	cr_assert_float_eq(job_reduce(w.tasks, s, 19)->duration_s, 30, 1e-12);
+	cr_assert_float_eq(job_reduce(w.tasks, s, 19)->work_s, 30, 1e-12);
 	cr_assert(!s->recurring);
 	/* Derived counts, predictions, deadline. */
 	cr_assert_float_eq(r->submit_s, 120, 1e-12);
@@ -456,20 +460,24 @@ Test(workload, native_parse)
 	cr_assert_eq(a->ndeps, 2);
 	cr_assert_eq(a->deps[0], 0);
 	cr_assert_eq(a->deps[1], 1);
-	cr_assert(a->cpu == 2 && a->mem_gb == 0.5);
+	/* A stage's resources over the job's, the job's over the defaults. */
+	struct res am = res_of(0.25, 0.5, 0), ar = res_of(2, 6, 40);
+	cr_assert(!memcmp(&a->ask[TASK_MAP], &am, sizeof am));
+	cr_assert(!memcmp(&a->ask[TASK_REDUCE], &ar, sizeof ar));
+	cr_assert_eq(ar.v[RES_DISK], 40000000);
 	cr_assert(a->pred_submit_s == a->submit_s && a->pred_shuffle_bytes == a->shuffle_bytes);
 	/* Default name, per-task durations. */
 	cr_assert_str_eq(u->name, "job3");
 	cr_assert_eq(u->nmaps, 3);
-	cr_assert_float_eq(job_map(w.tasks, u, 2)->duration_s, 3, 1e-12);
-	cr_assert_float_eq(job_map(w.tasks, u, 0)->duration_s, 1, 1e-12);
+	cr_assert_float_eq(job_map(w.tasks, u, 2)->work_s, 3, 1e-12);
+	cr_assert_float_eq(job_map(w.tasks, u, 0)->work_s, 1, 1e-12);
 	/* [value, count] runs. */
 	cr_assert_eq(v->nmaps, 4);
-	cr_assert_float_eq(job_map(w.tasks, v, 2)->duration_s, 1.5, 1e-12);
-	cr_assert_float_eq(job_map(w.tasks, v, 3)->duration_s, 0.5, 1e-12);
+	cr_assert_float_eq(job_map(w.tasks, v, 2)->work_s, 1.5, 1e-12);
+	cr_assert_float_eq(job_map(w.tasks, v, 3)->work_s, 0.5, 1e-12);
 	cr_assert_eq(job_map(w.tasks, v, 0)->input_bytes, 1);
 	cr_assert_eq(job_map(w.tasks, v, 3)->input_bytes, 3);
-	cr_assert_float_eq(job_reduce(w.tasks, v, 1)->duration_s, 7, 1e-12);
+	cr_assert_float_eq(job_reduce(w.tasks, v, 1)->work_s, 7, 1e-12);
 	check_tasks(&w);
 	workload_free(&w);
 	unlink(path);
@@ -539,6 +547,18 @@ Test(workload, native_errors)
 		     "  {\"name\": \"a\", \"input\": 1, \"maps\": 3,\n"
 		     "   \"map_duration\": [[1, 2], [2, 2]]}\n"
 		     "]}\n", 3, "one value per map (4 values)");
+	expect_error("{\"jobs\": [\n"
+		     "  {\"name\": \"a\", \"input\": 1,\n"
+		     "   \"cpu\": 0}\n"
+		     "]}\n", 3, "'cpu' must be a positive number");
+	expect_error("{\"jobs\": [\n"
+		     "  {\"name\": \"a\", \"input\": 1, \"reduce_resources\": {\n"
+		     "     \"cores\": 2}}\n"
+		     "]}\n", 3, "unknown key 'cores' in 'reduce_resources' (expected one of: cpu, mem_gb, disk_mbps)");
+	expect_error("{\"jobs\": [\n"
+		     "  {\"name\": \"a\", \"input\": 1, \"map_resources\": {\n"
+		     "     \"disk_mbps\": -1}}\n"
+		     "]}\n", 3, "'disk_mbps' must be a non-negative number");
 	expect_error("{\"jobs\": {}}\n", 1, "\"jobs\" must be a list");
 	expect_error("{\"jobz\": []}\n", 1, "unknown key 'jobz'");
 }
@@ -600,6 +620,10 @@ Test(workload, native_round_trip)
 	s.arrivals = ARRIVE_POISSON;
 	s.recurring_fraction = 0.5;
 	cr_assert_eq(workload_synthetic(&w, &s, &p, err), 0, "%s", err);
+	round_trip(&w);
+	/* Stages that ask for different things, and disk. */
+	w.jobs[0].ask[TASK_REDUCE] = res_of(3.5, 0, 12.5);
+	w.jobs[1].ask[TASK_MAP] = w.jobs[1].ask[TASK_REDUCE] = res_of(0.001, 100, 1);
 	round_trip(&w);
 	workload_free(&w);
 
