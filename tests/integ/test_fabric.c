@@ -274,6 +274,48 @@ Test(fabric, marked_traffic_without_a_circuit_falls_back_to_the_eps)
 	fabric_close(fab);
 }
 
+/* Racks of different sizes mixing two classes: each server's link is
+ * shaped at its class's rate, the addresses follow the racks' sizes, every
+ * server reaches every other, and down leaves nothing. */
+Test(fabric, a_mixed_fabric_shapes_each_class_at_its_rate)
+{
+	static const char *mixed =
+		"name = \"itest\";\n"
+		"classes = { slow = { rate = \"20Mbit\"; containers = 2; };\n"
+		"            fast = { rate = \"60Mbit\"; cores = 8; mem_gb = 16; speed = 2; }; };\n"
+		"racks = ( { servers = { slow = 2; fast = 1; }; }, { servers = { fast = 1; }; } );\n"
+		"eps = { uplink_rate = \"100Mbit\"; };\n";
+	static const int where[4][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 0}};
+	struct topo t;
+	fx_up(P, mixed, &t);
+	cr_assert_eq(fx_ip_netns_count(P), 4 + 2 + 1);
+	for (int a = 0; a < 4; a++)
+		for (int b = 0; b < 4; b++) {
+			char sn[32], dn[32], da[32];
+			if (a == b)
+				continue;
+			ns(sn, where[a][0], where[a][1]);
+			ns(dn, where[b][0], where[b][1]);
+			ip(da, where[b][0], where[b][1]);
+			cr_assert_eq(tr_tcp_reach(sn, dn, da, 2000), 0, "%s -> %s: %s", sn, dn, tr_errmsg());
+		}
+	/* Into a slow server: its 20 Mb/s; between fast ones across racks: 60. */
+	struct tr_flow f[2] = {
+		{.src_ns = P "-r0h2", .dst_ns = P "-r0h0", .dst_addr = "198.18.0.1"},
+		{.src_ns = P "-r1h0", .dst_ns = P "-r0h2", .dst_addr = "198.18.0.3"},
+	};
+	for (int i = 0; i < 2; i++) {
+		double want = tr_expected_goodput(i ? 60e6 : 20e6);
+		run_flows_within(&f[i], 1, 1.0, 3.0, &want, 0.85, 1.04, baseline_h1);
+		cr_log_info("class %s: %.2f Mbit/s (expected %.2f)", i ? "fast" : "slow", f[i].goodput_bps / 1e6,
+			    want / 1e6);
+		cr_assert(f[i].goodput_bps > 0.85 * want && f[i].goodput_bps < 1.04 * want,
+			  "flow %d: %.2f Mbit/s, expected %.2f", i, f[i].goodput_bps / 1e6, want / 1e6);
+	}
+	cr_assert_eq(fabric_down(P, NULL), 7);
+	cr_assert_eq(fx_ip_netns_count(P), 0);
+}
+
 Test(fabric, down_leaves_nothing)
 {
 	struct topo t;

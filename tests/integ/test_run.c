@@ -127,6 +127,53 @@ Test(run, every_scheduler_completes_and_bytes_add_up)
 	cr_assert_eq(fx_ip_netns_count(P), 0, "the fabric must be gone after the run");
 }
 
+/* Chapter 5's mixed cluster, emulated: every job finishes, and a task
+ * computes for its work over its class's speed, on the agent too (a map
+ * that read its input locally ends no sooner than that). */
+Test(run, the_mixed_cluster_runs_and_a_fast_class_computes_faster)
+{
+	use_workload("{\"scaled\": true, \"jobs\": [\n"
+		     " {\"name\": \"a\", \"input\": 8000000, \"shuffle\": 4000000, \"output\": 1000, \"maps\": 200,"
+		     "  \"reduces\": 8, \"map_duration\": 0.4, \"reduce_duration\": 0.2, \"cpu\": 2},\n"
+		     " {\"name\": \"b\", \"submit\": 0.2, \"input\": 4000000, \"shuffle\": 1000000, \"output\": 1000,"
+		     "  \"maps\": 100, \"reduces\": 4, \"map_duration\": 0.4, \"reduce_duration\": 0.2}\n"
+		     "]}\n");
+	char emu[600], log[] = "/tmp/emu-itrun-log";
+	rx_emu_path(emu, sizeof emu);
+	const char *argv[] = {emu, "run", "--topology", "topologies/hybrid-ch5.conf", "--rate-scale", "0.1",
+			      "--workload", wl_path, "--prefix", P, "--results", RESULTS, "--experiment", "it",
+			      "--run", "mixed", "--timeout", "120", "--quiet", NULL};
+	int rc = rx_wait_exit(rx_spawn(argv, log));
+	if (rc)
+		show_log(log);
+	cr_assert_eq(rc, 0, "emu run exited %d", rc);
+	json_t *s = summary("fair", "mixed");
+	cr_assert_eq(rx_num(s, "jobs_finished"), 2);
+	json_decref(s);
+	/* tasks.csv: task,job,kind,index,server,rack,attempts,start_s,end_s,duration_s,data_local,... */
+	FILE *f = fopen(RESULTS "/it/fair/mixed/tasks.csv", "r");
+	cr_assert_not_null(f);
+	char line[512];
+	int n = 0, fast = 0;
+	cr_assert_not_null(fgets(line, sizeof line, f));
+	while (fgets(line, sizeof line, f)) {
+		int task, job, idx, server, rack, attempts, local;
+		char kind[16];
+		double start, end, dur;
+		cr_assert_eq(sscanf(line, "%d,%d,%15[a-z],%d,%d,%d,%d,%lf,%lf,%lf,%d", &task, &job, kind, &idx, &server,
+				    &rack, &attempts, &start, &end, &dur, &local), 11, "%s", line);
+		double work = strcmp(kind, "map") ? 0.2 : 0.4, speed = rack == 4 ? 2 : 1;
+		cr_assert_float_eq(dur, work / speed, 1e-9, "task %d on rack %d: %g s", task, rack, dur);
+		if (local)
+			cr_assert_geq(end - start, dur - 1e-3, "task %d ended %g s after it started", task, end - start);
+		fast += rack == 4;
+		n++;
+	}
+	fclose(f);
+	cr_assert_eq(n, 312);
+	cr_assert_gt(fast, 0, "nothing ran on the scale-up rack");
+}
+
 static const char *slow_workload =
 	"{\"scaled\": true, \"jobs\": [\n"
 	" {\"name\": \"long\", \"submit\": 0, \"input\": 12000000, \"shuffle\": 24000000, \"output\": 1000,"

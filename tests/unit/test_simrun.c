@@ -232,16 +232,6 @@ Test(simrun, every_scheduler_finishes_a_batch)
 	}
 }
 
-/* The topology's server of task t (its rack and index from the global id). */
-static const struct topo_class *class_of(const struct topo *t, const struct task *x)
-{
-	for (int r = 0; r < t->racks; r++)
-		if (x->server < t->rack[r].first + t->rack[r].servers)
-			return topo_server_class(t, r, x->server - t->rack[r].first);
-	cr_assert_fail("task %d: server %d is in no rack", x->id, x->server);
-	return NULL;
-}
-
 /* Chapter 5's mixed cluster: every scheduler finishes on it; a task computes
  * for its work over the speed of the class it ran on, decided where it
  * started; and tasks asking for 6 cores run one at a time on a scale-out
@@ -262,7 +252,8 @@ Test(simrun, a_mixed_cluster_packs_by_resources_and_computes_at_each_class_speed
 		int on_fast = 0, most[64] = {0};
 		for (int k = 0; k < w.ntasks; k++) {
 			const struct task *x = &w.tasks[k];
-			const struct topo_class *c = class_of(&t, x);
+			int rack = topo_rack_of(&t, x->server);
+			const struct topo_class *c = topo_server_class(&t, rack, x->server - t.rack[rack].first);
 			cr_assert(x->duration_s == x->work_s / c->speed, "%s: task %d: %.17g s for %.17g s of work at speed %g",
 				  names[i], k, x->duration_s, x->work_s, c->speed);
 			on_fast += c->speed == 2;

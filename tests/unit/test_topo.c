@@ -184,6 +184,88 @@ Test(topo, errors_name_file_and_line)
 	}
 }
 
+/* Chapter 5's cluster: classes, racks of different sizes and classes. */
+Test(topo, classes_and_mixed_racks)
+{
+	struct topo t;
+	char err[TOPO_ERR_LEN];
+	cr_assert_eq(topo_load(&t, "topologies/hybrid-ch5.conf", 0.1, err), 0, "%s", err);
+	cr_assert(t.racks == 5 && t.nservers == 42 && t.nclasses == 2 && !topo_uniform(&t));
+	cr_assert(topo_rack_size(&t, 0) == 10 && topo_rack_size(&t, 4) == 2);
+	cr_assert_eq(t.rack[4].first, 40);
+	cr_assert_eq(topo_rack_of(&t, 39), 3);
+	cr_assert_eq(topo_rack_of(&t, 41), 4);
+	const struct topo_class *out = topo_server_class(&t, 0, 9), *up = topo_server_class(&t, 4, 1);
+	cr_assert_str_eq(out->name, "out");
+	cr_assert_str_eq(up->name, "up");
+	cr_assert(out->containers == 0 && out->cores == 8 && out->memory == 16000000000ULL && out->speed == 1);
+	cr_assert(up->cores == 24 && up->memory == 64000000000ULL && up->speed == 2);
+	cr_assert_eq(up->rx.rate, 100000000ULL, "1Gbit at rate scale 0.1");
+	cr_assert_eq(topo_class_servers(&t, 1), 2);
+	cr_assert_float_eq(topo_oversubscription(&t), 5, 1e-9, "the largest rack's: 10 x 100 Mb/s over 200 Mb/s");
+	cr_assert_eq(topo_load(&t, "topologies/hybrid-ch5-sim.conf", 0, err), 0, "%s", err);
+	cr_assert(t.racks == 20 && t.nservers == 576 && topo_rack_size(&t, 19) == 6);
+
+	/* A rack mixing classes, in the order it lists them; save and reload. */
+	static const char mixed[] =
+		"classes = { a = { rate = \"1Gbit\"; containers = 2; };\n"
+		"  b = { rate = \"2Gbit\"; tx_rate = \"3Gbit\"; cores = 4.5; mem_gb = 8; disk_mbps = 150; speed = 1.5; }; };\n"
+		"racks = ( { repeat = 2; servers = { b = 1; a = 3; }; }, { servers = { a = 1; }; } );\n"
+		"eps = { uplink_rate = \"1Gbit\"; };\n";
+	struct topo b;
+	char path[] = "/tmp/emu-topo-XXXXXX";
+	cr_assert_eq(topo_load_string(&t, mixed, "m.conf", 0, err), 0, "%s", err);
+	cr_assert(t.racks == 3 && t.nservers == 9);
+	cr_assert(topo_class_at(&t, 1, 0) == 1 && topo_class_at(&t, 1, 1) == 0 && topo_class_at(&t, 2, 0) == 0);
+	int fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	close(fd);
+	cr_assert_eq(topo_save(&t, path), 0);
+	cr_assert_eq(topo_load(&b, path, 0, err), 0, "%s", err);
+	unlink(path);
+	cr_assert(b.racks == t.racks && b.nservers == t.nservers && b.nclasses == 2);
+	for (int r = 0; r < t.racks; r++)
+		for (int i = 0; i < topo_rack_size(&t, r); i++)
+			cr_assert_eq(topo_class_at(&b, r, i), topo_class_at(&t, r, i));
+	for (int k = 0; k < 2; k++) {
+		cr_assert_str_eq(b.cls[k].name, t.cls[k].name);
+		cr_assert(b.cls[k].rx.rate == t.cls[k].rx.rate && b.cls[k].tx.rate == t.cls[k].tx.rate);
+		cr_assert(b.cls[k].containers == t.cls[k].containers && b.cls[k].cores == t.cls[k].cores);
+		cr_assert(b.cls[k].memory == t.cls[k].memory && b.cls[k].disk_mbps == t.cls[k].disk_mbps);
+		cr_assert_eq(b.cls[k].speed, t.cls[k].speed);
+	}
+}
+
+Test(topo, bad_classes_name_file_and_line)
+{
+#define CL(body) "classes = {\n" body "};\neps = { uplink_rate = \"1Gbit\"; };\n"
+	static const struct bad_case cases[] = {
+		{CL("  a = { rate = \"1Gbit\"; };\n") "racks = ( { servers = { b = 2; }; } );\n",
+		 "t.conf:5: rack 0: no class 'b' (classes: a)"},
+		{CL("  a = { rate = \"1Gbit\"; containers = 2;\n  cores = 4; };\n") "racks = ( { servers = { a = 2; }; } );\n",
+		 "t.conf:3: a class has 'containers' (task slots) or resources"},
+		{CL("  a = { rate = \"1Gbit\";\n  mem_gb = 4; };\n") "racks = ( { servers = { a = 2; }; } );\n",
+		 "t.conf:3: resources need 'cores'"},
+		{CL("  a = { rate = \"1Gbit\"; cores = 2;\n  speed = -1; };\n") "racks = ( { servers = { a = 2; }; } );\n",
+		 "t.conf:3:"},
+		{CL("  a = { rate = \"1Gbit\"; };\n") "racks = ( { servers = { a = 300; }; } );\n",
+		 "t.conf:5: 'a' = 300 is out of range"},
+		{CL("  a = { rate = \"1Gbit\"; };\n") "racks = ( { servers = { a = 2; }; },\n  { repeat = 2; sevrers = { a = 1; }; } );\n",
+		 "t.conf:6: unknown key 'sevrers'"},
+		{CL("  a = { rate = \"1Gbit\"; };\n") "racks = 2;\nservers_per_rack = 3;\n",
+		 "'classes' go with a list of racks"},
+		{CL("  a = { rate = \"1Gbit\"; };\n") "racks = ( { servers = { a = 2; }; } );\nserver = { rate = \"1Gbit\"; };\n",
+		 "t.conf:6: 'server' goes with racks = N"},
+	};
+#undef CL
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct topo t;
+		char err[TOPO_ERR_LEN] = "";
+		cr_assert_neq(topo_load_string(&t, cases[i].text, "t.conf", 0, err), 0, "case %zu accepted", i);
+		cr_assert(strstr(err, cases[i].expect), "case %zu: got '%s', want '%s'", i, err, cases[i].expect);
+	}
+}
+
 Test(topo, missing_file)
 {
 	struct topo t;
