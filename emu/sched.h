@@ -85,7 +85,9 @@ struct sched_ops {
 	void (*destroy)(struct sched *s);
 	/* A job was submitted (its dependencies are done). */
 	void (*job_arrived)(struct sched *s, struct job *j);
-	/* A container is free on `server`: the task to run there, or NULL. */
+	/* `server` has room: the task to run there, or NULL.  What is free is
+	 * s->c->servers[server].avail (a vector) and .free (reference tasks);
+	 * a task that does not fit (cluster_task_fits) stays pending. */
 	struct task *(*offer)(struct sched *s, int server);
 	void (*task_finished)(struct sched *s, struct task *t);
 	/* Every heartbeat. */
