@@ -23,7 +23,8 @@ PKGS    := libnl-3.0 libnl-route-3.0 libmnl libconfig jansson libpcap libnftable
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -Wno-format-truncation -D_GNU_SOURCE -I. \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
+# libsvm (Chapter 5's job classifier, emu/classify.c) has no pkg-config file.
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lsvm -lm -lpthread
 
 # SAN=1 builds everything with ASan+UBSan into build-san/ (used by `make check`).
 ifeq ($(SAN),1)
@@ -184,7 +185,7 @@ FUZZ_CFLAGS    := -g -O1 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I. \
                   $(shell pkg-config --cflags libconfig jansson 2>/dev/null)
 FUZZ_LIBS      := $(shell pkg-config --libs libconfig jansson 2>/dev/null) -lm
 FUZZ_SRC_topo     := netctl/topo.c netctl/topo_servers.c netctl/units.c
-FUZZ_SRC_workload := $(wildcard emu/workload*.c) emu/res.c netctl/units.c
+FUZZ_SRC_workload := $(wildcard emu/workload*.c) emu/res.c emu/stages.c netctl/units.c
 FUZZ_SRC_proto    := emu/proto.c
 FUZZ_SRC_demand   := emu/demand.c
 FUZZ_SRC_circuits := netctl/circuits.c

@@ -1,5 +1,6 @@
 /* cluster.c — see cluster.h. */
 #include "emu/cluster.h"
+#include "emu/compute_model.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,6 +100,7 @@ int cluster_init_topo(struct cluster *c, const struct topo *t, struct workload *
 		const struct topo_class *k = topo_server_class(t, s->rack, s->index);
 		s->cls = topo_class_at(t, s->rack, s->index);
 		s->speed = k->speed;
+		s->model = k->model;
 		if (k->containers)
 			give_slots(s, k->containers);
 		else
@@ -190,11 +192,48 @@ int cluster_pending_maps(const struct cluster *c, const struct job *j)
 	return cluster_job_active(c, j) ? j->nmaps - j->maps_done - j->maps_running : 0;
 }
 
+/* Stage st may start its tasks: every parent read over a shuffle or a
+ * broadcast has done its slowstart share (MapReduce's rule, per edge); a
+ * one-to-one edge is checked per task (cluster_task_runnable). */
+static bool stage_allowed(const struct cluster *c, const struct job *j, int st)
+{
+	const struct stage *s = &j->stages[st];
+	for (int p = 0; p < s->nparents; p++) {
+		const struct stage *ps = &j->stages[s->parent[p].stage];
+		if (s->parent[p].kind != EDGE_ONE_TO_ONE && ps->done < c->slowstart * ps->ntasks - 1e-9)
+			return false;
+	}
+	return true;
+}
+
+static bool one_to_one_ready(const struct cluster *c, const struct job *j, const struct task *t)
+{
+	const struct stage *s = &j->stages[t->stage];
+	for (int p = 0; p < s->nparents; p++)
+		if (s->parent[p].kind == EDGE_ONE_TO_ONE &&
+		    stage_task(c->w->tasks, j, s->parent[p].stage, t->sindex)->state != TASK_DONE)
+			return false;
+	return true;
+}
+
+bool cluster_task_runnable(const struct cluster *c, const struct task *t)
+{
+	const struct job *j = &c->w->jobs[t->job];
+	return t->state == TASK_PENDING && cluster_job_active(c, j) &&
+	       (t->kind == TASK_MAP || (stage_allowed(c, j, t->stage) && one_to_one_ready(c, j, t)));
+}
+
 int cluster_pending_reduces(const struct cluster *c, const struct job *j)
 {
 	if (!cluster_job_active(c, j) || !cluster_reduces_allowed(c, j))
 		return 0;
-	return j->nreduces - j->reduces_done - j->reduces_running;
+	if (j->nstages <= 2)
+		return j->nreduces - j->reduces_done - j->reduces_running;
+	int n = 0;
+	for (int st = 1; st < j->nstages; st++)
+		if (stage_allowed(c, j, st))
+			n += j->stages[st].ntasks - j->stages[st].done - j->stages[st].running;
+	return n;
 }
 
 enum locality cluster_locality(const struct cluster *c, const struct task *t, int server)
@@ -357,10 +396,14 @@ struct task *cluster_next_reduce(const struct cluster *c, const struct job *j)
 {
 	if (!cluster_job_active(c, j) || !cluster_reduces_allowed(c, j))
 		return NULL;
-	for (int i = 0; i < j->nreduces; i++) {
-		struct task *t = job_reduce(c->w->tasks, j, i);
-		if (t->state == TASK_PENDING)
-			return t;
+	for (int st = 1; st < j->nstages; st++) {
+		if (!stage_allowed(c, j, st))
+			continue;
+		for (int i = 0; i < j->stages[st].ntasks; i++) {
+			struct task *t = stage_task(c->w->tasks, j, st, i);
+			if (t->state == TASK_PENDING && one_to_one_ready(c, j, t))
+				return t;
+		}
 	}
 	return NULL;
 }
@@ -405,13 +448,14 @@ struct res cluster_task_ask(const struct cluster *c, const struct task *t, int s
 {
 	if (c->servers[server].slots)
 		return slot;
-	struct res ask = c->w->jobs[t->job].ask[t->kind];
+	struct res ask = c->w->jobs[t->job].stages[t->stage].ask;
 	return ask.v[RES_CORES] > 0 ? ask : res_reference();   /* a task asks for some CPU */
 }
 
 double cluster_task_duration(const struct cluster *c, const struct task *t, int server)
 {
-	return t->work_s / c->servers[server].speed;
+	const struct server *s = &c->servers[server];
+	return t->work_s / compute_speed(s->model, s->speed, &c->w->jobs[t->job], c->w->params.data_scale);
 }
 
 bool cluster_task_fits(const struct cluster *c, const struct task *t, int server)
@@ -439,6 +483,7 @@ void cluster_start_task(struct cluster *c, struct task *t, int server)
 	t->held = cluster_task_ask(c, t, server);
 	res_take(&s->avail, &t->held);
 	count_free(s);
+	j->stages[t->stage].running++;
 	if (t->kind == TASK_MAP)
 		j->maps_running++;
 	else
@@ -454,6 +499,8 @@ void cluster_finish_task(struct cluster *c, struct task *t)
 	t->t_end = c->now;
 	res_give(&c->servers[t->server].avail, &t->held);
 	count_free(&c->servers[t->server]);
+	j->stages[t->stage].running--;
+	j->stages[t->stage].done++;
 	if (t->kind == TASK_MAP) {
 		j->maps_running--;
 		j->maps_done++;
@@ -477,11 +524,13 @@ void cluster_requeue_task(struct cluster *c, struct task *t)
 			res_give(&c->servers[t->server].avail, &t->held);
 			count_free(&c->servers[t->server]);
 		}
+		j->stages[t->stage].running--;
 		if (t->kind == TASK_MAP)
 			j->maps_running--;
 		else
 			j->reduces_running--;
 	} else if (t->state == TASK_DONE) {
+		j->stages[t->stage].done--;
 		if (t->kind == TASK_MAP)
 			j->maps_done--;
 		else

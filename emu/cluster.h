@@ -7,6 +7,7 @@
 #ifndef EMU_CLUSTER_H
 #define EMU_CLUSTER_H
 #include "emu/job.h"
+#include "emu/stages.h"
 #include "emu/workload.h"
 #include "netctl/topo.h"
 #include <stdbool.h>
@@ -24,6 +25,7 @@ struct server {
 	bool alive;
 	int cls;                  /* its class in the topology (topo.cls[]) */
 	double speed;             /* work per second; the reference server's is 1 */
+	enum topo_model model;    /* its class's compute model (emu/compute_model.h) */
 	bool slots;               /* a slot server (its cap counts slots as cores) */
 	struct res cap, avail;    /* capacity, and what is free now */
 };
@@ -101,13 +103,20 @@ enum locality cluster_locality(const struct cluster *c, const struct task *t, in
  * Indexed: the job's maps by replica server and rack, built on the first
  * call (replicas must be placed by then), so a call costs what it skips. */
 struct task *cluster_best_map(const struct cluster *c, const struct job *j, int server, enum locality *loc);
-/* A pending reduce of job j if reduces are allowed, else NULL. */
+/* A pending reduce of job j that may start, else NULL: of the first stage
+ * whose parents allow it (cluster_reduces_allowed, and every parent stage
+ * read over a shuffle or broadcast has done its slowstart share), the first
+ * in order (one whose one-to-one parent task is done). */
 struct task *cluster_next_reduce(const struct cluster *c, const struct job *j);
 
+/* t is pending and may start now (its job is active; a reduce: as
+ * cluster_next_reduce would allow it).  The core starts nothing else. */
+bool cluster_task_runnable(const struct cluster *c, const struct task *t);
 /* What task t takes on `server`: one slot there, or its stage's vector. */
 struct res cluster_task_ask(const struct cluster *c, const struct task *t, int server);
-/* How long t computes on `server`: its work over the server's speed.
- * Decided when the task starts (cluster_start_task), where it runs. */
+/* How long t computes on `server`: its work over the server's speed for
+ * t's job (compute_speed: the class's model).  Decided when the task
+ * starts (cluster_start_task), where it runs. */
 double cluster_task_duration(const struct cluster *c, const struct task *t, int server);
 /* Whether t fits on `server` now: the core never starts a task that does
  * not, so no server is ever packed beyond its capacity. */

@@ -1,9 +1,14 @@
-/* job.h — the cluster's work: jobs made of map and reduce tasks.
+/* job.h — the cluster's work: jobs made of stages of tasks.
  *
- * A workload (emu/workload.h) produces jobs with their tasks already
- * derived (counts, sizes, work, scaled); the runtime fills in the
- * runtime fields.  Tasks of all jobs live in one array so they can be
- * referred to by a global id everywhere (protocol, logs, schedulers). */
+ * A job is a DAG of stages.  Stage 0, the only root, reads the job's input
+ * (its tasks are the maps); every other stage reads its parents' outputs
+ * over edges of a kind (its tasks are reduces, in the sense that they fetch
+ * before they compute).  MapReduce is the two-stage case: maps, then reduces
+ * over a shuffle.  A workload (emu/workload.h) produces jobs with their
+ * stages and tasks already derived (counts, sizes, work, scaled); the
+ * runtime fills in the runtime fields.  Tasks of all jobs live in one array
+ * so they can be referred to by a global id everywhere (protocol, logs,
+ * schedulers); a job's tasks are consecutive, stage after stage. */
 #ifndef EMU_JOB_H
 #define EMU_JOB_H
 #include "emu/res.h"
@@ -11,7 +16,11 @@
 #include <stdint.h>
 
 #define JOB_MAX_DEPS 8
+#define JOB_MAX_STAGES 16
+#define STAGE_MAX_PARENTS 4
 
+/* A task of the root stage is a map (it reads input blocks); any other, a
+ * reduce (it fetches its parents' outputs, then computes). */
 enum task_kind { TASK_MAP, TASK_REDUCE };
 enum task_state { TASK_PENDING, TASK_RUNNING, TASK_DONE };
 
@@ -20,6 +29,7 @@ struct task {
 	int job;                 /* index in workload.jobs */
 	enum task_kind kind;
 	int index;               /* 0..nmaps-1 or 0..nreduces-1 within the job */
+	int stage, sindex;       /* its stage, and its index there */
 	double work_s;           /* compute on the reference server (speed 1), time_scale applied */
 	uint64_t input_bytes;    /* map: its input block; reduce: its shuffle partition (sum over maps) */
 	uint64_t output_bytes;   /* map: map output (all partitions); reduce: final output */
@@ -36,6 +46,24 @@ struct task {
 	struct res held;         /* what it takes on its server while it runs (cluster_start_task) */
 };
 
+/* How a stage reads a parent stage's output. */
+enum edge_kind {
+	EDGE_SHUFFLE,     /* all to all: task i gets its share (1/n) of every parent task's output */
+	EDGE_ONE_TO_ONE,  /* task i reads parent task i's output (the stages have as many tasks) */
+	EDGE_BROADCAST,   /* every task reads every parent task's whole output */
+};
+
+struct stage {
+	char name[24];
+	int first, ntasks;       /* its tasks: job tasks first .. first + ntasks - 1 (job-relative) */
+	int nparents;
+	struct stage_edge { int stage; enum edge_kind kind; } parent[STAGE_MAX_PARENTS];
+	bool has_children;       /* some stage reads its output */
+	struct res ask;          /* what each of its tasks asks of a server with resources
+				    (a slot server gives it one slot) */
+	int done, running;       /* runtime */
+};
+
 struct job {
 	int id;                  /* index in workload.jobs */
 	char name[32];
@@ -49,8 +77,8 @@ struct job {
 	int deps[JOB_MAX_DEPS];  /* jobs that must finish first (DAG) */
 	int ndeps;
 	double deadline_s;       /* 0 = none */
-	struct res ask[2];       /* per stage ([TASK_MAP], [TASK_REDUCE]): what each of its tasks
-				    asks of a server with resources (a slot server gives it one slot) */
+	int nstages;             /* 1 (maps only) or more; stages[0] is the maps */
+	struct stage stages[JOB_MAX_STAGES];   /* parents before children */
 
 	/* runtime */
 	double t_start, t_end;   /* first task start, last task end (s since run start) */
@@ -67,5 +95,11 @@ static inline struct task *job_map(struct task *tasks, const struct job *j, int 
 static inline struct task *job_reduce(struct task *tasks, const struct job *j, int i)
 {
 	return &tasks[j->first_task + j->nmaps + i];
+}
+
+/* Task i of stage st. */
+static inline struct task *stage_task(struct task *tasks, const struct job *j, int st, int i)
+{
+	return &tasks[j->first_task + j->stages[st].first + i];
 }
 #endif

@@ -119,7 +119,7 @@ static void offer(struct run *r, int server)
 {
 	while (cluster_server_has_room(&r->c, server)) {
 		struct task *t = r->s.ops->offer(&r->s, server);
-		if (!t || t->state != TASK_PENDING || !cluster_task_fits(&r->c, t, server))
+		if (!t || !cluster_task_runnable(&r->c, t) || !cluster_task_fits(&r->c, t, server))
 			break;
 		start_task(r, t, server);
 	}
@@ -157,11 +157,12 @@ void run_task_done(struct run *r, int server, int task, bool ok, uint64_t bytes,
 	}
 	cluster_finish_task(&r->c, t);
 	r->tasks_done++;
-	if (t->kind == TASK_MAP)
-		shuffle_map_done(r, t);
+	bool read_on = j->stages[t->stage].has_children;
+	if (read_on)
+		shuffle_output_done(r, t);
 	if (r->s.ops->task_finished)
 		r->s.ops->task_finished(&r->s, t);
-	if (t->kind == TASK_MAP)
+	if (read_on)
 		shuffle_pump(r, j);
 	offer(r, server);
 }
@@ -171,8 +172,9 @@ void run_flow_done(struct run *r, int xfer, uint64_t bytes, double t_end)
 	xfer_finish(r, xfer, bytes, t_end);
 }
 
-/* A server is gone: what ran there runs again elsewhere, and map outputs
- * kept there are lost for jobs that still need them. */
+/* A server is gone: what ran there runs again elsewhere, and outputs kept
+ * there (of maps, or of any stage that others read) are lost for jobs that
+ * still need them. */
 void run_server_lost(struct run *r, int server)
 {
 	struct server *s = &r->c.servers[server];
@@ -184,8 +186,9 @@ void run_server_lost(struct run *r, int server)
 		struct task *t = &r->w->tasks[i];
 		if (t->server != server)
 			continue;
-		if (t->state == TASK_RUNNING || (t->state == TASK_DONE && t->kind == TASK_MAP &&
-						 !cluster_job_finished(&r->w->jobs[t->job]))) {
+		const struct job *j = &r->w->jobs[t->job];
+		if (t->state == TASK_RUNNING || (t->state == TASK_DONE && j->stages[t->stage].has_children &&
+						 !cluster_job_finished(j))) {
 			if (t->state == TASK_DONE)
 				r->tasks_done--;
 			cluster_requeue_task(&r->c, t);

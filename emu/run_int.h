@@ -74,9 +74,11 @@ struct run {
 	struct cluster c;
 	struct sched s;
 
-	/* shuffle: per job, a reduces x maps matrix of "already requested",
-	 * and its finished maps in completion order; per reduce a cursor in
-	 * that list and whether its final fetch was sent */
+	/* shuffle: per job, a reduces x sources matrix of "already requested"
+	 * (sources: its tasks up to the last stage that others read; in
+	 * MapReduce its maps), and its finished sources in completion order
+	 * (job-relative task indexes); per reduce a cursor in that list and
+	 * whether its final fetch was sent */
 	uint8_t **requested;
 	struct done_list { int *map, n, cap; bool *on_rack; } *done_maps;  /* on_rack: holds a finished map */
 	int *cursor;
@@ -129,7 +131,8 @@ void run_flow_done(struct run *r, int xfer, uint64_t bytes, double t_end);
 void run_server_lost(struct run *r, int server);
 
 /* shuffle.c */
-void shuffle_map_done(struct run *r, struct task *map);
+/* A task whose output other stages read is done (a map, in MapReduce). */
+void shuffle_output_done(struct run *r, struct task *t);
 void shuffle_pump(struct run *r, struct job *j);
 void shuffle_reset_reduce(struct run *r, struct task *reduce);
 /* xfers.c: returns the transfer's id; a done one is recorded at once. */

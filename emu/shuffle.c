@@ -1,15 +1,19 @@
-/* shuffle.c — turning finished map outputs into transfers for reducers.
+/* shuffle.c — turning finished outputs into transfers for the tasks that
+ * read them.
  *
- * A transfer is what one reducer fetches from one map-output holder in one
- * fetch request: the reducer's partitions of every finished map output held
+ * A reduce (a task of any stage but the first) reads its parent stages'
+ * outputs: over a shuffle its share of every parent task's output, over a
+ * one-to-one edge all of its own parent task's, over a broadcast all of
+ * every parent task's.  A transfer is what one reduce fetches from one
+ * holder in one fetch request: what it reads of every finished output held
  * there that it has not requested yet.  It is circuit-eligible when the
  * scheduler's hook says so (default: cross-rack and larger than the
  * elephant threshold).  Defined once here, the same for every backend.
  *
  * Incremental, because a job may have 10^4 maps and 10^3 reduces: each job
- * keeps its finished maps in completion order and each reduce a cursor into
- * that list, so a pump looks only at outputs that are new to it.  The
- * requested matrix stays the truth: a map re-run after its output was lost
+ * keeps its finished sources in completion order and each reduce a cursor
+ * into that list, so a pump looks only at outputs that are new to it.  The
+ * requested matrix stays the truth: a task re-run after its output was lost
  * is listed again, and reduces that had already fetched it skip it. */
 #include "emu/run_int.h"
 #include <stdlib.h>
@@ -22,19 +26,54 @@ static uint64_t partition(const struct task *map, int nreduces, int ri)
 	return base + ((uint64_t)ri < map->output_bytes % (uint64_t)nreduces ? 1 : 0);
 }
 
+/* What reduce `red` reads of finished task `src`'s output (0: nothing). */
+static uint64_t reads(const struct job *j, const struct task *red, const struct task *src)
+{
+	const struct stage_edge *e = stages_edge(j, red->stage, src->stage);
+	if (!e)
+		return 0;
+	switch (e->kind) {
+	case EDGE_SHUFFLE: return partition(src, j->stages[red->stage].ntasks, red->sindex);
+	case EDGE_ONE_TO_ONE: return src->sindex == red->sindex ? src->output_bytes : 0;
+	case EDGE_BROADCAST: return src->output_bytes;
+	}
+	return 0;
+}
+
+/* Sources: the job's tasks up to the last stage that others read. */
+static int nsources(const struct job *j)
+{
+	int n = 0;
+	for (int s = 0; s < j->nstages; s++)
+		if (j->stages[s].has_children)
+			n = j->stages[s].first + j->stages[s].ntasks;
+	return n;
+}
+
+/* Every parent stage of the reduce's stage is done: no more will follow. */
+static bool parents_done(const struct job *j, const struct task *red)
+{
+	const struct stage *s = &j->stages[red->stage];
+	for (int p = 0; p < s->nparents; p++)
+		if (j->stages[s->parent[p].stage].done < j->stages[s->parent[p].stage].ntasks)
+			return false;
+	return true;
+}
+
 static uint8_t *requested_row(struct run *r, struct job *j, int ri)
 {
+	size_t n = (size_t)nsources(j);
 	if (!r->requested[j->id]) {
-		r->requested[j->id] = calloc((size_t)j->nmaps * j->nreduces, 1);
+		r->requested[j->id] = calloc(n * j->nreduces, 1);
 		if (!r->requested[j->id])
 			return NULL;
 	}
-	return r->requested[j->id] + (size_t)ri * j->nmaps;
+	return r->requested[j->id] + (size_t)ri * n;
 }
 
-void shuffle_map_done(struct run *r, struct task *map)
+void shuffle_output_done(struct run *r, struct task *t)
 {
-	struct done_list *d = &r->done_maps[map->job];
+	struct done_list *d = &r->done_maps[t->job];
 	if (d->n == d->cap) {
 		int cap = d->cap ? 2 * d->cap : 16;
 		int *m = realloc(d->map, cap * sizeof *m);
@@ -43,10 +82,10 @@ void shuffle_map_done(struct run *r, struct task *map)
 		d->map = m;
 		d->cap = cap;
 	}
-	d->map[d->n++] = map->index;
+	d->map[d->n++] = t->id - r->w->jobs[t->job].first_task;
 	if (!d->on_rack && !(d->on_rack = calloc(r->c.racks, sizeof *d->on_rack)))
 		return;
-	d->on_rack[cluster_rack_of(&r->c, map->server)] = true;
+	d->on_rack[cluster_rack_of(&r->c, t->server)] = true;
 }
 
 void shuffle_reset_reduce(struct run *r, struct task *reduce)
@@ -54,7 +93,7 @@ void shuffle_reset_reduce(struct run *r, struct task *reduce)
 	struct job *j = &r->w->jobs[reduce->job];
 	uint8_t *row = requested_row(r, j, reduce->index);
 	if (row)
-		memset(row, 0, j->nmaps);
+		memset(row, 0, (size_t)nsources(j));
 	r->final_sent[reduce->id] = false;
 	r->cursor[reduce->id] = 0;
 }
@@ -87,7 +126,7 @@ static int by_fetch_order(const void *a, const void *b, void *arg)
 static void pump_reduce(struct run *r, struct job *j, struct task *red, int first_rack)
 {
 	struct done_list *d = &r->done_maps[j->id];
-	bool final = j->maps_done == j->nmaps;
+	bool final = parents_done(j, red);
 	if (r->final_sent[red->id] || (r->cursor[red->id] == d->n && !final) || !sched_shuffle_ready(&r->s, red))
 		return;
 	uint8_t *row = requested_row(r, j, red->index);
@@ -99,15 +138,15 @@ static void pump_reduce(struct run *r, struct job *j, struct task *red, int firs
 	int *holders = r->scratch_holders, nh = 0;
 	for (; r->cursor[red->id] < d->n; r->cursor[red->id]++) {
 		int m = d->map[r->cursor[red->id]];
-		struct task *map = job_map(r->w->tasks, j, m);
-		if (map->state != TASK_DONE || row[m])
+		struct task *src = &r->w->tasks[j->first_task + m];
+		if (src->state != TASK_DONE || row[m] || !stages_edge(j, red->stage, src->stage))
 			continue;
 		row[m] = 1;
-		if (!r->scratch_seen[map->server]) {
-			r->scratch_seen[map->server] = true;
-			holders[nh++] = map->server;
+		if (!r->scratch_seen[src->server]) {
+			r->scratch_seen[src->server] = true;
+			holders[nh++] = src->server;
 		}
-		by_holder[map->server] += partition(map, j->nreduces, red->index);
+		by_holder[src->server] += reads(j, red, src);
 	}
 	struct fetch_order order = {.c = &r->c, .first_rack = first_rack, .reduce = red->index};
 	qsort_r(holders, nh, sizeof *holders, by_fetch_order, &order);

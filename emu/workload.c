@@ -15,6 +15,7 @@
  * unscaled bytes, then multiplied by time_scale and floored at time_floor_s. */
 #include "emu/workload.h"
 #include "emu/workload_spec.h"
+#include "emu/stages.h"
 #include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
@@ -116,6 +117,9 @@ void job_specs_free(struct job_spec *specs, int n)
 		free(specs[i].map_durations);
 		free(specs[i].reduce_durations);
 		free(specs[i].map_inputs);
+		for (int k = 0; k < specs[i].nstages; k++)
+			free(specs[i].stages[k].works);
+		free(specs[i].stages);
 	}
 	free(specs);
 }
@@ -169,6 +173,17 @@ static int job_fail(char *err, const char *source, const struct job_spec *s, con
 static int derive_counts(const struct job_spec *s, const struct workload_params *p, const char *source,
 			 int *nmaps, int *nreduces, char *err)
 {
+	if (s->nstages) {
+		long long rest = 0;
+		for (int k = 1; k < s->nstages; k++)
+			rest += s->stages[k].tasks;
+		if (rest > WORKLOAD_MAX_TASKS_PER_JOB)
+			return job_fail(err, source, s, "%lld tasks after the first stage (at most %d)", rest,
+					WORKLOAD_MAX_TASKS_PER_JOB);
+		*nmaps = s->stages[0].tasks;
+		*nreduces = (int)rest;
+		return 0;
+	}
 	uint64_t m = s->nmaps >= 0 ? (uint64_t)s->nmaps : s->input ? (s->input - 1) / p->block_size + 1 : 1;
 	if (m < 1 || m > WORKLOAD_MAX_TASKS_PER_JOB)
 		return job_fail(err, source, s, "%llu maps (must be 1..%d)", (unsigned long long)m,
@@ -258,8 +273,7 @@ static void fill_reduces(struct task *tasks, const struct job *j, const struct j
 	}
 }
 
-static void fill_job(struct job *j, int id, const struct job_spec *s, const struct workload_params *p,
-		     double ds, double ts)
+static void fill_job(struct job *j, int id, const struct job_spec *s, double ds, double ts)
 {
 	memset(j, 0, sizeof(*j));
 	j->id = id;
@@ -274,12 +288,87 @@ static void fill_job(struct job *j, int id, const struct job_spec *s, const stru
 	j->ndeps = s->ndeps;
 	memcpy(j->deps, s->deps, sizeof(j->deps));
 	j->deadline_s = s->deadline * ts;
+}
+
+/* A stage's ask: its own, else the job's, else the defaults. */
+static struct res stage_ask(const double *own, const struct job_spec *s, const struct workload_params *p)
+{
 	const double dflt[RES_KINDS] = {[RES_CORES] = p->task_cpu, [RES_MEM] = p->task_mem_gb, [RES_DISK] = 0};
-	for (int st = TASK_MAP; st <= TASK_REDUCE; st++) {
-		double a[RES_KINDS];
-		for (int k = 0; k < RES_KINDS; k++)
-			a[k] = s->stage_ask[st][k] >= 0 ? s->stage_ask[st][k] : s->ask[k] >= 0 ? s->ask[k] : dflt[k];
-		j->ask[st] = res_of(a[RES_CORES], a[RES_MEM], a[RES_DISK]);
+	double a[RES_KINDS];
+	for (int k = 0; k < RES_KINDS; k++)
+		a[k] = own[k] >= 0 ? own[k] : s->ask[k] >= 0 ? s->ask[k] : dflt[k];
+	return res_of(a[RES_CORES], a[RES_MEM], a[RES_DISK]);
+}
+
+static void fill_mapreduce(struct task *tasks, struct job *j, const struct job_spec *s,
+			   const struct workload_params *p, double ds, double ts)
+{
+	fill_maps(tasks, j, s, p, ds, ts);
+	fill_reduces(tasks, j, s, p, ts);
+	stages_mapreduce(j);
+	j->stages[0].ask = stage_ask(s->stage_ask[TASK_MAP], s, p);
+	j->stages[1].ask = stage_ask(s->stage_ask[TASK_REDUCE], s, p);
+}
+
+/* What task i of stage st reads of its parents' outputs (scaled). */
+static uint64_t stage_input(const struct job *j, const uint64_t *out, int st, int i)
+{
+	const struct stage *s = &j->stages[st];
+	uint64_t in = 0;
+	for (int k = 0; k < s->nparents; k++) {
+		int ps = s->parent[k].stage, pn = j->stages[ps].ntasks;
+		switch (s->parent[k].kind) {
+		case EDGE_SHUFFLE: in += workload_share(out[ps], s->ntasks, i); break;
+		case EDGE_ONE_TO_ONE: in += workload_share(out[ps], pn, i); break;
+		case EDGE_BROADCAST: in += out[ps]; break;
+		}
+	}
+	return in;
+}
+
+/* A job given by its stages: stage 0 reads the input (even split), every
+ * task writes its share of its stage's output; work as given, else the
+ * maps' and reduces' rules on the bytes a task reads and writes. */
+static void fill_staged(struct task *tasks, struct job *j, const struct job_spec *s,
+			const struct workload_params *p, double ds, double ts)
+{
+	uint64_t out[JOB_MAX_STAGES];
+	j->nstages = s->nstages;
+	for (int k = 0; k < s->nstages; k++) {
+		const struct stage_spec *g = &s->stages[k];
+		struct stage *st = &j->stages[k];
+		snprintf(st->name, sizeof st->name, "%s", g->name);
+		st->ntasks = g->tasks;
+		st->nparents = g->nparents;
+		memcpy(st->parent, g->parent, sizeof st->parent);
+		st->ask = stage_ask(g->ask, s, p);
+		out[k] = scale_bytes(g->output, ds);
+	}
+	stages_layout(j);
+	j->shuffle_bytes = j->output_bytes = 0;
+	for (int k = 0; k < s->nstages; k++)
+		*(j->stages[k].has_children ? &j->shuffle_bytes : &j->output_bytes) += out[k];
+	j->pred_shuffle_bytes = s->has_pred_shuffle ? scale_bytes(s->pred_shuffle, ds) : j->shuffle_bytes;
+	uint64_t given = 0;
+	for (int k = 0; k < s->nstages; k++) {
+		const struct stage_spec *g = &s->stages[k];
+		for (int i = 0; i < g->tasks; i++) {
+			struct task *t = stage_task(tasks, j, k, i);
+			task_init(t, j->first_task + j->stages[k].first + i, j->id, k ? TASK_REDUCE : TASK_MAP, 0);
+			if (k == 0) {
+				t->input_bytes = i < g->tasks - 1 ? workload_share(j->input_bytes, g->tasks, i)
+								  : j->input_bytes - given;
+				given += t->input_bytes;
+			} else {
+				t->input_bytes = stage_input(j, out, k, i);
+			}
+			t->output_bytes = workload_share(out[k], g->tasks, i);
+			double in = (double)t->input_bytes / ds, wrote = (double)t->output_bytes / ds;   /* unscaled */
+			double d = g->works ? g->works[i] : g->work >= 0 ? g->work
+				 : k == 0 ? p->map_overhead_s + in / p->map_rate
+				 : p->reduce_overhead_s + (in + wrote) / p->reduce_rate;
+			t->work_s = scale_time(d, ts, p->time_floor_s);
+		}
 	}
 }
 
@@ -316,12 +405,15 @@ int workload_build(struct workload *w, const struct job_spec *specs, int n, cons
 	int first = 0;
 	for (int i = 0; i < n; i++) {
 		struct job *j = &w->jobs[i];
-		fill_job(j, i, &specs[i], p, ds, ts);
+		fill_job(j, i, &specs[i], ds, ts);
 		j->nmaps = nm[i];
 		j->nreduces = nr[i];
 		j->first_task = first;
-		fill_maps(w->tasks, j, &specs[i], p, ds, ts);
-		fill_reduces(w->tasks, j, &specs[i], p, ts);
+		if (specs[i].nstages)
+			fill_staged(w->tasks, j, &specs[i], p, ds, ts);
+		else
+			fill_mapreduce(w->tasks, j, &specs[i], p, ds, ts);
+		stages_number_tasks(w->tasks, j);
 		first += nm[i] + nr[i];
 	}
 	w->njobs = n;

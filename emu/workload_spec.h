@@ -17,6 +17,19 @@
  * absurd inputs ("1EB" of input would need 7e9 maps) with a clear message. */
 #define WORKLOAD_MAX_TASKS_PER_JOB 10000000
 
+/* A stage of a job given by its stages (the native format's "stages"). */
+struct stage_spec {
+	char name[24];
+	int line;                   /* where it was defined, 0 = unknown */
+	int tasks;
+	double work;                /* seconds per task on the reference server, unscaled; < 0 = derive */
+	double *works;              /* per task (owned), overrides work */
+	uint64_t output;            /* bytes the stage writes (all its tasks), unscaled */
+	double ask[RES_KINDS];      /* < 0 = the job's */
+	int nparents;
+	struct stage_edge parent[STAGE_MAX_PARENTS];
+};
+
 struct job_spec {
 	char name[32];
 	int line;                   /* where it was defined (error messages), 0 = unknown */
@@ -40,6 +53,10 @@ struct job_spec {
 	 * < 0 = not given: the stage's, else the job's, else task_cpu, task_mem_gb, 0. */
 	double ask[RES_KINDS];
 	double stage_ask[2][RES_KINDS];
+	/* Stages instead of maps and reduces (then nmaps, nreduces, durations,
+	 * shuffle and output are not given: the stages say them); owned. */
+	struct stage_spec *stages;
+	int nstages;
 };
 
 /* A spec with everything derived and nothing predicted. */

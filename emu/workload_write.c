@@ -2,6 +2,7 @@
  * units, so that reading it back makes the same tasks (workload_native.c). */
 #include "emu/workload.h"
 #include "emu/workload_spec.h"
+#include "emu/stages.h"
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -96,8 +97,6 @@ static bool uneven_inputs(const struct task *maps, const struct job *j)
 	return false;
 }
 
-/* Everything as it will run (emulated units): counts, per-task durations
- * and inputs, so a re-read makes the same tasks whatever the params. */
 /* A task's ask in the file's units; with base, only what differs from it
  * (a stage's over its job's), else cpu and mem_gb always, disk when asked. */
 static void put_ask(struct out *o, const struct res *a, const struct res *base)
@@ -111,9 +110,69 @@ static void put_ask(struct out *o, const struct res *a, const struct res *base)
 		}
 }
 
+/* Everything as it will run (emulated units): counts, per-task durations
+ * and inputs, so a re-read makes the same tasks whatever the params. */
+/* MapReduce, as the maps-and-reduces form says it: a "map" stage, and a
+ * "reduce" stage reading it over a shuffle. */
+static bool is_mapreduce(const struct job *j)
+{
+	return !strcmp(j->stages[0].name, "map") &&
+	       (j->nstages == 1 || (j->nstages == 2 && !strcmp(j->stages[1].name, "reduce") &&
+				    j->stages[1].nparents == 1 && j->stages[1].parent[0].kind == EDGE_SHUFFLE));
+}
+
+static void put_mapreduce(struct out *o, const struct workload *w, const struct job *j)
+{
+	FILE *f = o->f;
+	const struct task *maps = &w->tasks[j->first_task], *reds = maps + j->nmaps;
+	fprintf(f, ", \"shuffle\": %llu, \"output\": %llu, \"maps\": %d, \"reduces\": %d",
+		(unsigned long long)j->shuffle_bytes, (unsigned long long)j->output_bytes, j->nmaps, j->nreduces);
+	put_key(o, "map_duration");
+	put_task_values(f, maps, j->nmaps, false);
+	if (uneven_inputs(maps, j)) {
+		put_key(o, "map_input");
+		put_task_values(f, maps, j->nmaps, true);
+	}
+	if (j->nreduces) {
+		put_key(o, "reduce_duration");
+		put_task_values(f, reds, j->nreduces, false);
+	}
+}
+
+static void put_stages(struct out *o, const struct workload *w, const struct job *j)
+{
+	FILE *f = o->f;
+	put_key(o, "stages");
+	for (int k = 0; k < j->nstages; k++) {
+		const struct stage *st = &j->stages[k];
+		const struct task *t = stage_task(w->tasks, j, k, 0);
+		uint64_t out = 0;
+		for (int i = 0; i < st->ntasks; i++)
+			out += t[i].output_bytes;
+		struct out s = {f, true};
+		fputs(k ? ", {" : "[{", f);
+		put_key(&s, "name");
+		put_string(f, st->name);
+		fprintf(f, ", \"tasks\": %d, \"output\": %llu", st->ntasks, (unsigned long long)out);
+		put_key(&s, "work");
+		put_task_values(f, t, st->ntasks, false);
+		put_ask(&s, &st->ask, NULL);
+		if (st->nparents) {
+			fputs(", \"parents\": {", f);
+			for (int p = 0; p < st->nparents; p++) {
+				fputs(p ? ", " : "", f);
+				put_string(f, j->stages[st->parent[p].stage].name);
+				fprintf(f, ": \"%s\"", edge_kind_name(st->parent[p].kind));
+			}
+			fputc('}', f);
+		}
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
 static int put_job(FILE *f, const struct workload *w, const struct job *j)
 {
-	const struct task *maps = &w->tasks[j->first_task], *reds = maps + j->nmaps;
 	struct out o = {f, true};
 	fputc('{', f);
 	put_key(&o, "name");
@@ -121,19 +180,12 @@ static int put_job(FILE *f, const struct workload *w, const struct job *j)
 		return -1;
 	put_key(&o, "submit");
 	put_real(f, j->submit_s);
-	fprintf(f, ", \"input\": %llu, \"shuffle\": %llu, \"output\": %llu, \"maps\": %d, \"reduces\": %d",
-		(unsigned long long)j->input_bytes, (unsigned long long)j->shuffle_bytes,
-		(unsigned long long)j->output_bytes, j->nmaps, j->nreduces);
-	put_key(&o, "map_duration");
-	put_task_values(f, maps, j->nmaps, false);
-	if (uneven_inputs(maps, j)) {
-		put_key(&o, "map_input");
-		put_task_values(f, maps, j->nmaps, true);
-	}
-	if (j->nreduces) {
-		put_key(&o, "reduce_duration");
-		put_task_values(f, reds, j->nreduces, false);
-	}
+	fprintf(f, ", \"input\": %llu", (unsigned long long)j->input_bytes);
+	bool mr = is_mapreduce(j);
+	if (mr)
+		put_mapreduce(&o, w, j);
+	else
+		put_stages(&o, w, j);
 	if (j->recurring)
 		fputs(", \"recurring\": true", f);
 	if (j->pred_submit_s != j->submit_s || j->pred_shuffle_bytes != j->shuffle_bytes) {
@@ -163,12 +215,14 @@ static int put_job(FILE *f, const struct workload *w, const struct job *j)
 		put_key(&o, "deadline");
 		put_real(f, j->deadline_s);
 	}
-	put_ask(&o, &j->ask[TASK_MAP], NULL);
-	if (memcmp(&j->ask[TASK_MAP], &j->ask[TASK_REDUCE], sizeof(struct res))) {
+	const struct res *ra = &j->stages[j->nstages - 1].ask;   /* the reduces', or the maps' when none */
+	if (mr)
+		put_ask(&o, &j->stages[0].ask, NULL);
+	if (mr && memcmp(&j->stages[0].ask, ra, sizeof *ra)) {
 		struct out r = {f, true};
 		put_key(&o, "reduce_resources");
 		fputc('{', f);
-		put_ask(&r, &j->ask[TASK_REDUCE], &j->ask[TASK_MAP]);
+		put_ask(&r, ra, &j->stages[0].ask);
 		fputc('}', f);
 	}
 	fputc('}', f);

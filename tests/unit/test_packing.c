@@ -64,10 +64,12 @@ Test(packing, no_server_is_ever_packed_beyond_its_capacity)
 	for (int j = 0; j < 6; j++) {
 		w->jobs[j].nmaps = 40;
 		w->jobs[j].nreduces = 10;
-		w->jobs[j].ask[TASK_MAP] = res_of(asks[j][0], asks[j][1], asks[j][2]);
-		w->jobs[j].ask[TASK_REDUCE] = res_of(asks[(j + 1) % 6][0], asks[(j + 1) % 6][1], asks[(j + 1) % 6][2]);
 	}
 	fx_workload_layout(w);
+	for (int j = 0; j < 6; j++) {
+		w->jobs[j].stages[0].ask = res_of(asks[j][0], asks[j][1], asks[j][2]);
+		w->jobs[j].stages[1].ask = res_of(asks[(j + 1) % 6][0], asks[(j + 1) % 6][1], asks[(j + 1) % 6][2]);
+	}
 	struct cluster c;
 	cr_assert_eq(cluster_init_topo(&c, &t, w, 0), 0);
 	struct rng r = {42};
@@ -126,8 +128,8 @@ Test(packing, a_slot_server_gives_every_task_one_slot)
 {
 	struct workload *w = fx_workload_new(1);
 	w->jobs[0].nmaps = 5;
-	w->jobs[0].ask[TASK_MAP] = res_of(3, 50, 10);
 	fx_workload_layout(w);
+	w->jobs[0].stages[0].ask = res_of(3, 50, 10);
 	struct cluster c;
 	cr_assert_eq(cluster_init(&c, 1, 1, 3, w, 0), 0);
 	for (int i = 0; i < 3; i++) {

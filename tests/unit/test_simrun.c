@@ -245,7 +245,8 @@ Test(simrun, a_mixed_cluster_packs_by_resources_and_computes_at_each_class_speed
 		struct workload w;
 		synth(&w, 15, 5);
 		for (int j = 0; j < w.njobs; j++)
-			w.jobs[j].ask[TASK_MAP] = w.jobs[j].ask[TASK_REDUCE] = res_of(6, 2, 0);
+			for (int st = 0; st < w.jobs[j].nstages; st++)
+				w.jobs[j].stages[st].ask = res_of(6, 2, 0);
 		json_t *s = sim_run(&t, &w, names[i], "mixed", NULL);
 		cr_assert_eq(num(s, "jobs_finished"), 15, "%s", names[i]);
 		json_decref(s);

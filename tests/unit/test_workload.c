@@ -114,7 +114,15 @@ static void expect_same(const struct workload *a, const struct workload *b)
 		cr_assert_eq(x->ndeps, y->ndeps);
 		for (int d = 0; d < x->ndeps; d++)
 			cr_assert_eq(x->deps[d], y->deps[d]);
-		cr_assert(x->deadline_s == y->deadline_s && !memcmp(x->ask, y->ask, sizeof x->ask), "job %d", j);
+		cr_assert(x->deadline_s == y->deadline_s && x->nstages == y->nstages, "job %d", j);
+		for (int s = 0; s < x->nstages; s++) {
+			const struct stage *a = &x->stages[s], *b = &y->stages[s];
+			cr_assert(!strcmp(a->name, b->name) && a->first == b->first && a->ntasks == b->ntasks &&
+				  a->nparents == b->nparents && a->has_children == b->has_children &&
+				  !memcmp(&a->ask, &b->ask, sizeof a->ask), "job %d stage %d", j, s);
+			for (int p = 0; p < a->nparents; p++)
+				cr_assert(a->parent[p].stage == b->parent[p].stage && a->parent[p].kind == b->parent[p].kind);
+		}
 	}
 	for (int i = 0; i < a->ntasks; i++) {
 		const struct task *x = &a->tasks[i], *y = &b->tasks[i];
@@ -166,8 +174,8 @@ Test(workload, swim_parse)
 	cr_assert(w.jobs[1].pred_submit_s == w.jobs[1].submit_s);
 	cr_assert(!w.jobs[0].recurring);
 	struct res dflt = res_of(1, 1, 0);
-	cr_assert(!memcmp(&w.jobs[0].ask[TASK_MAP], &dflt, sizeof dflt) &&
-		  !memcmp(&w.jobs[0].ask[TASK_REDUCE], &dflt, sizeof dflt));
+	cr_assert(!memcmp(&w.jobs[0].stages[0].ask, &dflt, sizeof dflt) &&
+		  !memcmp(&w.jobs[0].stages[1].ask, &dflt, sizeof dflt));
 	cr_assert(w.jobs[0].deadline_s == 0 && w.jobs[0].ndeps == 0);
 	/* 3 maps + 3 reduces, 1 map, 1 map + 1 reduce (output only). */
 	cr_assert_eq(w.jobs[0].nmaps, 3);
@@ -462,8 +470,8 @@ Test(workload, native_parse)
 	cr_assert_eq(a->deps[1], 1);
 	/* A stage's resources over the job's, the job's over the defaults. */
 	struct res am = res_of(0.25, 0.5, 0), ar = res_of(2, 6, 40);
-	cr_assert(!memcmp(&a->ask[TASK_MAP], &am, sizeof am));
-	cr_assert(!memcmp(&a->ask[TASK_REDUCE], &ar, sizeof ar));
+	cr_assert(!memcmp(&a->stages[0].ask, &am, sizeof am));
+	cr_assert(!memcmp(&a->stages[1].ask, &ar, sizeof ar));
 	cr_assert_eq(ar.v[RES_DISK], 40000000);
 	cr_assert(a->pred_submit_s == a->submit_s && a->pred_shuffle_bytes == a->shuffle_bytes);
 	/* Default name, per-task durations. */
@@ -622,8 +630,10 @@ Test(workload, native_round_trip)
 	cr_assert_eq(workload_synthetic(&w, &s, &p, err), 0, "%s", err);
 	round_trip(&w);
 	/* Stages that ask for different things, and disk. */
-	w.jobs[0].ask[TASK_REDUCE] = res_of(3.5, 0, 12.5);
-	w.jobs[1].ask[TASK_MAP] = w.jobs[1].ask[TASK_REDUCE] = res_of(0.001, 100, 1);
+	cr_assert_eq(w.jobs[0].nstages, 2);
+	w.jobs[0].stages[1].ask = res_of(3.5, 0, 12.5);
+	for (int s = 0; s < w.jobs[1].nstages; s++)
+		w.jobs[1].stages[s].ask = res_of(0.001, 100, 1);
 	round_trip(&w);
 	workload_free(&w);
 

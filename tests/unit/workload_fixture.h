@@ -2,6 +2,7 @@
  * fields (at least nmaps and nreduces), this lays out its tasks. */
 #ifndef TESTS_WORKLOAD_FIXTURE_H
 #define TESTS_WORKLOAD_FIXTURE_H
+#include "emu/stages.h"
 #include "emu/workload.h"
 #include <stdlib.h>
 
@@ -15,8 +16,8 @@ static inline struct workload *fx_workload_new(int njobs)
 	return w;
 }
 
-/* Allocate and number the tasks of every job: maps first, then reduces;
- * no server, no replicas yet. */
+/* Allocate and number the tasks of every job: maps first, then reduces
+ * (MapReduce's two stages); no server, no replicas yet. */
 static inline void fx_workload_layout(struct workload *w)
 {
 	w->ntasks = 0;
@@ -27,6 +28,7 @@ static inline void fx_workload_layout(struct workload *w)
 	for (int j = 0; j < w->njobs; j++) {
 		struct job *jb = &w->jobs[j];
 		jb->first_task = k;
+		stages_mapreduce(jb);
 		for (int i = 0; i < jb->nmaps + jb->nreduces; i++, k++) {
 			struct task *t = &w->tasks[k];
 			t->id = k;
@@ -36,6 +38,7 @@ static inline void fx_workload_layout(struct workload *w)
 			t->server = -1;
 			t->replicas[0] = t->replicas[1] = t->replicas[2] = -1;
 		}
+		stages_number_tasks(w->tasks, jb);
 	}
 }
 
