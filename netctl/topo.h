@@ -36,6 +36,12 @@ struct topo_link {
 #define TOPO_MAX_CLASSES   8
 #define TOPO_CLASS_NAME    32
 
+/* A class's compute model: `speed` for every job, or Chapter 5's crosspoint
+ * (emu/compute_model.h: `speed` for a job below its crosspoint size, the
+ * reference's above it). */
+enum topo_model { TOPO_MODEL_SPEED, TOPO_MODEL_CROSSPOINT };
+#define TOPO_MODEL_NAMES {"speed", "crosspoint", NULL}
+
 /* A kind of server. */
 struct topo_class {
 	char name[TOPO_CLASS_NAME];
@@ -46,6 +52,7 @@ struct topo_class {
 	uint64_t memory;           /* bytes; 0 = not limited */
 	double disk_mbps;          /* disk bandwidth, MB/s; 0 = not limited */
 	double speed;              /* work per second; the reference server's is 1 */
+	enum topo_model model;     /* how a task's speed follows from its job (cluster_task_duration) */
 };
 
 /* A rack: its servers in order, as runs of one class each. */

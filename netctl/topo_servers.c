@@ -24,13 +24,31 @@
 #define MAX_SPEED      1000.0
 #define LEGACY_MEMORY  4000000000ULL   /* the uniform form's recorded default */
 
+static const char *const model_names[] = TOPO_MODEL_NAMES;
+
+static int parse_model(struct topo_ctx *c, const config_setting_t *g, struct topo_class *k)
+{
+	const char *s = NULL;
+	k->model = TOPO_MODEL_SPEED;
+	if (topo_get_str(c, g, "model", false, &s))
+		return -1;
+	if (!s)
+		return 0;
+	for (int i = 0; model_names[i]; i++)
+		if (!strcmp(s, model_names[i])) {
+			k->model = (enum topo_model)i;
+			return 0;
+		}
+	return topo_fail(c, config_setting_get_member(g, "model"), "bad model '%s' (speed or crosspoint)", s);
+}
+
 /* A class's own keys (not its link's), checked for the form it is in. */
 static int parse_holding(struct topo_ctx *c, const config_setting_t *g, struct topo_class *k, bool uniform)
 {
 	const char *s = NULL;
 	const config_setting_t *mem = config_setting_get_member(g, "memory");
 	k->speed = 1;
-	if (topo_get_number(c, g, "speed", MAX_SPEED, &k->speed))
+	if (topo_get_number(c, g, "speed", MAX_SPEED, &k->speed) || parse_model(c, g, k))
 		return -1;
 	if (mem) {
 		if (topo_get_str(c, g, "memory", false, &s))
@@ -78,9 +96,9 @@ static int parse_holding(struct topo_ctx *c, const config_setting_t *g, struct t
 static int parse_class(struct topo_ctx *c, const config_setting_t *g, struct topo_class *k, bool uniform)
 {
 	static const char *const uniform_keys[] = {"rate", "tx_rate", "queue", "containers", "cores", "memory",
-						   "speed", NULL};
+						   "speed", "model", NULL};
 	static const char *const class_keys[] = {"rate", "tx_rate", "queue", "containers", "cores", "mem_gb",
-						 "memory", "disk_mbps", "speed", NULL};
+						 "memory", "disk_mbps", "speed", "model", NULL};
 	double qtime;
 	if (topo_check_keys(c, g, uniform ? uniform_keys : class_keys) ||
 	    topo_get_rate(c, g, "rate", true, &k->rx.rate) || topo_get_queue(c, g, &k->rx, &qtime))
@@ -265,6 +283,8 @@ static void put_class(const struct topo_class *k, config_setting_t *g, bool unif
 		put_float(g, "disk_mbps", k->disk_mbps);
 	if (k->speed != 1)
 		put_float(g, "speed", k->speed);
+	if (k->model != TOPO_MODEL_SPEED)
+		topo_put_str(g, "model", model_names[k->model]);
 }
 
 void topo_save_servers(const struct topo *t, config_setting_t *root)
