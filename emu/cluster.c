@@ -1,6 +1,7 @@
 /* cluster.c — see cluster.h. */
 #include "emu/cluster.h"
 #include "emu/compute_model.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,14 +24,20 @@ static void give_slots(struct server *s, int containers)
 	count_free(s);
 }
 
-/* A resource not given is not limited. */
+/* A class with resources: a resource not given is not limited. */
+static struct res class_capacity(const struct topo_class *k)
+{
+	struct res cap = res_of(k->cores, 0, k->disk_mbps);
+	cap.v[RES_MEM] = k->memory ? (int64_t)k->memory : RES_UNLIMITED;
+	if (!k->disk_mbps)
+		cap.v[RES_DISK] = RES_UNLIMITED;
+	return cap;
+}
+
 static void give_resources(struct server *s, const struct topo_class *k)
 {
 	s->slots = false;
-	s->cap = res_of(k->cores, (double)k->memory / 1e9, k->disk_mbps);
-	s->cap.v[RES_MEM] = k->memory ? (int64_t)k->memory : RES_UNLIMITED;
-	if (!k->disk_mbps)
-		s->cap.v[RES_DISK] = RES_UNLIMITED;
+	s->cap = class_capacity(k);
 	s->avail = s->cap;
 	struct res ref = res_reference();
 	s->containers = res_count(&s->cap, &ref);
@@ -444,12 +451,40 @@ static struct job *job_of(struct cluster *c, const struct task *t)
 	return &c->w->jobs[t->job];
 }
 
+/* What a task of stage st asks of a server with resources. */
+static struct res stage_ask(const struct stage *st)
+{
+	return st->ask.v[RES_CORES] > 0 ? st->ask : res_reference();   /* a task asks for some CPU */
+}
+
 struct res cluster_task_ask(const struct cluster *c, const struct task *t, int server)
 {
 	if (c->servers[server].slots)
 		return slot;
-	struct res ask = c->w->jobs[t->job].stages[t->stage].ask;
-	return ask.v[RES_CORES] > 0 ? ask : res_reference();   /* a task asks for some CPU */
+	return stage_ask(&c->w->jobs[t->job].stages[t->stage]);
+}
+
+int cluster_check_asks(const struct topo *t, const struct workload *w, char err[512])
+{
+	for (int k = 0; k < t->nclasses; k++)
+		if (t->cls[k].containers && topo_class_servers(t, k))
+			return 0;   /* a slot takes any task */
+	for (int i = 0; i < w->njobs; i++)
+		for (int s = 0; s < w->jobs[i].nstages; s++) {
+			const struct stage *st = &w->jobs[i].stages[s];
+			struct res ask = stage_ask(st);
+			bool fits = !st->ntasks;
+			for (int k = 0; k < t->nclasses && !fits; k++) {
+				struct res cap = class_capacity(&t->cls[k]);
+				fits = topo_class_servers(t, k) && res_fits(&ask, &cap);
+			}
+			if (!fits)
+				return snprintf(err, 512, "%s: job '%s', stage '%s': a task asks for %g cores, %g GB and "
+						"%g MB/s of disk, more than any server of %s has", w->source, w->jobs[i].name,
+						st->name, ask.v[RES_CORES] / 1e3, ask.v[RES_MEM] / 1e9, ask.v[RES_DISK] / 1e6,
+						t->name[0] ? t->name : "the topology"), -1;
+		}
+	return 0;
 }
 
 double cluster_task_duration(const struct cluster *c, const struct task *t, int server)

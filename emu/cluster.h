@@ -112,6 +112,9 @@ struct task *cluster_next_reduce(const struct cluster *c, const struct job *j);
 /* t is pending and may start now (its job is active; a reduce: as
  * cluster_next_reduce would allow it).  The core starts nothing else. */
 bool cluster_task_runnable(const struct cluster *c, const struct task *t);
+/* Every stage's task fits on some server of the topology (a slot server
+ * takes any); else -1 and err names the job and stage. */
+int cluster_check_asks(const struct topo *t, const struct workload *w, char err[512]);
 /* What task t takes on `server`: one slot there, or its stage's vector. */
 struct res cluster_task_ask(const struct cluster *c, const struct task *t, int server);
 /* How long t computes on `server`: its work over the server's speed for

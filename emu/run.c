@@ -157,6 +157,7 @@ void run_task_done(struct run *r, int server, int task, bool ok, uint64_t bytes,
 	}
 	cluster_finish_task(&r->c, t);
 	r->tasks_done++;
+	r->job_ended |= cluster_job_finished(j);
 	bool read_on = j->stages[t->stage].has_children;
 	if (read_on)
 		shuffle_output_done(r, t);
@@ -251,7 +252,8 @@ static void loop(struct run *r)
 			deadline = fmin(deadline, r->recheck_at);
 		r->be->poll(r, deadline);
 		r->c.now = run_now(r);
-		if (r->c.now >= next_arr) {
+		if (r->c.now >= next_arr || r->job_ended) {
+			r->job_ended = false;
 			arrivals(r);
 			next_arr = next_arrival(r);
 		}

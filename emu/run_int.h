@@ -119,6 +119,7 @@ struct run {
 	const char *stop_reason;
 	int tasks_done;
 	int reruns;
+	bool job_ended;          /* a job finished: jobs that depend on it may arrive */
 };
 
 double run_now(const struct run *r);

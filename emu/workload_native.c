@@ -514,12 +514,16 @@ static int ask_kind(const char *k)
 static int get_ask(struct native *nf, int j, const char *key, const char *sub, json_t *v, double *out)
 {
 	const char *name = sub ? sub : key;
-	bool zero_ok = strcmp(name, "cpu") != 0;   /* every task asks for some CPU */
-	if (json_is_number(v) && (zero_ok ? nonneg(json_number_value(v)) : positive(json_number_value(v)))) {
+	/* Every task asks for some CPU, counted in thousandths of a core. */
+	double least = strcmp(name, "cpu") ? 0 : 0.001;
+	if (json_is_number(v) && nonneg(json_number_value(v)) && json_number_value(v) >= least) {
 		*out = json_number_value(v);
 		return 0;
 	}
-	return nfail(nf, j, key, sub, -1, "'%s' must be a %s number", name, zero_ok ? "non-negative" : "positive");
+	if (least > 0)
+		return nfail(nf, j, key, sub, -1, "'%s' must be a number of at least %g (a thousandth of a core)", name,
+			     least);
+	return nfail(nf, j, key, sub, -1, "'%s' must be a non-negative number", name);
 }
 
 static int field_resources(struct native *nf, int j, const char *k, json_t *v, struct job_spec *s,

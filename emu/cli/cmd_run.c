@@ -406,6 +406,11 @@ int cmd_run(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (cluster_check_asks(&t, &w, err)) {
+		fprintf(stderr, "emu run: %s\n", err);
+		workload_free(&w);
+		return 2;
+	}
 	workload_prediction_errors(&w, &perr, sp.seed);
 	rp.elephant_bytes = (uint64_t)(elephant >= 0 ? elephant : 1.125e9 * wp.data_scale);
 	if (dry) {

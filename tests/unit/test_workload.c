@@ -558,7 +558,7 @@ Test(workload, native_errors)
 	expect_error("{\"jobs\": [\n"
 		     "  {\"name\": \"a\", \"input\": 1,\n"
 		     "   \"cpu\": 0}\n"
-		     "]}\n", 3, "'cpu' must be a positive number");
+		     "]}\n", 3, "'cpu' must be a number of at least 0.001");
 	expect_error("{\"jobs\": [\n"
 		     "  {\"name\": \"a\", \"input\": 1, \"reduce_resources\": {\n"
 		     "     \"cores\": 2}}\n"
