@@ -1,42 +1,86 @@
 #!/bin/sh
-# The flow-level simulator at the dissertation's scale and around it: wall
-# time, events and events per second as servers and jobs grow, and the
-# schedulers of Chapter 4 on paper-20x30 with 1000 jobs.  No root.  Run from
-# the repository root.  SIM_QUANTUM (default 0.01 s, as emu run) is the
-# bandwidth reallocation quantum; SIM_JOBS the job counts of the growth table.
+# The flow-level simulator's cost: wall time, peak memory (RSS), events and
+# bandwidth reallocations, as a table.  No root.  Run from the repository root.
+#
+#   ladder   servers x jobs at the paper's load per server (online: the jobs
+#            arrive uniformly over 5.4 s x jobs x 600 / servers, the paper's
+#            1000 jobs over 5400 s on 600; batch: all at once), Fair and
+#            JobPacker: 100 x 100, 600 x 1000, and with SIM_BIG=1 the
+#            ten-times-paper point 6000 x 10000 (minutes each)
+#   paper    topologies/paper-20x30.conf, 1000 jobs, --data-scale 1
+#            --time-scale 1, online (uniform:5400) and batch, for Fair, Delay,
+#            NAS, JobPacker and Corral
+#
+# BUILD (default build) picks the binary: BUILD=/tmp/old/build measures another
+# checkout the same way.  SIM_ONLY=ladder|paper runs one part, SIM_SCHEDS
+# narrows the paper part's schedulers.  SIM_QUANTUM (default 0.01 s, as emu
+# run) is the bandwidth reallocation quantum.
 set -e
 BUILD=${BUILD:-build}
 EMU="$BUILD/bin/emu"
 Q=${SIM_QUANTUM:-0.01}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-run() {  # label topology jobs scheduler slowstart [more emu run options]
-	label=$1 t=$2 jobs=$3 sched=$4 slow=$5; shift 5
-	/usr/bin/env time -f %e -o "$TMP/t" "$EMU" run --backend sim --topology "$t" --jobs "$jobs" --scheduler "$sched" \
-		--slowstart "$slow" --data-scale 1 --time-scale 1 --timeout 1000000 --sim-quantum "$Q" \
-		--results "$TMP/r" --run "$label" --quiet "$@" >/dev/null 2>&1 || true   # a --timeout run exits 1
-	python3 - "$TMP/r/default/$sched/$label/summary.json" "$(tail -n 1 "$TMP/t")" "$label" <<'PY'
+
+# The rest of the paper's options by scheduler: JobPacker's slowstart.
+slowstart() { case $1 in jobpacker) echo 0.7 ;; *) echo 0.05 ;; esac; }
+
+run() {  # label topology jobs scheduler arrivals [more emu run options]
+	label=$1 t=$2 jobs=$3 sched=$4 arr=$5; shift 5
+	/usr/bin/time -f '%e %M' -o "$TMP/t" "$EMU" run --backend sim --topology "$t" --jobs "$jobs" \
+		--scheduler "$sched" --slowstart "$(slowstart "$sched")" --arrivals "$arr" --data-scale 1 \
+		--time-scale 1 --timeout 1000000 --sim-quantum "$Q" --results "$TMP/r" --run "$label" --quiet \
+		"$@" >/dev/null 2>&1 || true   # a partial run exits 1: the table says PARTIAL
+	python3 - "$TMP/r/default/$sched/$label/summary.json" "$(tail -n 1 "$TMP/t")" "$label" "$sched" <<'PY'
 import json, sys
-s = json.load(open(sys.argv[1])); w = float(sys.argv[2]); sim = s["sim"]
-print("%-28s %6.1f s wall %9d events %8.0f ev/s  simulated %7.0f s  makespan %7.0f s  JCT %6.1f s  OCS %4.1f%%%s" % (
-    sys.argv[3], w, sim["events"], sim["events"] / w, s["run_s"], s["makespan_s"], s["jct_mean_s"],
-    100 * s["ocs_share"], "" if not s["partial"] else "  PARTIAL"))
+wall, kb = sys.argv[2].split()
+try:
+    s = json.load(open(sys.argv[1]))
+except OSError:
+    print("%-22s %-10s failed (no summary.json)" % (sys.argv[3], sys.argv[4])); sys.exit()
+sim, w = s["sim"], float(wall)
+print("%-22s %-10s %8.1f %8.0f %10d %9d %10d %9.0f %9.0f%s" % (
+    sys.argv[3], sys.argv[4], w, int(kb) / 1024, sim["events"], sim["allocations"], sim["flows"],
+    sim["events"] / w, s["makespan_s"], "  PARTIAL" if s["partial"] else ""))
 PY
+	rm -rf "$TMP/r"   # flows.csv is gigabytes at paper scale
 }
-topo() {  # racks -> a paper-like topology file with that many racks of 30 servers
-	sed "s/^racks = 20;/racks = $1;/; s/^name = .*/name = \"paper-$1x30\";/" topologies/paper-20x30.conf > "$TMP/p$1.conf"
-	echo "$TMP/p$1.conf"
+
+header() {
+	echo "$1"
+	printf '%-22s %-10s %8s %8s %10s %9s %10s %9s %9s\n' point scheduler "wall s" "RSS MiB" events \
+		reallocs flows "events/s" "makespan"
 }
-echo "growth with jobs (paper-20x30, fair, quantum $Q s):"
-for n in ${SIM_JOBS:-250 500 1000}; do run "jobs$n" topologies/paper-20x30.conf "$n" fair 0.05; done
-echo "growth with servers (1000 jobs, fair):"
-for r in 10 40; do run "racks$r" "$(topo $r)" 1000 fair 0.05; done
-echo "Chapter 4 systems (paper-20x30, 1000 jobs):"
-run JobPacker topologies/paper-20x30.conf 1000 jobpacker 0.7
-run F-Hybrid topologies/paper-20x30.conf 1000 fair 0.05
-run Corral topologies/paper-20x30.conf 1000 corral 0.05
-run F-EPS topologies/paper-20x30-eps.conf 1000 fair 0.05
-# Every holder at once (the dissertation's simulator, 6.1.6.2): 10^5 flows share
-# the links at a time, and each reallocation visits them all.  The first 40 s.
-echo "many flows at once (paper-20x30, 100 jobs, fair, --copiers 1024, first 40 s):"
-run copiers1024 topologies/paper-20x30.conf 100 fair 0.05 --copiers 1024 --timeout 40
+
+topo() {  # servers -> a paper-like topology file (10 Gb/s servers, 10:1 uplinks, 100 Gb/s OCS)
+	case $1 in
+	100) sed 's/^racks = 20;/racks = 10;/; s/^servers_per_rack = 30;/servers_per_rack = 10;/; s/30Gbit/10Gbit/' \
+		topologies/paper-20x30.conf > "$TMP/s100.conf" ;;
+	*) sed "s/^racks = 20;/racks = $(($1 / 30));/" topologies/paper-20x30.conf > "$TMP/s$1.conf" ;;
+	esac
+	echo "$TMP/s$1.conf"
+}
+
+part() { [ -z "$SIM_ONLY" ] || [ "$SIM_ONLY" = "$1" ]; }
+
+if part ladder; then
+	header "ladder (paper load per server; quantum $Q s):"
+	points="100:100 600:1000"
+	[ -z "$SIM_BIG" ] || points="$points 6000:10000"
+	for p in $points; do
+		servers=${p%%:*} jobs=${p#*:}
+		t=$(topo "$servers")
+		span=$(python3 -c "print(round(5.4 * $jobs * 600 / $servers))")
+		for sched in fair jobpacker; do
+			run "${servers}x${jobs}-online" "$t" "$jobs" "$sched" "uniform:$span"
+			run "${servers}x${jobs}-batch" "$t" "$jobs" "$sched" batch
+		done
+	done
+fi
+if part paper; then
+	header "paper setup (paper-20x30, 1000 jobs; quantum $Q s):"
+	for sched in ${SIM_SCHEDS:-fair delay nas jobpacker corral}; do
+		run paper-online topologies/paper-20x30.conf 1000 "$sched" uniform:5400
+		run paper-batch topologies/paper-20x30.conf 1000 "$sched" batch
+	done
+fi

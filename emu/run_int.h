@@ -87,8 +87,8 @@ struct run {
 	int *scratch_holders;
 	bool *scratch_seen;
 	struct xfer *scratch_xfers;
-	struct xfer_rec *inflight;   /* transfers not finished yet (xfers.c) */
-	int ninflight, cap_inflight, next_xfer;
+	struct xfer_page **inflight;   /* transfers not finished yet, by id (xfers.c) */
+	int npages, next_xfer;
 	FILE *flows_csv;             /* finished ones, as they finish */
 	struct xfer_totals {
 		uint64_t shuffle_net, shuffle_xrack, shuffle_local, input_net, input_xrack, circuit_xrack;

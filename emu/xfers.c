@@ -1,9 +1,8 @@
 /* xfers.c — the record of every transfer, kept flat in memory.
  *
  * A finished transfer is written to flows.csv(.tmp) at once and added to
- * the run's byte counters; only transfers still in flight are kept, in an
- * open-addressing table keyed by id, so a long run's memory does not grow
- * with the work it has done. */
+ * the run's byte counters; only transfers still in flight are kept (below),
+ * so a long run's memory does not grow with the work it has done. */
 #include "emu/run_int.h"
 #include <math.h>
 #include <stdlib.h>
@@ -98,110 +97,119 @@ static void account(struct run *r, int id, const struct xfer_rec *x)
 		write_flow(r, id, x);
 }
 
-/* Ids are handed out in sequence: spread them (Fibonacci hashing) or the
- * in-flight ones form one long probe run that every removal re-places. */
-static int slot(int id, int cap) { return (int)(((uint32_t)id * 2654435769u) >> 7) & (cap - 1); }
+/* The in-flight store: ids are handed out in sequence, so records live in
+ * pages of XFER_PAGE consecutive ids, found by id without hashing.  A page
+ * is allocated by its first in-flight transfer and freed once its ids are
+ * all handed out and none is in flight: memory follows what is in flight
+ * (millions of transfers queued at reducers at paper scale), not the run's
+ * history.  A record is kept compact (its job is its task's). */
+#define XFER_PAGE 256
 
-static int grow(struct run *r)
+struct xfer_slot {
+	int task, src, dst;
+	bool live, circuit, input;
+	uint64_t bytes;
+	double t_start, t_moved;
+};
+
+struct xfer_page {
+	int live;
+	struct xfer_slot s[XFER_PAGE];
+};
+
+static struct xfer_page **page_of(struct run *r, int id) { return &r->inflight[id / XFER_PAGE]; }
+
+static void page_release(struct run *r, int page)
 {
-	int cap = r->cap_inflight ? 2 * r->cap_inflight : 1024;
-	struct xfer_rec *n = malloc(cap * sizeof *n);
-	if (!n)
-		return -1;
-	for (int i = 0; i < cap; i++)
-		n[i].id = -1;
-	struct xfer_rec *old = r->inflight;
-	int oldcap = r->cap_inflight;
-	r->inflight = n;
-	r->cap_inflight = cap;
-	r->ninflight = 0;
-	for (int i = 0; i < oldcap; i++)
-		if (old[i].id >= 0) {
-			int k = slot(old[i].id, cap);
-			while (n[k].id >= 0)
-				k = (k + 1) & (cap - 1);
-			n[k] = old[i];
-			r->ninflight++;
-		}
-	free(old);
-	return 0;
+	struct xfer_page **p = &r->inflight[page];
+	if (*p && !(*p)->live && (page + 1) * XFER_PAGE <= r->next_xfer) {
+		free(*p);
+		*p = NULL;
+	}
 }
 
 int xfer_new(struct run *r, const struct xfer_rec *x)
 {
-	int id = r->next_xfer++;
+	int id = r->next_xfer;
 	if (x->done) {
+		r->next_xfer++;
 		account(r, id, x);
+		if (id % XFER_PAGE == XFER_PAGE - 1 && id / XFER_PAGE < r->npages)
+			page_release(r, id / XFER_PAGE);
 		return id;
 	}
-	if ((r->ninflight + 1) * 2 > r->cap_inflight && grow(r))
+	int page = id / XFER_PAGE;
+	if (page >= r->npages) {
+		int n = r->npages ? 2 * r->npages : 64;
+		struct xfer_page **q = realloc(r->inflight, n * sizeof *q);
+		if (!q)
+			return -1;
+		memset(q + r->npages, 0, (n - r->npages) * sizeof *q);
+		r->inflight = q;
+		r->npages = n;
+	}
+	struct xfer_page **p = page_of(r, id);
+	if (!*p && !(*p = calloc(1, sizeof **p)))
 		return -1;
-	int k = slot(id, r->cap_inflight);
-	while (r->inflight[k].id >= 0)
-		k = (k + 1) & (r->cap_inflight - 1);
-	r->inflight[k] = *x;
-	r->inflight[k].id = id;
-	r->ninflight++;
+	(*p)->s[id % XFER_PAGE] = (struct xfer_slot){.task = x->task, .src = x->src, .dst = x->dst, .live = true,
+						     .circuit = x->circuit, .input = x->input, .bytes = x->bytes,
+						     .t_start = x->t_start, .t_moved = x->t_moved};
+	(*p)->live++;
+	r->next_xfer++;
 	return id;
 }
 
-/* Linear probing: removing an entry re-places the rest of its cluster. */
-static void remove_at(struct run *r, int k)
+/* The in-flight transfer `id`, or NULL. */
+static struct xfer_slot *find_inflight(struct run *r, int id)
 {
-	int cap = r->cap_inflight;
-	r->inflight[k].id = -1;
-	r->ninflight--;
-	for (int j = (k + 1) & (cap - 1); r->inflight[j].id >= 0; j = (j + 1) & (cap - 1)) {
-		struct xfer_rec e = r->inflight[j];
-		r->inflight[j].id = -1;
-		int h = slot(e.id, cap);
-		while (r->inflight[h].id >= 0)
-			h = (h + 1) & (cap - 1);
-		r->inflight[h] = e;
-	}
+	if (id < 0 || id >= r->next_xfer || !*page_of(r, id))
+		return NULL;
+	struct xfer_slot *x = &(*page_of(r, id))->s[id % XFER_PAGE];
+	return x->live ? x : NULL;
 }
 
-/* The in-flight transfer `id`, or NULL; its slot in *at when at is given. */
-static struct xfer_rec *find_inflight(struct run *r, int id, int *at)
+static struct xfer_rec record_of(const struct run *r, const struct xfer_slot *x)
 {
-	if (id < 0 || !r->cap_inflight)
-		return NULL;
-	for (int k = slot(id, r->cap_inflight); r->inflight[k].id >= 0; k = (k + 1) & (r->cap_inflight - 1))
-		if (r->inflight[k].id == id) {
-			if (at)
-				*at = k;
-			return &r->inflight[k];
-		}
-	return NULL;
+	return (struct xfer_rec){.job = r->w->tasks[x->task].job, .task = x->task, .src = x->src, .dst = x->dst,
+				 .bytes = x->bytes, .circuit = x->circuit, .input = x->input,
+				 .t_start = x->t_start, .t_moved = x->t_moved};
 }
 
 void xfer_moving(struct run *r, int id, double t)
 {
-	struct xfer_rec *x = find_inflight(r, id, NULL);
+	struct xfer_slot *x = find_inflight(r, id);
 	if (x && x->t_moved < 0)
 		x->t_moved = t;
 }
 
 void xfer_finish(struct run *r, int id, uint64_t bytes, double t_end)
 {
-	int k;
-	struct xfer_rec *p = find_inflight(r, id, &k);
+	struct xfer_slot *p = find_inflight(r, id);
 	if (!p)
 		return;
-	struct xfer_rec x = *p;
+	struct xfer_rec x = record_of(r, p);
 	x.done = true;
 	x.bytes = bytes;
 	x.t_end = t_end;
 	account(r, id, &x);
-	remove_at(r, k);
+	p->live = false;
+	(*page_of(r, id))->live--;
+	page_release(r, id / XFER_PAGE);
 }
 
+/* In id order. */
 void xfer_flush(struct run *r)
 {
-	for (int k = 0; k < r->cap_inflight; k++)
-		if (r->inflight[k].id >= 0)
-			account(r, r->inflight[k].id, &r->inflight[k]);
+	for (int page = 0; page < r->npages; page++) {
+		struct xfer_page *p = r->inflight[page];
+		for (int i = 0; p && i < XFER_PAGE; i++)
+			if (p->s[i].live) {
+				struct xfer_rec x = record_of(r, &p->s[i]);
+				account(r, page * XFER_PAGE + i, &x);
+			}
+		free(p);
+	}
 	free(r->inflight);
 	r->inflight = NULL;
-	r->cap_inflight = r->ninflight = 0;
+	r->npages = 0;
 }
