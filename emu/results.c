@@ -134,13 +134,14 @@ static int write_tasks(struct run *r)
 	FILE *f = open_tmp(r, "tasks.csv");
 	if (!f)
 		return -1;
-	fprintf(f, "task,job,kind,index,server,rack,attempts,start_s,end_s,duration_s,data_local,rack_local,state\n");
+	fprintf(f, "task,job,kind,index,server,rack,attempts,start_s,end_s,duration_s,data_local,rack_local,state,stage\n");
 	for (int i = 0; i < r->w->ntasks; i++) {
 		const struct task *t = &r->w->tasks[i];
-		fprintf(f, "%d,%d,%s,%d,%d,%d,%d,%.3f,%.3f,%.3f,%d,%d,%s\n", i, t->job, t->kind == TASK_MAP ? "map" : "reduce",
+		fprintf(f, "%d,%d,%s,%d,%d,%d,%d,%.3f,%.3f,%.3f,%d,%d,%s,%s\n", i, t->job, t->kind == TASK_MAP ? "map" : "reduce",
 			t->index, t->server, t->server >= 0 ? cluster_rack_of(&r->c, t->server) : -1, t->attempts, t->t_start,
 			t->t_end, t->duration_s, t->data_local, t->rack_local,
-			t->state == TASK_DONE ? "done" : t->state == TASK_RUNNING ? "running" : "pending");
+			t->state == TASK_DONE ? "done" : t->state == TASK_RUNNING ? "running" : "pending",
+			r->w->jobs[t->job].stages[t->stage].name);
 	}
 	return commit(r, "tasks.csv", f);
 }

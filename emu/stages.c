@@ -66,6 +66,13 @@ void stages_number_tasks(struct task *tasks, const struct job *j)
 		}
 }
 
+bool stages_is_mapreduce(const struct job *j)
+{
+	return !strcmp(j->stages[0].name, "map") &&
+	       (j->nstages == 1 || (j->nstages == 2 && !strcmp(j->stages[1].name, "reduce") &&
+				    j->stages[1].nparents == 1 && j->stages[1].parent[0].kind == EDGE_SHUFFLE));
+}
+
 const struct stage_edge *stages_edge(const struct job *j, int child, int parent)
 {
 	const struct stage *c = &j->stages[child];

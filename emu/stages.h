@@ -19,6 +19,10 @@ void stages_number_tasks(struct task *tasks, const struct job *j);
 /* The edge from stage `child` to stage `parent`, or NULL if it reads none. */
 const struct stage_edge *stages_edge(const struct job *j, int child, int parent);
 
+/* MapReduce as the maps-and-reduces form says it: a "map" stage, and
+ * maybe a "reduce" stage reading it over a shuffle. */
+bool stages_is_mapreduce(const struct job *j);
+
 const char *edge_kind_name(enum edge_kind k);
 /* 0 and *k, or -1 for a name that is none of shuffle, one-to-one, broadcast. */
 int edge_kind_parse(const char *name, enum edge_kind *k);

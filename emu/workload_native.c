@@ -34,6 +34,18 @@
  *       "map_resources": {"cpu": 2},        the same keys for one stage's tasks, over the
  *       "reduce_resources": {"mem_gb": 4},  job's
  *       "comment": "anything"}              ignored
+ *      {"name": "q1", "input": "8GB",       a job as a DAG of stages (instead of shuffle,
+ *       "stages": [                         output, maps, reduces and their keys):
+ *         {"name": "scan", "tasks": 64,     the first stage reads the input (even split);
+ *          "work": 4, "output": "2GB"},     work: seconds per task on the reference server
+ *                                           (or a list; default from bytes as a map's or a
+ *                                           reduce's); output: bytes the stage writes
+ *         {"name": "agg", "tasks": 8, "cpu": 2, "output": "100MB",
+ *          "parents": {"scan": "shuffle"}}, every later stage reads earlier ones: "shuffle",
+ *                                           "one-to-one" (as many tasks) or "broadcast"; a
+ *                                           list of names means shuffles; cpu, mem_gb,
+ *                                           disk_mbps: its tasks' ask (default the job's)
+ *       ]}
  *    ]}
  *
  * Jobs need not be in submit order; workload_read's max_jobs keeps the first
@@ -44,6 +56,7 @@
  * in the file are unscaled unless "scaled" is true; sizes likewise. */
 #include "emu/workload.h"
 #include "emu/workload_spec.h"
+#include "emu/stages.h"
 #include "netctl/units.h"
 #include <ctype.h>
 #include <errno.h>
@@ -563,6 +576,140 @@ static int field_comment(struct native *nf, int j, const char *k, json_t *v, str
 	return json_is_string(v) ? 0 : nfail(nf, j, k, NULL, -1, "'comment' must be a string");
 }
 
+/* ---- "stages": a job as a DAG of stages ---------------------------------- */
+
+/* A problem in stage `idx` of job j (reported at the stage's line). */
+#define sfail(nf, j, idx, g, fmt, ...) \
+	nfail(nf, j, "stages", NULL, idx, "stage '%s': " fmt, (g)->name, ##__VA_ARGS__)
+
+/* "parents": {"name": "shuffle" | "one-to-one" | "broadcast", ...}, or a
+ * list of names (each read over a shuffle).  Parents come earlier in the
+ * list, so a cycle cannot be written. */
+static int stage_parents(struct native *nf, int j, int idx, json_t *v, struct job_spec *s, struct stage_spec *g)
+{
+	bool list = json_is_array(v);
+	if (!list && !json_is_object(v))
+		return sfail(nf, j, idx, g, "'parents' must be an object {\"stage\": \"shuffle\", ...} or a list of "
+			     "stage names");
+	size_t n = list ? json_array_size(v) : json_object_size(v);
+	if (n < 1 || n > STAGE_MAX_PARENTS)
+		return sfail(nf, j, idx, g, "'parents' must name 1 to %d stages", STAGE_MAX_PARENTS);
+	void *it = list ? NULL : json_object_iter(v);
+	for (size_t i = 0; i < n; i++) {
+		json_t *e = list ? json_array_get(v, i) : json_object_iter_value(it);
+		const char *name = list ? json_string_value(e) : json_object_iter_key(it);
+		enum edge_kind kind = EDGE_SHUFFLE;
+		if (!name)
+			return sfail(nf, j, idx, g, "'parents' lists a stage by its name (a string)");
+		if (!list && (!json_is_string(e) || edge_kind_parse(json_string_value(e), &kind)))
+			return sfail(nf, j, idx, g, "parent '%s': the edge must be \"shuffle\", \"one-to-one\" or "
+				     "\"broadcast\"", name);
+		int p = 0;
+		while (p < idx && strcmp(s->stages[p].name, name))
+			p++;
+		if (p == idx)
+			return sfail(nf, j, idx, g, "parent '%s' is not an earlier stage (list a stage after its "
+				     "parents; a cycle cannot be written)", name);
+		for (int q = 0; q < g->nparents; q++)
+			if (g->parent[q].stage == p)
+				return sfail(nf, j, idx, g, "parent '%s' listed twice", name);
+		if (kind == EDGE_ONE_TO_ONE && s->stages[p].tasks != g->tasks)
+			return sfail(nf, j, idx, g, "one-to-one from '%s' needs as many tasks (%d, not %d)", name,
+				     s->stages[p].tasks, g->tasks);
+		g->parent[g->nparents++] = (struct stage_edge){p, kind};
+		it = list ? NULL : json_object_iter_next(v, it);
+	}
+	return 0;
+}
+
+static int stage_work(struct native *nf, int j, int idx, json_t *v, struct stage_spec *g)
+{
+	if (json_is_array(v)) {
+		size_t n = 0;
+		if (get_task_list(nf, j, "stages", v, sizeof(double), seconds_elem, (void **)&g->works, &n))
+			return -1;
+		if (n != (size_t)g->tasks)
+			return sfail(nf, j, idx, g, "'work' lists %zu values for %d tasks", n, g->tasks);
+		return 0;
+	}
+	if (json_is_number(v) && nonneg(json_number_value(v))) {
+		g->work = json_number_value(v);
+		return 0;
+	}
+	return sfail(nf, j, idx, g, "'work' must be seconds on the reference server (a number, or a list of one "
+		     "per task)");
+}
+
+static int stage_one(struct native *nf, int j, int idx, json_t *o, struct job_spec *s)
+{
+	static const char *const keys[] = {"name", "tasks", "work", "output", "cpu", "mem_gb", "disk_mbps",
+					   "parents", "comment", NULL};
+	struct stage_spec *g = &s->stages[idx];
+	g->work = -1;
+	for (int k = 0; k < RES_KINDS; k++)
+		g->ask[k] = -1;
+	g->line = native_line(nf, j, "stages", NULL, idx);
+	snprintf(g->name, sizeof g->name, "stage%d", idx);
+	if (!json_is_object(o))
+		return sfail(nf, j, idx, g, "a stage must be an object {\"name\": .., \"tasks\": .., ...}");
+	json_t *v = json_object_get(o, "name");
+	if (v) {
+		if (!json_is_string(v) || !json_string_length(v) || json_string_length(v) >= sizeof g->name ||
+		    strlen(json_string_value(v)) != json_string_length(v) || !job_name_ok(json_string_value(v)))
+			return sfail(nf, j, idx, g, "'name' must be a string of 1..%zu characters", sizeof g->name - 1);
+		snprintf(g->name, sizeof g->name, "%s", json_string_value(v));
+	}
+	for (int p = 0; p < idx; p++)
+		if (!strcmp(s->stages[p].name, g->name))
+			return sfail(nf, j, idx, g, "another stage of the job has this name");
+	const char *key;
+	json_object_foreach(o, key, v) {
+		int i = 0;
+		while (keys[i] && strcmp(keys[i], key))
+			i++;
+		if (!keys[i])
+			return sfail(nf, j, idx, g, "unknown key '%s' (expected one of: name, tasks, work, output, cpu, "
+				     "mem_gb, disk_mbps, parents, comment)", key);
+	}
+	v = json_object_get(o, "tasks");
+	if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > WORKLOAD_MAX_TASKS_PER_JOB)
+		return sfail(nf, j, idx, g, "'tasks' (required) must be an integer in 1..%d", WORKLOAD_MAX_TASKS_PER_JOB);
+	g->tasks = (int)json_integer_value(v);
+	if ((v = json_object_get(o, "work")) && stage_work(nf, j, idx, v, g))
+		return -1;
+	if ((v = json_object_get(o, "output")) && get_size(nf, j, "stages", NULL, idx, v, &g->output))
+		return -1;
+	for (int r = 0; r < RES_KINDS; r++)
+		if ((v = json_object_get(o, ask_keys[r])) && get_ask(nf, j, "stages", ask_keys[r], v, &g->ask[r]))
+			return -1;
+	v = json_object_get(o, "parents");
+	if (idx == 0 && v)
+		return sfail(nf, j, idx, g, "the first stage reads the job's input: it has no parents");
+	if (idx > 0 && !v)
+		return sfail(nf, j, idx, g, "'parents' (required after the first stage) names the stages it reads");
+	if (v && stage_parents(nf, j, idx, v, s, g))
+		return -1;
+	if ((v = json_object_get(o, "comment")) && !json_is_string(v))
+		return sfail(nf, j, idx, g, "'comment' must be a string");
+	return 0;
+}
+
+static int field_stages(struct native *nf, int j, const char *k, json_t *v, struct job_spec *s, struct jobx *x)
+{
+	(void)x;
+	size_t n = json_is_array(v) ? json_array_size(v) : 0;
+	if (n < 1 || n > JOB_MAX_STAGES)
+		return nfail(nf, j, k, NULL, -1, "'stages' must be a list of 1 to %d stages, parents first",
+			     JOB_MAX_STAGES);
+	if (!(s->stages = calloc(n, sizeof *s->stages)))
+		return nfail(nf, j, k, NULL, -1, "out of memory");
+	s->nstages = (int)n;
+	for (size_t i = 0; i < n; i++)
+		if (stage_one(nf, j, (int)i, json_array_get(v, i), s))
+			return -1;
+	return 0;
+}
+
 typedef int (*field_fn)(struct native *, int, const char *, json_t *, struct job_spec *, struct jobx *);
 static const struct field {
 	const char *key;
@@ -574,7 +721,7 @@ static const struct field {
 	{"recurring", field_recurring}, {"predicted", field_predicted}, {"deps", field_deps},
 	{"deadline", field_deadline}, {"cpu", field_resources}, {"mem_gb", field_resources},
 	{"disk_mbps", field_resources}, {"map_resources", field_stage_resources},
-	{"reduce_resources", field_stage_resources}, {"comment", field_comment},
+	{"reduce_resources", field_stage_resources}, {"stages", field_stages}, {"comment", field_comment},
 };
 #define NFIELDS (sizeof(job_fields) / sizeof(job_fields[0]))
 
@@ -612,6 +759,12 @@ static int job_check(struct native *nf, int j, json_t *o, const struct job_spec 
 {
 	if (!json_object_get(o, "input"))
 		return nfail(nf, j, NULL, NULL, -1, "missing 'input' (bytes the maps read)");
+	static const char *const by_stage[] = {"shuffle", "output", "maps", "reduces", "map_duration",
+					       "reduce_duration", "map_input", "map_resources", "reduce_resources"};
+	for (size_t i = 0; s->nstages && i < sizeof by_stage / sizeof *by_stage; i++)
+		if (json_object_get(o, by_stage[i]))
+			return nfail(nf, j, by_stage[i], NULL, -1, "'%s' does not go with 'stages' (the stages say "
+				     "their tasks, work, outputs and resources)", by_stage[i]);
 	if (s->map_durations && (s->nmaps < 0 || x->n_map_durations != (size_t)s->nmaps))
 		return nfail(nf, j, "map_duration", NULL, -1, "a list of map durations needs 'maps' and one "
 			     "value per map (%zu values)", x->n_map_durations);

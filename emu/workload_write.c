@@ -112,15 +112,6 @@ static void put_ask(struct out *o, const struct res *a, const struct res *base)
 
 /* Everything as it will run (emulated units): counts, per-task durations
  * and inputs, so a re-read makes the same tasks whatever the params. */
-/* MapReduce, as the maps-and-reduces form says it: a "map" stage, and a
- * "reduce" stage reading it over a shuffle. */
-static bool is_mapreduce(const struct job *j)
-{
-	return !strcmp(j->stages[0].name, "map") &&
-	       (j->nstages == 1 || (j->nstages == 2 && !strcmp(j->stages[1].name, "reduce") &&
-				    j->stages[1].nparents == 1 && j->stages[1].parent[0].kind == EDGE_SHUFFLE));
-}
-
 static void put_mapreduce(struct out *o, const struct workload *w, const struct job *j)
 {
 	FILE *f = o->f;
@@ -181,7 +172,7 @@ static int put_job(FILE *f, const struct workload *w, const struct job *j)
 	put_key(&o, "submit");
 	put_real(f, j->submit_s);
 	fprintf(f, ", \"input\": %llu", (unsigned long long)j->input_bytes);
-	bool mr = is_mapreduce(j);
+	bool mr = stages_is_mapreduce(j);
 	if (mr)
 		put_mapreduce(&o, w, j);
 	else

@@ -126,6 +126,15 @@ static void print_workload(const struct workload *w, const struct topo *t)
 		       units_fmt_size(j->input_bytes, a, sizeof a), units_fmt_size(j->shuffle_bytes, b, sizeof b),
 		       units_fmt_size(j->output_bytes, c, sizeof c),
 		       j->nmaps ? w->tasks[j->first_task].work_s : 0.0, j->recurring ? "yes" : "no");
+		for (int s = 0; !stages_is_mapreduce(j) && s < j->nstages; s++) {
+			const struct stage *st = &j->stages[s];
+			printf("  stage %-12s %6d tasks, work %.2f s", st->name, st->ntasks,
+			       stage_task(w->tasks, j, s, 0)->work_s);
+			for (int p = 0; p < st->nparents; p++)
+				printf("%s%s (%s)", p ? ", " : ", reads ", j->stages[st->parent[p].stage].name,
+				       edge_kind_name(st->parent[p].kind));
+			printf("\n");
+		}
 		in += j->input_bytes;
 		sh += j->shuffle_bytes;
 		out += j->output_bytes;

@@ -168,7 +168,7 @@ struct rtask {
 	double start, end;
 };
 
-/* tasks.csv: task,job,kind,index,server,rack,attempts,start_s,end_s,duration_s,data_local,rack_local,state */
+/* tasks.csv: task,job,kind,index,server,rack,attempts,start_s,end_s,duration_s,data_local,rack_local,state,stage */
 static int read_tasks(const char *path, struct rtask *t, int max)
 {
 	FILE *f = fopen(path, "r");
@@ -179,7 +179,7 @@ static int read_tasks(const char *path, struct rtask *t, int max)
 	while (n < max && fgets(line, sizeof line, f)) {
 		int id, idx, att, dl, rl;
 		double dur;
-		if (sscanf(line, "%d,%d,%15[^,],%d,%d,%d,%d,%lf,%lf,%lf,%d,%d,%15s", &id, &t[n].job, kind, &idx,
+		if (sscanf(line, "%d,%d,%15[^,],%d,%d,%d,%d,%lf,%lf,%lf,%d,%d,%15[^,\n]", &id, &t[n].job, kind, &idx,
 			   &t[n].server, &t[n].rack, &att, &t[n].start, &t[n].end, &dur, &dl, &rl, state) != 13)
 			continue;
 		t[n].reduce = !strcmp(kind, "reduce");

@@ -274,6 +274,84 @@ Test(simrun, a_mixed_cluster_packs_by_resources_and_computes_at_each_class_speed
 	}
 }
 
+static void load_workload(struct workload *w, const char *file)
+{
+	struct workload_params wp;
+	char err[512];
+	workload_params_default(&wp);
+	cr_assert_eq(workload_read(w, file, &wp, 0, err), 0, "%s", err);
+}
+
+/* Jobs as DAGs of stages (workloads/dag.json: shuffle, one-to-one and
+ * broadcast edges, and a job that depends on two others): every scheduler
+ * runs them; a task ends after every task of each parent stage it reads
+ * (it reads them all), a one-to-one task starts after its own parent task;
+ * every byte a task reads was fetched, once; the dependent job arrives as
+ * its parents finish, though its submit time passed long before. */
+Test(simrun, stages_run_in_dag_order_and_every_byte_is_read_once)
+{
+	static const char *const names[] = {"fifo", "fair", "delay", "jobpacker", "corral", "nas", "sw-delay"};
+	struct topo t;
+	load_topo(&t, "topologies/geni-10rack.conf");
+	for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
+		struct workload w;
+		load_workload(&w, "workloads/dag.json");
+		json_t *s = sim_run(&t, &w, names[n], "dag", NULL);
+		cr_assert_eq(num(s, "jobs_finished"), 3, "%s", names[n]);
+		uint64_t want = 0;
+		double dep_end = 0;
+		for (int i = 0; i < w.ntasks; i++) {
+			const struct task *x = &w.tasks[i];
+			const struct job *j = &w.jobs[x->job];
+			const struct stage *st = &j->stages[x->stage];
+			want += x->kind == TASK_REDUCE ? x->input_bytes : 0;
+			if (x->job < 2)
+				dep_end = fmax(dep_end, x->t_end);
+			for (int p = 0; p < st->nparents; p++) {
+				const struct stage *ps = &j->stages[st->parent[p].stage];
+				for (int k = 0; k < ps->ntasks; k++) {
+					const struct task *y = stage_task(w.tasks, j, st->parent[p].stage, k);
+					if (st->parent[p].kind != EDGE_ONE_TO_ONE)
+						cr_assert_geq(x->t_end, y->t_end, "%s: %s task %d ended before parent %d", names[n],
+							      st->name, x->id, y->id);
+					else if (k == x->sindex)
+						cr_assert_geq(x->t_start, y->t_end, "%s: %s task %d started before its parent",
+							      names[n], st->name, x->id);
+				}
+			}
+		}
+		double fetched = num(json_object_get(s, "agent_bytes"), "shuffle_network") +
+				 num(json_object_get(s, "agent_bytes"), "shuffle_local");
+		cr_assert_eq((uint64_t)fetched, want, "%s: %.0f bytes fetched, tasks read %llu", names[n], fetched,
+			     (unsigned long long)want);
+		const struct job *rep = &w.jobs[2];
+		cr_assert_lt(rep->t_start - dep_end, 0.5, "%s: the dependent job started %.2f s after its parents",
+			     names[n], rep->t_start - dep_end);
+		cr_assert_geq(rep->t_start, dep_end);
+		json_decref(s);
+		workload_free(&w);
+	}
+}
+
+/* A task that asks more than any server has is refused before the run. */
+Test(simrun, a_task_no_server_can_hold_is_refused)
+{
+	struct topo t;
+	struct workload w;
+	char err[512];
+	load_topo(&t, "topologies/hybrid-ch5.conf");
+	synth(&w, 3, 5);
+	cr_assert_eq(cluster_check_asks(&t, &w, err), 0, "%s", err);
+	w.jobs[1].stages[1].ask = res_of(24, 64, 0);
+	cr_assert_eq(cluster_check_asks(&t, &w, err), 0, "a scale-up server holds it: %s", err);
+	w.jobs[1].stages[1].ask = res_of(24, 65, 0);
+	cr_assert_neq(cluster_check_asks(&t, &w, err), 0);
+	cr_assert(strstr(err, "job 'job1', stage 'reduce': a task asks for 24 cores, 65 GB"), "%s", err);
+	load_topo(&t, "topologies/geni-10rack.conf");
+	cr_assert_eq(cluster_check_asks(&t, &w, err), 0, "slots take any task: %s", err);
+	workload_free(&w);
+}
+
 /* The direction of Chapter 4 on the simulator: JobPacker aggregates
  * shuffles into circuit-sized transfers, Fair does not. */
 Test(simrun, jobpacker_uses_the_ocs_fair_does_not)

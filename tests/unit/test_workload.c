@@ -1,5 +1,6 @@
 /* Unit tests: workloads — SWIM and native readers, task derivation, the
  * native writer (round trip), the synthetic generator and arrival modes. */
+#include "emu/stages.h"
 #include "emu/workload.h"
 #include <criterion/criterion.h>
 #include <libgen.h>
@@ -85,6 +86,9 @@ static void check_tasks(const struct workload *w)
 			}
 		}
 		cr_assert_eq(in, jb->input_bytes, "job %d", j);
+		next += jb->nmaps + jb->nreduces;
+		if (!stages_is_mapreduce(jb))
+			continue;   /* stages: native_stages checks what their tasks read */
 		cr_assert_eq(mout, jb->shuffle_bytes, "job %d", j);
 		if (jb->nreduces) {
 			cr_assert_eq(rin, jb->shuffle_bytes, "job %d", j);
@@ -92,7 +96,6 @@ static void check_tasks(const struct workload *w)
 		} else {
 			cr_assert(jb->shuffle_bytes == 0 && jb->output_bytes == 0);
 		}
-		next += jb->nmaps + jb->nreduces;
 	}
 	cr_assert_eq(next, w->ntasks);
 }
@@ -608,6 +611,65 @@ static void round_trip(const struct workload *w)
 	check_tasks(&back);
 	workload_free(&back);
 	unlink(path);
+}
+
+/* Jobs given by their stages: layout, edges, what each task reads. */
+Test(workload, native_stages)
+{
+	char err[512];
+	struct workload w;
+	struct workload_params p;
+	workload_params_default(&p);
+	p.data_scale = 1;
+	p.time_scale = 1;
+	cr_assert_eq(workload_read(&w, "workloads/dag.json", &p, 0, err), 0, "%s", err);
+	const struct job *etl = &w.jobs[0], *join = &w.jobs[1], *rep = &w.jobs[2];
+	cr_assert(etl->nstages == 4 && etl->nmaps == 32 && etl->nreduces == 20);
+	cr_assert_str_eq(etl->stages[2].name, "enrich");
+	cr_assert(etl->stages[2].first == 40 && etl->stages[2].parent[0].stage == 1 &&
+		  etl->stages[2].parent[0].kind == EDGE_ONE_TO_ONE);
+	cr_assert(etl->stages[1].has_children && !etl->stages[3].has_children);
+	struct res two = res_of(2, 1, 0);
+	cr_assert(!memcmp(&etl->stages[2].ask, &two, sizeof two), "the stage's cpu over the defaults");
+	cr_assert_eq(etl->shuffle_bytes, 3000000000ULL + 2000000000ULL + 2000000000ULL);
+	cr_assert_eq(etl->output_bytes, 500000000ULL);
+	for (int i = 0; i < 8; i++) {
+		const struct task *clean = stage_task(w.tasks, etl, 1, i), *enrich = stage_task(w.tasks, etl, 2, i);
+		cr_assert(clean->kind == TASK_REDUCE && clean->stage == 1 && clean->sindex == i && clean->index == i);
+		cr_assert_eq(enrich->index, 8 + i);
+		cr_assert_eq(clean->input_bytes, 3000000000ULL / 8, "a shuffle: its share of every extract task");
+		cr_assert_eq(enrich->input_bytes, clean->output_bytes, "one-to-one: its parent task's output");
+		cr_assert_float_eq(enrich->work_s, 3, 1e-12);
+	}
+	cr_assert_eq(stage_task(w.tasks, join, 1, 0)->input_bytes, 200000000ULL, "a broadcast: all of it");
+	cr_assert_eq(stage_task(w.tasks, join, 0, 15)->input_bytes, 2000000000ULL / 16);
+	cr_assert(rep->nstages == 2 && stages_is_mapreduce(rep) && rep->ndeps == 2);
+	cr_assert(!stages_is_mapreduce(etl));
+	round_trip(&w);
+	workload_free(&w);
+}
+
+Test(workload, native_stages_errors)
+{
+#define JOB(stages) "{\"jobs\": [\n  {\"name\": \"a\", \"input\": 1, \"stages\": [\n" stages "]}\n]}\n"
+	expect_error(JOB("    {\"name\": \"x\", \"tasks\": 2},\n"
+			 "    {\"name\": \"y\", \"tasks\": 2, \"parents\": {\"z\": \"shuffle\"}},\n"
+			 "    {\"name\": \"z\", \"tasks\": 2, \"parents\": [\"y\"]}\n"),
+		     4, "stage 'y': parent 'z' is not an earlier stage");
+	expect_error(JOB("    {\"name\": \"x\", \"tasks\": 2},\n"
+			 "    {\"name\": \"y\", \"tasks\": 3, \"parents\": {\"x\": \"one-to-one\"}}\n"),
+		     4, "one-to-one from 'x' needs as many tasks (2, not 3)");
+	expect_error(JOB("    {\"name\": \"x\", \"tasks\": 2},\n"
+			 "    {\"name\": \"y\", \"tasks\": 1, \"parents\": {\"x\": \"all-to-all\"}}\n"),
+		     4, "the edge must be \"shuffle\", \"one-to-one\" or \"broadcast\"");
+	expect_error(JOB("    {\"name\": \"x\", \"tasks\": 2, \"taks\": 3}\n"), 3, "stage 'x': unknown key 'taks'");
+	expect_error(JOB("    {\"name\": \"x\"}\n"), 3, "'tasks' (required)");
+	expect_error(JOB("    {\"name\": \"x\", \"tasks\": 2},\n    {\"name\": \"y\", \"tasks\": 2}\n"), 4,
+		     "stage 'y': 'parents' (required after the first stage)");
+	expect_error(JOB("    {\"name\": \"x\", \"tasks\": 2, \"work\": [1, 2, 3]}\n"), 3, "'work' lists 3 values for 2 tasks");
+	expect_error("{\"jobs\": [\n  {\"name\": \"a\", \"input\": 1, \"stages\": [{\"tasks\": 1}],\n"
+		     "   \"maps\": 3}\n]}\n", 3, "'maps' does not go with 'stages'");
+#undef JOB
 }
 
 Test(workload, native_round_trip)
