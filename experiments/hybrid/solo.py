@@ -56,7 +56,7 @@ def labels(chain_json, up_dir, out_dir, dst):
     jobs = json.load(open(chain_json))["jobs"]
     up, out = solo_times(up_dir), solo_times(out_dir)
     with open(dst, "w", newline="") as fh:
-        w = csv.writer(fh)
+        w = csv.writer(fh, lineterminator="\n")
         w.writerow(["job", "maps", "reduces", "input_bytes", "shuffle_bytes", "t_up_s", "t_out_s", "label"])
         for i, j in enumerate(jobs):
             w.writerow([i, j["maps"], j["reduces"], j["input"], j["shuffle"], "%.3f" % up[i], "%.3f" % out[i],
