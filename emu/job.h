@@ -34,6 +34,7 @@ struct task {
 	uint64_t input_bytes;    /* map: its input block; reduce: its shuffle partition (sum over maps) */
 	uint64_t output_bytes;   /* map: map output (all partitions); reduce: final output */
 	int replicas[3];         /* map: servers holding the input block (global server ids), -1 = none */
+	int out_replicas[3];     /* a last-stage task: servers holding its output once done, -1 = none */
 
 	/* runtime */
 	enum task_state state;
@@ -76,6 +77,8 @@ struct job {
 	bool recurring;
 	int deps[JOB_MAX_DEPS];  /* jobs that must finish first (DAG) */
 	int ndeps;
+	uint64_t lineage_bytes;  /* the first bytes of its input are its deps' output, in deps order
+				    (each dep's last-stage tasks in order); the rest is new data */
 	double deadline_s;       /* 0 = none */
 	int nstages;             /* 1 (maps only) or more; stages[0] is the maps */
 	struct stage stages[JOB_MAX_STAGES];   /* parents before children */

@@ -31,6 +31,7 @@ void run_params_default(struct run_params *p)
 	p->node_wait_s = 1.0;
 	p->rack_wait_s = 1.0;
 	p->copiers = 5;
+	p->output_replicas = 1;
 	p->stall_timeout_s = DATA_STALL_TIMEOUT_S;
 	p->stall_retries = DATA_STALL_RETRIES;
 	p->timeout_s = 3600;
@@ -125,6 +126,58 @@ static void offer(struct run *r, int server)
 	}
 }
 
+/* Where a last-stage task's output lives: its server, and with
+ * output_replicas 3 two servers of another rack (HDFS's rule). */
+static void place_output(struct run *r, struct task *t)
+{
+	t->out_replicas[0] = t->server;
+	t->out_replicas[1] = t->out_replicas[2] = -1;
+	if (r->p.output_replicas < 3 || r->c.racks < 2)
+		return;
+	int rack = cluster_rack_of(&r->c, t->server), other, first, n;
+	while ((other = rng_below(&r->out_rng, r->c.racks)) == rack)
+		;
+	cluster_rack_servers(&r->c, other, &first, &n);
+	t->out_replicas[1] = first + rng_below(&r->out_rng, n);
+	if (n > 1)
+		while ((t->out_replicas[2] = first + rng_below(&r->out_rng, n)) == t->out_replicas[1])
+			;
+}
+
+/* Where byte `at` of job j's lineage input lives: with the last-stage task
+ * of its dependencies (in deps order, tasks in order) that wrote it. */
+static void lineage_replicas(const struct run *r, const struct job *j, uint64_t at, int out[3])
+{
+	for (int d = 0; d < j->ndeps; d++) {
+		const struct job *p = &r->w->jobs[j->deps[d]];
+		for (int s = 0; s < p->nstages; s++)
+			for (int i = 0; !p->stages[s].has_children && i < p->stages[s].ntasks; i++) {
+				const struct task *t = stage_task(r->w->tasks, p, s, i);
+				if (at < t->output_bytes) {
+					memcpy(out, t->out_replicas, sizeof t->out_replicas);
+					return;
+				}
+				at -= t->output_bytes;
+			}
+	}
+}
+
+/* A map reads its job's lineage (a block its dependencies wrote, where it
+ * was written) or new data (placed by the scheduler's hook). */
+static void place_input(struct run *r, struct job *j)
+{
+	uint64_t at = 0;
+	for (int m = 0; m < j->nmaps; m++) {
+		struct task *t = job_map(r->w->tasks, j, m);
+		uint64_t mid = at + t->input_bytes / 2;
+		if (mid < j->lineage_bytes)
+			lineage_replicas(r, j, mid, t->replicas);
+		else
+			sched_place_input(&r->s, j, t, t->replicas);
+		at += t->input_bytes;
+	}
+}
+
 void run_task_done(struct run *r, int server, int task, bool ok, uint64_t bytes, const char *error)
 {
 	if (task < 0 || task >= r->w->ntasks)
@@ -157,6 +210,8 @@ void run_task_done(struct run *r, int server, int task, bool ok, uint64_t bytes,
 	}
 	cluster_finish_task(&r->c, t);
 	r->tasks_done++;
+	if (!j->stages[t->stage].has_children)
+		place_output(r, t);
 	r->job_ended |= cluster_job_finished(j);
 	bool read_on = j->stages[t->stage].has_children;
 	if (read_on)
@@ -207,10 +262,7 @@ static void arrivals(struct run *r)
 		struct job *j = &r->w->jobs[i];
 		if (!cluster_job_ready(&r->c, j))
 			continue;
-		for (int m = 0; m < j->nmaps; m++) {
-			struct task *t = job_map(r->w->tasks, j, m);
-			sched_place_input(&r->s, j, t, t->replicas);
-		}
+		place_input(r, j);
 		cluster_job_arrive(&r->c, j);
 		if (r->s.ops->job_arrived)
 			r->s.ops->job_arrived(&r->s, j);
@@ -308,6 +360,7 @@ int run_experiment(const struct topo *t, struct workload *w, const struct run_pa
 		return -1;
 	}
 	r->p = *p;
+	r->out_rng.s = p->seed ^ 0x6f7574707574ULL;   /* "output" */
 	r->t = t;
 	r->w = w;
 	r->wall_start = run_wall();

@@ -36,6 +36,8 @@ struct run_params {
 	double sim_quantum_s;        /* sim: least time between bandwidth reallocations (default 0.01; 0 = every change) */
 	double node_wait_s, rack_wait_s;   /* delay scheduling */
 	int copiers;                 /* parallel fetches per reduce (default 5) */
+	int output_replicas;         /* a job's output: 1 on the server that wrote it (default), or
+					3: and two servers of another rack, as HDFS (writes not modelled) */
 	double stall_timeout_s;      /* agents: s without progress on a data connection (default 120; 0 = never) */
 	int stall_retries;           /* agents: resumptions of a stalled fetch before its task fails (default 3) */
 	double timeout_s;            /* stop the run (marked partial) after this (default 3600) */

@@ -120,6 +120,7 @@ struct run {
 	int tasks_done;
 	int reruns;
 	bool job_ended;          /* a job finished: jobs that depend on it may arrive */
+	struct rng out_rng;      /* where output replicas go (its own: other draws stay as they were) */
 };
 
 double run_now(const struct run *r);

@@ -232,6 +232,7 @@ static void task_init(struct task *t, int id, int job, enum task_kind kind, int 
 	t->kind = kind;
 	t->index = index;
 	t->replicas[0] = t->replicas[1] = t->replicas[2] = -1;   /* placed by the runtime */
+	t->out_replicas[0] = t->out_replicas[1] = t->out_replicas[2] = -1;
 	t->state = TASK_PENDING;
 	t->server = -1;
 }
@@ -372,6 +373,30 @@ static void fill_staged(struct task *tasks, struct job *j, const struct job_spec
 	}
 }
 
+/* What a job writes: its output, or its last stages' outputs (unscaled). */
+static uint64_t spec_output(const struct job_spec *s)
+{
+	if (!s->nstages)
+		return s->output;
+	bool read[JOB_MAX_STAGES] = {false};
+	uint64_t out = 0;
+	for (int k = 0; k < s->nstages; k++)
+		for (int q = 0; q < s->stages[k].nparents; q++)
+			read[s->stages[k].parent[q].stage] = true;
+	for (int k = 0; k < s->nstages; k++)
+		out += read[k] ? 0 : s->stages[k].output;
+	return out;
+}
+
+/* A job that reads its dependencies' output: that, then its base input. */
+static struct job_spec with_lineage(const struct job_spec *specs, int i)
+{
+	struct job_spec s = specs[i];   /* shares the owned lists: read only */
+	for (int d = 0; s.lineage && d < s.ndeps; d++)
+		s.input += spec_output(&specs[s.deps[d]]);
+	return s;
+}
+
 int workload_build(struct workload *w, const struct job_spec *specs, int n, const struct workload_params *p,
 		   bool prescaled, const char *source, char err[512])
 {
@@ -385,13 +410,22 @@ int workload_build(struct workload *w, const struct job_spec *specs, int n, cons
 	long long ntasks = 0;
 	for (int i = 0; i < n; i++) {
 		const struct job_spec *s = &specs[i];
-		if (derive_counts(s, p, source, &nm[i], &nr[i], err))
-			goto fail;
 		for (int d = 0; d < s->ndeps; d++)
 			if (s->deps[d] < 0 || s->deps[d] >= i) {
 				job_fail(err, source, s, "dependency on a job that is not an earlier one");
 				goto fail;
 			}
+		struct job_spec eff = with_lineage(specs, i);
+		if (derive_counts(&eff, p, source, &nm[i], &nr[i], err))
+			goto fail;
+		uint64_t sum = 0;
+		for (int m = 0; eff.map_inputs && m < nm[i]; m++)
+			sum += eff.map_inputs[m];
+		if (eff.map_inputs && sum != eff.input) {
+			job_fail(err, source, s, "'map_input' sums to %llu bytes, not the input's %llu (its deps' "
+				 "output and its own)", (unsigned long long)sum, (unsigned long long)eff.input);
+			goto fail;
+		}
 		ntasks += nm[i] + nr[i];
 		if (ntasks > INT_MAX / 2) {
 			job_fail(err, source, s, "the workload has more than %d tasks", INT_MAX / 2);
@@ -405,14 +439,19 @@ int workload_build(struct workload *w, const struct job_spec *specs, int n, cons
 	int first = 0;
 	for (int i = 0; i < n; i++) {
 		struct job *j = &w->jobs[i];
-		fill_job(j, i, &specs[i], ds, ts);
+		struct job_spec eff = with_lineage(specs, i);
+		fill_job(j, i, &eff, ds, ts);
+		for (int d = 0; eff.lineage && d < eff.ndeps; d++)
+			j->lineage_bytes += w->jobs[eff.deps[d]].output_bytes;
+		if (eff.lineage)   /* exactly its parents' scaled output, then its own */
+			j->input_bytes = j->lineage_bytes + scale_bytes(specs[i].input, ds);
 		j->nmaps = nm[i];
 		j->nreduces = nr[i];
 		j->first_task = first;
-		if (specs[i].nstages)
-			fill_staged(w->tasks, j, &specs[i], p, ds, ts);
+		if (eff.nstages)
+			fill_staged(w->tasks, j, &eff, p, ds, ts);
 		else
-			fill_mapreduce(w->tasks, j, &specs[i], p, ds, ts);
+			fill_mapreduce(w->tasks, j, &eff, p, ds, ts);
 		stages_number_tasks(w->tasks, j);
 		first += nm[i] + nr[i];
 	}

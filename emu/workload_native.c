@@ -27,6 +27,9 @@
  *       "predicted": {"submit": 0, "shuffle": "9.5GB"},   what a predictor knows;
  *                                           each defaults to the actual value
  *       "deps": ["other-job"],              names of earlier jobs (at most 8)
+ *       "lineage": true,                    its input is its deps' output (where their last
+ *                                           stage wrote it), then "input" as a base input
+ *                                           (default 0); default false: "input" is new data
  *       "deadline": 600,                    seconds after submission, 0 = none
  *       "cpu": 1, "mem_gb": 2,              what each task asks of a server with resources:
  *       "disk_mbps": 0,                     cores, GB, MB/s; default task_cpu, task_mem_gb, 0
@@ -453,8 +456,8 @@ static int field_recurring(struct native *nf, int j, const char *k, json_t *v, s
 {
 	(void)x;
 	if (!json_is_boolean(v))
-		return nfail(nf, j, k, NULL, -1, "'recurring' must be true or false");
-	s->recurring = json_is_true(v);
+		return nfail(nf, j, k, NULL, -1, "'%s' must be true or false", k);
+	*(!strcmp(k, "lineage") ? &s->lineage : &s->recurring) = json_is_true(v);
 	return 0;
 }
 
@@ -718,7 +721,8 @@ static const struct field {
 	{"name", field_name}, {"submit", field_submit}, {"input", field_bytes}, {"shuffle", field_bytes},
 	{"output", field_bytes}, {"maps", field_counts}, {"reduces", field_counts},
 	{"map_duration", field_durations}, {"reduce_duration", field_durations}, {"map_input", field_map_input},
-	{"recurring", field_recurring}, {"predicted", field_predicted}, {"deps", field_deps},
+	{"recurring", field_recurring}, {"lineage", field_recurring}, {"predicted", field_predicted},
+	{"deps", field_deps},
 	{"deadline", field_deadline}, {"cpu", field_resources}, {"mem_gb", field_resources},
 	{"disk_mbps", field_resources}, {"map_resources", field_stage_resources},
 	{"reduce_resources", field_stage_resources}, {"stages", field_stages}, {"comment", field_comment},
@@ -757,7 +761,9 @@ static int job_name(struct native *nf, int j, json_t *o, struct job_spec *s)
 /* The checks that involve several keys of one job. */
 static int job_check(struct native *nf, int j, json_t *o, const struct job_spec *s, const struct jobx *x)
 {
-	if (!json_object_get(o, "input"))
+	if (s->lineage && !s->ndeps)
+		return nfail(nf, j, "lineage", NULL, -1, "'lineage' reads the output of the job's 'deps': it has none");
+	if (!json_object_get(o, "input") && !s->lineage)
 		return nfail(nf, j, NULL, NULL, -1, "missing 'input' (bytes the maps read)");
 	static const char *const by_stage[] = {"shuffle", "output", "maps", "reduces", "map_duration",
 					       "reduce_duration", "map_input", "map_resources", "reduce_resources"};
@@ -778,7 +784,7 @@ static int job_check(struct native *nf, int j, json_t *o, const struct job_spec 
 		uint64_t sum = 0;
 		for (size_t i = 0; i < x->n_map_inputs; i++)
 			sum += s->map_inputs[i];
-		if (sum != s->input)
+		if (sum != s->input && !s->lineage)   /* a lineage job's: workload_build checks it */
 			return nfail(nf, j, "map_input", NULL, -1, "'map_input' sums to %llu bytes, not the "
 				     "input's %llu", (unsigned long long)sum, (unsigned long long)s->input);
 	}

@@ -57,6 +57,7 @@ struct job_spec {
 	 * shuffle and output are not given: the stages say them); owned. */
 	struct stage_spec *stages;
 	int nstages;
+	bool lineage;               /* its input is its dependencies' output, then `input` (a base input) */
 };
 
 /* A spec with everything derived and nothing predicted. */

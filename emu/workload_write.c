@@ -171,7 +171,9 @@ static int put_job(FILE *f, const struct workload *w, const struct job *j)
 		return -1;
 	put_key(&o, "submit");
 	put_real(f, j->submit_s);
-	fprintf(f, ", \"input\": %llu", (unsigned long long)j->input_bytes);
+	fprintf(f, ", \"input\": %llu", (unsigned long long)(j->input_bytes - j->lineage_bytes));
+	if (j->lineage_bytes)
+		fputs(", \"lineage\": true", f);
 	bool mr = stages_is_mapreduce(j);
 	if (mr)
 		put_mapreduce(&o, w, j);

@@ -86,6 +86,9 @@ static void usage(FILE *f)
 		"                        the dissertation's simulator, 6.1.6); in hold mode a circuit\n"
 		"                        transfer starts only while its circuit is lit, and one caught\n"
 		"                        by the dark gives its copier back until the circuit returns\n"
+		"  --output-replicas 1|3 where a job's output is kept, which a job with \"lineage\" reads:\n"
+		"                        on the server that wrote it (1, default), or also on two servers\n"
+		"                        of another rack, as HDFS (3; the copies' traffic is not modelled)\n"
 		"  --stall-timeout S     agents: a data connection with no progress for S s is resumed on a\n"
 		"                        new one (default 120; 0 = never)\n"
 		"  --stall-retries N     agents: resumptions before the fetch fails and its task re-runs (default 3)\n"
@@ -158,7 +161,7 @@ static int num(const char *opt, const char *v, double lo, double hi, double *out
 }
 
 /* Options without a short form. */
-enum { OPT_CAPTURE = 0x100, OPT_CAPTURE_FILTER, OPT_CAPTURE_SNAPLEN, OPT_SCHED_OPT };
+enum { OPT_CAPTURE = 0x100, OPT_CAPTURE_FILTER, OPT_CAPTURE_SNAPLEN, OPT_SCHED_OPT, OPT_OUTPUT_REPLICAS };
 #define CAPTURES_MAX 64
 #define SCHED_OPTS_MAX 64
 
@@ -186,6 +189,7 @@ int cmd_run(int argc, char **argv)
 		{"capture-snaplen", required_argument, 0, OPT_CAPTURE_SNAPLEN},
 		{"copiers", required_argument, 0, 'C'}, {"slowdown", required_argument, 0, 'W'},
 		{"compare", required_argument, 0, 'Y'}, {"sched-opt", required_argument, 0, OPT_SCHED_OPT},
+		{"output-replicas", required_argument, 0, OPT_OUTPUT_REPLICAS},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	struct run_params rp;
 	struct workload_params wp;
@@ -329,6 +333,13 @@ int cmd_run(int argc, char **argv)
 				return 2;
 			}
 			snaplen_given = true;
+			break;
+		case OPT_OUTPUT_REPLICAS:
+			if (strcmp(optarg, "1") && strcmp(optarg, "3")) {
+				fprintf(stderr, "emu run: --output-replicas must be 1 or 3, not '%s'\n", optarg);
+				return 2;
+			}
+			rp.output_replicas = atoi(optarg);
 			break;
 		case OPT_SCHED_OPT:
 			if (rp.nsched_opts == SCHED_OPTS_MAX) {

@@ -333,6 +333,57 @@ Test(simrun, stages_run_in_dag_order_and_every_byte_is_read_once)
 	}
 }
 
+static void three_copies(struct run_params *p) { p->output_replicas = 3; }
+
+/* Lineage (workloads/chain.json): a job's maps read its dependencies'
+ * output where it was written (a last-stage task's server, or with 3
+ * copies also two servers of another rack), then its base input, placed as
+ * new data; delay scheduling then runs most of them near their block. */
+Test(simrun, a_child_job_reads_its_parents_output_where_it_was_written)
+{
+	struct topo t;
+	load_topo(&t, "topologies/geni-10rack.conf");
+	for (int copies = 1; copies <= 3; copies += 2) {
+		struct workload w;
+		load_workload(&w, "workloads/chain.json");
+		json_t *s = sim_run(&t, &w, "delay", copies == 1 ? "one" : "three", copies == 1 ? NULL : three_copies);
+		cr_assert_eq(num(s, "jobs_finished"), 4);
+		json_decref(s);
+		const struct job *score = &w.jobs[3];
+		cr_assert_eq(score->lineage_bytes, w.jobs[2].output_bytes + w.jobs[0].output_bytes);
+		cr_assert_eq(score->input_bytes, score->lineage_bytes + (uint64_t)(500e6 * w.params.data_scale),
+			     "its base input after the lineage");
+		int lineage_maps = 0, local = 0;
+		uint64_t at = 0;
+		for (int m = 0; m < score->nmaps; m++) {
+			const struct task *x = job_map(w.tasks, score, m);
+			uint64_t mid = at + x->input_bytes / 2;
+			at += x->input_bytes;
+			if (mid >= score->lineage_bytes)
+				continue;
+			lineage_maps++;
+			local += x->data_local || x->rack_local;
+			/* The block's first copy is where a last-stage (reduce) task
+			 * of iter2 or parse ran; the others in another rack, or none. */
+			bool wrote = false;
+			for (int k = 0; k < w.ntasks && !wrote; k++)
+				wrote = (w.tasks[k].job == 2 || w.tasks[k].job == 0) && w.tasks[k].kind == TASK_REDUCE &&
+					w.tasks[k].server == x->replicas[0];
+			cr_assert(wrote, "map %d's block is on server %d, where no parent wrote", m, x->replicas[0]);
+			if (copies == 1) {
+				cr_assert(x->replicas[1] == -1 && x->replicas[2] == -1);
+			} else {
+				cr_assert(x->replicas[1] >= 0 && x->replicas[2] >= 0 && x->replicas[1] != x->replicas[2]);
+				cr_assert_neq(topo_rack_of(&t, x->replicas[1]), topo_rack_of(&t, x->replicas[0]),
+					      "the copies are in another rack");
+			}
+		}
+		cr_assert_gt(lineage_maps, 3);
+		cr_assert_geq(local * 2, lineage_maps, "%d of %d lineage maps node- or rack-local", local, lineage_maps);
+		workload_free(&w);
+	}
+}
+
 /* A task that asks more than any server has is refused before the run. */
 Test(simrun, a_task_no_server_can_hold_is_refused)
 {

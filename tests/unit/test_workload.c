@@ -649,6 +649,27 @@ Test(workload, native_stages)
 	workload_free(&w);
 }
 
+/* Lineage: a job's input is its dependencies' output, then its own. */
+Test(workload, native_lineage)
+{
+	char err[512];
+	struct workload w;
+	struct workload_params p;
+	workload_params_default(&p);
+	p.data_scale = 0.01;
+	cr_assert_eq(workload_read(&w, "workloads/chain.json", &p, 0, err), 0, "%s", err);
+	cr_assert_eq(w.jobs[0].lineage_bytes, 0);
+	cr_assert_eq(w.jobs[1].lineage_bytes, w.jobs[0].output_bytes);
+	cr_assert_eq(w.jobs[1].input_bytes, w.jobs[1].lineage_bytes, "no base input");
+	cr_assert_eq(w.jobs[3].input_bytes, w.jobs[2].output_bytes + w.jobs[0].output_bytes + 5000000);
+	cr_assert_eq(w.jobs[1].nmaps, 1 + (10000000 - 1) / (134217728 / 100), "counted on the bytes it reads");
+	round_trip(&w);
+	workload_free(&w);
+	expect_error("{\"jobs\": [\n  {\"name\": \"a\",\n   \"lineage\": true}\n]}\n", 3, "'lineage' reads the output of the job's 'deps': it has none");
+	expect_error("{\"jobs\": [\n  {\"name\": \"a\", \"input\": 1},\n  {\"name\": \"b\", \"deps\": [\"a\"],\n"
+		     "   \"lineage\": 1}\n]}\n", 4, "'lineage' must be true or false");
+}
+
 Test(workload, native_stages_errors)
 {
 #define JOB(stages) "{\"jobs\": [\n  {\"name\": \"a\", \"input\": 1, \"stages\": [\n" stages "]}\n]}\n"
