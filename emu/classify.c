@@ -179,7 +179,6 @@ int classify_load(struct classifier *k, const char *path, char *err, size_t len)
 		return -1;
 	}
 	k->gamma = k->model->param.gamma;
-	k->c = k->model->param.C;
 	return 0;
 }
 

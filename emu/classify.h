@@ -28,7 +28,7 @@ struct labelled_job {
 
 struct classifier {
 	struct svm_model *model;
-	double c, gamma;             /* the hyper-parameters chosen */
+	double c, gamma;             /* the hyper-parameters chosen (a model file keeps gamma only) */
 	double cv_accuracy;          /* of the chosen pair, 0..1 (0 when loaded) */
 	void *train;                 /* a trained model's support vectors live here */
 };
