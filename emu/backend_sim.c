@@ -12,7 +12,7 @@
  * announce), the crossbar switches, and the new circuits light at
  * T + guard + δ — the emulator's sequence without its drain and netlink
  * time (sub-millisecond; its ocs.csv shows them). */
-#include "emu/copiers.h"
+#include "emu/fetch_queue.h"
 #include "emu/run_int.h"
 #include "emu/sim_net.h"
 #include <jansson.h>
@@ -34,8 +34,7 @@ struct sim_task {
 	int attempt;           /* events of an earlier attempt are stale */
 	bool computing;
 	uint64_t bytes_in;
-	struct xfer *queue;    /* reduce: transfers not started yet */
-	int nq, qhead, capq;
+	struct fetch_queue queue;   /* reduce: transfers not started yet */
 	struct sim_fetch {     /* reduce: running fetches, a flow each */
 		int n;
 		bool held;     /* a circuit fetch in hold mode: it moves only while lit */
@@ -161,12 +160,12 @@ static int rack_of(const struct run *r, int server) { return cluster_rack_of(&r-
  * circuit transfer is demand (the agents' rule, agents/tasks.c). */
 static bool held_kind(const struct run *r, const struct xfer *x) { return r->p.hold && x->circuit; }
 
-static void count_queued(struct run *r, const struct task *t, const struct xfer *x, int sign)
+static void count_queued(struct run *r, const struct xfer *x, int sign)
 {
 	if (!held_kind(r, x))
 		return;
 	struct sim_be *b = S(r);
-	int k = rack_of(r, x->src) * r->c.racks + rack_of(r, t->server);
+	int k = x->src_rack * r->c.racks + x->dst_rack;
 	b->queued_bytes[k] += sign * (int64_t)x->bytes;
 	b->queued_n[k] += sign;
 	b->nqueued += sign;
@@ -204,30 +203,31 @@ static void start_fetches(struct run *r, struct task *t)
 			return;
 		}
 		struct sim_fetch *f = &st->run[st->nrun];
-		if (!(f->n = copiers_take(st->queue, &st->qhead, st->nq, &rules, f->x)))
+		if (!(f->n = fq_take(&st->queue, &rules, f->x)))
 			break;
 		f->held = held_kind(r, &f->x[0]);
 		st->nrun++;
 		busy++;
 		uint64_t bytes = 0;
 		for (int i = 0; i < f->n; i++) {
-			count_queued(r, t, &f->x[i], -1);
+			count_queued(r, &f->x[i], -1);
 			bytes += f->x[i].bytes;
 			xfer_moving(r, f->x[i].id, S(r)->now);
 		}
 		start_flow(r, f->x[0].src, t->server, bytes, f->x[0].circuit, tag_of(t->id, f->x[0].id));
 	}
-	if (st->final && !st->nrun && st->qhead == st->nq && !st->computing)
+	if (st->final && !st->nrun && !fq_len(&st->queue) && !st->computing)
 		compute(r, t);
 }
+
+static void uncount_queued(const struct xfer *x, void *r) { count_queued(r, x, -1); }
 
 /* A task's state back to nothing (a new attempt, or done). */
 static void reset_task(struct run *r, struct task *t, int attempt)
 {
 	struct sim_task *st = &S(r)->tasks[t->id];
-	for (int i = st->qhead; i < st->nq; i++)
-		count_queued(r, t, &st->queue[i], -1);
-	free(st->queue);
+	fq_each(&st->queue, uncount_queued, r);
+	fq_free(&st->queue);
 	free(st->run);
 	*st = (struct sim_task){.attempt = attempt, .listed = st->listed};
 }
@@ -240,9 +240,9 @@ static void pump_waiting(struct run *r)
 	for (int i = 0; i < b->nwaiting; i++) {
 		int id = b->waiting[i];
 		struct sim_task *st = &b->tasks[id];
-		if (st->qhead < st->nq)
+		if (fq_len(&st->queue))
 			start_fetches(r, &r->w->tasks[id]);
-		if (st->qhead < st->nq)
+		if (fq_len(&st->queue))
 			b->waiting[keep++] = id;
 		else
 			st->listed = false;
@@ -266,18 +266,20 @@ static void sim_fetch(struct run *r, struct task *t, const struct xfer *xs, int 
 {
 	struct sim_be *b = S(r);
 	struct sim_task *st = &b->tasks[t->id];
-	if (grow(&st->queue, &st->capq, st->nq + n, sizeof *st->queue, 16) ||
-	    (!st->listed && grow(&b->waiting, &b->capwaiting, b->nwaiting + 1, sizeof *b->waiting, 64))) {
+	if (!st->listed && grow(&b->waiting, &b->capwaiting, b->nwaiting + 1, sizeof *b->waiting, 64)) {
 		run_say(r, "simulator: out of memory for transfers");
 		return;
 	}
 	for (int i = 0; i < n; i++) {
-		st->queue[st->nq++] = xs[i];
-		count_queued(r, t, &xs[i], +1);
+		if (fq_push(&st->queue, &xs[i])) {
+			run_say(r, "simulator: out of memory for transfers");
+			return;
+		}
+		count_queued(r, &xs[i], +1);
 	}
 	st->final = final;
 	start_fetches(r, t);
-	if (st->qhead < st->nq && !st->listed) {   /* looked at again when circuits change */
+	if (fq_len(&st->queue) && !st->listed) {   /* looked at again when circuits change */
 		b->waiting[b->nwaiting++] = t->id;
 		st->listed = true;
 	}
@@ -504,7 +506,7 @@ static void sim_teardown(struct run *r)
 	if (r->ocs_on)
 		ocs_ctl_free(&r->ocs);
 	for (int i = 0; b->tasks && i < r->w->ntasks; i++) {
-		free(b->tasks[i].queue);
+		fq_free(&b->tasks[i].queue);
 		free(b->tasks[i].run);
 	}
 	free(b->tasks);

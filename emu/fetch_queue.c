@@ -1,0 +1,212 @@
+/* fetch_queue.c — see fetch_queue.h. */
+#include "emu/fetch_queue.h"
+#include <stdlib.h>
+#include <string.h>
+
+struct fq_item {
+	int id;                 /* -1: taken */
+	int next;               /* the next item of its lane, -1 */
+	uint64_t bytes;
+};
+
+struct fq_lane {
+	int src, src_rack, dst_rack;
+	bool circuit;
+	int head, tail;         /* items; head -1 = empty, and not in the heap */
+};
+
+static int grow(void *pp, int *cap, int need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	int c = *cap ? *cap : 16;
+	while (c < need)
+		c *= 2;
+	void *p = realloc(*(void **)pp, (size_t)c * size);
+	if (!p)
+		return -1;
+	*(void **)pp = p;
+	*cap = c;
+	return 0;
+}
+
+/* ---- lanes by (holder, flag) -------------------------------------------- */
+
+static int key_of(int src, bool circuit) { return src * 2 + circuit; }
+
+static unsigned hash(int key, int cap) { return ((uint32_t)key * 2654435769u) >> (32 - __builtin_ctz(cap)); }
+
+static int *slot_of(struct fetch_queue *q, int key)
+{
+	unsigned k = hash(key, q->capslot);
+	while (q->slot[k] >= 0 && key_of(q->lane[q->slot[k]].src, q->lane[q->slot[k]].circuit) != key)
+		k = (k + 1) & (q->capslot - 1);
+	return &q->slot[k];
+}
+
+static int rehash(struct fetch_queue *q, int cap)
+{
+	int *s = malloc(cap * sizeof *s);
+	if (!s)
+		return -1;
+	free(q->slot);
+	q->slot = s;
+	q->capslot = cap;
+	memset(s, 0xff, cap * sizeof *s);
+	for (int i = 0; i < q->nlane; i++)
+		*slot_of(q, key_of(q->lane[i].src, q->lane[i].circuit)) = i;
+	return 0;
+}
+
+static int lane_for(struct fetch_queue *q, const struct xfer *x)
+{
+	if ((q->nlane + 1) * 2 > q->capslot && rehash(q, q->capslot ? 2 * q->capslot : 16))
+		return -1;
+	int *s = slot_of(q, key_of(x->src, x->circuit));
+	if (*s >= 0)
+		return *s;
+	if (grow(&q->lane, &q->caplane, q->nlane + 1, sizeof *q->lane) ||
+	    grow(&q->heap, &q->capheap, q->nlane + 1, sizeof *q->heap))
+		return -1;
+	q->lane[q->nlane] = (struct fq_lane){.src = x->src, .src_rack = x->src_rack, .dst_rack = x->dst_rack,
+					     .circuit = x->circuit, .head = -1, .tail = -1};
+	return *s = q->nlane++;
+}
+
+/* ---- the heap of lanes, by their front's arrival ------------------------ */
+
+static bool older(const struct fetch_queue *q, int a, int b) { return q->lane[a].head < q->lane[b].head; }
+
+/* Lane l, at heap[nheap] (where heap_pop left it, or put there), joins the heap. */
+static void heap_push(struct fetch_queue *q, int l)
+{
+	int i = q->nheap++;
+	while (i > 0 && older(q, l, q->heap[(i - 1) / 2])) {
+		q->heap[i] = q->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	q->heap[i] = l;
+}
+
+/* The oldest lane leaves the heap, and is left at heap[nheap]. */
+static int heap_pop(struct fetch_queue *q)
+{
+	int top = q->heap[0], x = q->heap[--q->nheap], i = 0;
+	for (;;) {
+		int c = 2 * i + 1;
+		if (c >= q->nheap)
+			break;
+		if (c + 1 < q->nheap && older(q, q->heap[c + 1], q->heap[c]))
+			c++;
+		if (!older(q, q->heap[c], x))
+			break;
+		q->heap[i] = q->heap[c];
+		i = c;
+	}
+	if (q->nheap)
+		q->heap[i] = x;
+	q->heap[q->nheap] = top;
+	return top;
+}
+
+/* ---- items -------------------------------------------------------------- */
+
+/* Drop the taken items, keeping the order (so the heap's stays right). */
+static int compact(struct fetch_queue *q)
+{
+	int *to = malloc((q->nitem ? q->nitem : 1) * sizeof *to), n = 0;
+	if (!to)
+		return -1;
+	for (int i = 0; i < q->nitem; i++) {
+		to[i] = n;
+		if (q->item[i].id >= 0)
+			q->item[n++] = q->item[i];
+	}
+	for (int i = 0; i < n; i++)
+		if (q->item[i].next >= 0)
+			q->item[i].next = to[q->item[i].next];
+	for (int l = 0; l < q->nlane; l++)
+		if (q->lane[l].head >= 0) {
+			q->lane[l].head = to[q->lane[l].head];
+			q->lane[l].tail = to[q->lane[l].tail];
+		}
+	q->nitem = n;
+	free(to);
+	return 0;
+}
+
+int fq_push(struct fetch_queue *q, const struct xfer *x)
+{
+	if (q->nitem == q->capitem && q->live * 2 <= q->nitem && compact(q))
+		return -1;
+	int l = lane_for(q, x);
+	if (l < 0 || grow(&q->item, &q->capitem, q->nitem + 1, sizeof *q->item))
+		return -1;
+	int i = q->nitem++;
+	q->item[i] = (struct fq_item){.id = x->id, .next = -1, .bytes = x->bytes};
+	struct fq_lane *ln = &q->lane[l];
+	if (ln->head < 0) {
+		ln->head = ln->tail = i;
+		heap_push(q, l);
+	} else {
+		q->item[ln->tail].next = i;
+		ln->tail = i;
+	}
+	q->live++;
+	return 0;
+}
+
+static struct xfer xfer_at(const struct fetch_queue *q, const struct fq_lane *ln, int i)
+{
+	return (struct xfer){.id = q->item[i].id, .src = ln->src, .bytes = q->item[i].bytes, .circuit = ln->circuit,
+			     .src_rack = ln->src_rack, .dst_rack = ln->dst_rack};
+}
+
+int fq_take(struct fetch_queue *q, const struct copier_rules *rules, struct xfer out[FETCH_MAX_XFERS])
+{
+	/* Lanes come off the heap oldest first until one may start; those
+	 * passed over wait in heap[nheap..end) and go back after. */
+	int end = q->nheap, pick = -1, n = 0;
+	while (q->nheap) {
+		int l = heap_pop(q);
+		struct xfer front = xfer_at(q, &q->lane[l], q->lane[l].head);
+		if (rules->movable(&front, rules->arg) && !rules->holder_busy(front.src, rules->arg)) {
+			pick = l;
+			break;
+		}
+	}
+	if (pick >= 0) {
+		struct fq_lane *ln = &q->lane[pick];
+		while (ln->head >= 0 && n < FETCH_MAX_XFERS) {
+			struct fq_item *it = &q->item[ln->head];
+			out[n++] = xfer_at(q, ln, ln->head);
+			it->id = -1;
+			ln->head = it->next;
+		}
+		if (ln->head < 0)
+			ln->tail = -1;
+		q->live -= n;
+	}
+	for (int i = q->nheap; i < end; i++)
+		if (q->lane[q->heap[i]].head >= 0)
+			heap_push(q, q->heap[i]);
+	return n;
+}
+
+void fq_each(const struct fetch_queue *q, void (*fn)(const struct xfer *x, void *arg), void *arg)
+{
+	for (int l = 0; l < q->nlane; l++)
+		for (int i = q->lane[l].head; i >= 0; i = q->item[i].next) {
+			struct xfer x = xfer_at(q, &q->lane[l], i);
+			fn(&x, arg);
+		}
+}
+
+void fq_free(struct fetch_queue *q)
+{
+	free(q->item);
+	free(q->lane);
+	free(q->slot);
+	free(q->heap);
+	memset(q, 0, sizeof *q);
+}

@@ -1,0 +1,39 @@
+/* fetch_queue.h — a reduce's queued transfers, indexed so that the next
+ * fetch is found without scanning the queue: copiers_take's rule
+ * (emu/copiers.c), the same choices in the same order, for queues of 10^4
+ * transfers (a paper-scale reduce is told of every holder's new outputs at
+ * every heartbeat, and takes 20 at a time).
+ *
+ * The queue is kept as lanes, one per (holder, circuit-eligible): a fetch
+ * takes from one lane's front, and the oldest transfer that could start is
+ * the front of some lane, so the lanes sit in a heap by the age of their
+ * front.  The rules' movable() must depend only on a transfer's holder and
+ * circuit flag (true of the simulator's: hold mode and the lit circuits). */
+#ifndef EMU_FETCH_QUEUE_H
+#define EMU_FETCH_QUEUE_H
+#include "emu/copiers.h"
+#include <stdint.h>
+
+struct fq_item;
+struct fq_lane;
+
+struct fetch_queue {
+	struct fq_item *item;   /* in arrival order; the taken ones are dead until compacted */
+	int nitem, capitem, live;
+	struct fq_lane *lane;
+	int nlane, caplane;
+	int *slot, capslot;     /* lane index by (holder, circuit): open addressing, -1 = empty */
+	int *heap, nheap, capheap;   /* lanes with transfers, by the arrival of their front */
+};
+
+/* Append x (its id, holder, racks, bytes and flag; no address).  -1: out of memory. */
+int fq_push(struct fetch_queue *q, const struct xfer *x);
+/* copiers_take on the queue (see emu/copiers.h). */
+int fq_take(struct fetch_queue *q, const struct copier_rules *rules, struct xfer out[FETCH_MAX_XFERS]);
+/* Transfers not taken. */
+static inline int fq_len(const struct fetch_queue *q) { return q->live; }
+/* Call fn on every transfer not taken, in no particular order. */
+void fq_each(const struct fetch_queue *q, void (*fn)(const struct xfer *x, void *arg), void *arg);
+/* Empty, memory released. */
+void fq_free(struct fetch_queue *q);
+#endif
