@@ -200,25 +200,30 @@ int cluster_pending_maps(const struct cluster *c, const struct job *j)
 }
 
 /* Stage st may start its tasks: every parent read over a shuffle or a
- * broadcast has done its slowstart share (MapReduce's rule, per edge); a
- * one-to-one edge is checked per task (cluster_task_runnable). */
+ * broadcast has done its slowstart share (MapReduce's rule, per edge);
+ * one-to-one and listed tasks are checked per task (cluster_task_runnable). */
 static bool stage_allowed(const struct cluster *c, const struct job *j, int st)
 {
 	const struct stage *s = &j->stages[st];
 	for (int p = 0; p < s->nparents; p++) {
 		const struct stage *ps = &j->stages[s->parent[p].stage];
-		if (s->parent[p].kind != EDGE_ONE_TO_ONE && ps->done < c->slowstart * ps->ntasks - 1e-9)
+		if ((s->parent[p].kind == EDGE_SHUFFLE || s->parent[p].kind == EDGE_BROADCAST) &&
+		    ps->done < c->slowstart * ps->ntasks - 1e-9)
 			return false;
 	}
 	return true;
 }
 
-static bool one_to_one_ready(const struct cluster *c, const struct job *j, const struct task *t)
+/* Its own parent tasks are done: a one-to-one edge's, and those it lists. */
+static bool task_parents_done(const struct cluster *c, const struct job *j, const struct task *t)
 {
 	const struct stage *s = &j->stages[t->stage];
 	for (int p = 0; p < s->nparents; p++)
 		if (s->parent[p].kind == EDGE_ONE_TO_ONE &&
 		    stage_task(c->w->tasks, j, s->parent[p].stage, t->sindex)->state != TASK_DONE)
+			return false;
+	for (int d = 0; d < t->ntdeps; d++)
+		if (c->w->tasks[j->first_task + c->w->tdeps[t->tdep_first + d].task].state != TASK_DONE)
 			return false;
 	return true;
 }
@@ -227,19 +232,36 @@ bool cluster_task_runnable(const struct cluster *c, const struct task *t)
 {
 	const struct job *j = &c->w->jobs[t->job];
 	return t->state == TASK_PENDING && cluster_job_active(c, j) &&
-	       (t->kind == TASK_MAP || (stage_allowed(c, j, t->stage) && one_to_one_ready(c, j, t)));
+	       (t->kind == TASK_MAP || (stage_allowed(c, j, t->stage) && task_parents_done(c, j, t)));
+}
+
+/* Its tasks wait on their own parent tasks (one-to-one, listed). */
+static bool per_task_parents(const struct stage *s)
+{
+	for (int p = 0; p < s->nparents; p++)
+		if (s->parent[p].kind == EDGE_ONE_TO_ONE || s->parent[p].kind == EDGE_TASKS)
+			return true;
+	return false;
 }
 
 int cluster_pending_reduces(const struct cluster *c, const struct job *j)
 {
-	if (!cluster_job_active(c, j) || !cluster_reduces_allowed(c, j))
+	if (!cluster_job_active(c, j))
 		return 0;
-	if (j->nstages <= 2)
-		return j->nreduces - j->reduces_done - j->reduces_running;
 	int n = 0;
-	for (int st = 1; st < j->nstages; st++)
-		if (stage_allowed(c, j, st))
-			n += j->stages[st].ntasks - j->stages[st].done - j->stages[st].running;
+	for (int st = 1; st < j->nstages; st++) {
+		const struct stage *s = &j->stages[st];
+		if (!stage_allowed(c, j, st))
+			continue;
+		if (!per_task_parents(s)) {
+			n += s->ntasks - s->done - s->running;
+			continue;
+		}
+		for (int i = 0; i < s->ntasks; i++) {
+			const struct task *t = stage_task(c->w->tasks, j, st, i);
+			n += t->state == TASK_PENDING && task_parents_done(c, j, t);
+		}
+	}
 	return n;
 }
 
@@ -401,14 +423,14 @@ struct task *cluster_best_map(const struct cluster *cc, const struct job *j, int
 
 struct task *cluster_next_reduce(const struct cluster *c, const struct job *j)
 {
-	if (!cluster_job_active(c, j) || !cluster_reduces_allowed(c, j))
+	if (!cluster_job_active(c, j))
 		return NULL;
 	for (int st = 1; st < j->nstages; st++) {
 		if (!stage_allowed(c, j, st))
 			continue;
 		for (int i = 0; i < j->stages[st].ntasks; i++) {
 			struct task *t = stage_task(c->w->tasks, j, st, i);
-			if (t->state == TASK_PENDING && one_to_one_ready(c, j, t))
+			if (t->state == TASK_PENDING && task_parents_done(c, j, t))
 				return t;
 		}
 	}
@@ -478,11 +500,15 @@ int cluster_check_asks(const struct topo *t, const struct workload *w, char err[
 				struct res cap = class_capacity(&t->cls[k]);
 				fits = topo_class_servers(t, k) && res_fits(&ask, &cap);
 			}
-			if (!fits)
-				return snprintf(err, 512, "%s: job '%s', stage '%s': a task asks for %g cores, %g GB and "
-						"%g MB/s of disk, more than any server of %s has", w->source, w->jobs[i].name,
-						st->name, ask.v[RES_CORES] / 1e3, ask.v[RES_MEM] / 1e9, ask.v[RES_DISK] / 1e6,
-						t->name[0] ? t->name : "the topology"), -1;
+			if (!fits) {
+				char at[16] = "";
+				if (w->jobs[i].line > 0)
+					snprintf(at, sizeof at, ":%d", w->jobs[i].line);
+				return snprintf(err, 512, "%s%s: job '%s', stage '%s': a task asks for %g core(s), %g GB "
+						"and %g MB/s of disk, more than any server of %s has", w->source, at,
+						w->jobs[i].name, st->name, ask.v[RES_CORES] / 1e3, ask.v[RES_MEM] / 1e9,
+						ask.v[RES_DISK] / 1e6, t->name[0] ? t->name : "the topology"), -1;
+			}
 		}
 	return 0;
 }

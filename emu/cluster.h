@@ -89,9 +89,11 @@ void cluster_job_arrive(struct cluster *c, struct job *j);
 /* A job may run: arrived (submit time passed, dependencies finished) and not finished. */
 bool cluster_job_active(const struct cluster *c, const struct job *j);
 bool cluster_job_finished(const struct job *j);
-/* Its reduces may start: maps_done >= slowstart x nmaps. */
+/* Its reduces may start: maps_done >= slowstart x nmaps (MapReduce's rule;
+ * a later stage's is cluster_next_reduce's). */
 bool cluster_reduces_allowed(const struct cluster *c, const struct job *j);
-/* Pending tasks of a job that may start now (maps, then reduces if allowed). */
+/* Pending tasks of a job that may start now (maps; reduces as
+ * cluster_next_reduce allows them). */
 int cluster_pending_maps(const struct cluster *c, const struct job *j);
 int cluster_pending_reduces(const struct cluster *c, const struct job *j);
 
@@ -104,9 +106,10 @@ enum locality cluster_locality(const struct cluster *c, const struct task *t, in
  * call (replicas must be placed by then), so a call costs what it skips. */
 struct task *cluster_best_map(const struct cluster *c, const struct job *j, int server, enum locality *loc);
 /* A pending reduce of job j that may start, else NULL: of the first stage
- * whose parents allow it (cluster_reduces_allowed, and every parent stage
- * read over a shuffle or broadcast has done its slowstart share), the first
- * in order (one whose one-to-one parent task is done). */
+ * whose parents allow it (every parent stage read over a shuffle or
+ * broadcast has done its slowstart share; in MapReduce,
+ * cluster_reduces_allowed), the first in order whose own parent tasks
+ * (one-to-one, listed) are done. */
 struct task *cluster_next_reduce(const struct cluster *c, const struct job *j);
 
 /* t is pending and may start now (its job is active; a reduce: as

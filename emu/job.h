@@ -30,6 +30,8 @@ struct task {
 	enum task_kind kind;
 	int index;               /* 0..nmaps-1 or 0..nreduces-1 within the job */
 	int stage, sindex;       /* its stage, and its index there */
+	int tdep_first, ntdeps;  /* the parent tasks it lists (workload.tdeps[tdep_first ..]) */
+	int nchildren;           /* tasks that list it */
 	double work_s;           /* compute on the reference server (speed 1), time_scale applied */
 	uint64_t input_bytes;    /* map: its input block; reduce: its shuffle partition (sum over maps) */
 	uint64_t output_bytes;   /* map: map output (all partitions); reduce: final output */
@@ -52,7 +54,13 @@ enum edge_kind {
 	EDGE_SHUFFLE,     /* all to all: task i gets its share (1/n) of every parent task's output */
 	EDGE_ONE_TO_ONE,  /* task i reads parent task i's output (the stages have as many tasks) */
 	EDGE_BROADCAST,   /* every task reads every parent task's whole output */
+	EDGE_TASKS,       /* task-level dependencies: a task reads the parent tasks it lists
+			     (workload.tdeps), an equal share of each one's output among its children */
 };
+
+/* A listed parent task: its job-relative index, and which of its children
+ * this one is (its share of the output). */
+struct task_dep { int task, rank; };
 
 struct stage {
 	char name[24];
@@ -68,6 +76,7 @@ struct stage {
 struct job {
 	int id;                  /* index in workload.jobs */
 	char name[32];
+	int line;                /* where its workload file defines it (messages), 0 = unknown */
 	double submit_s;         /* actual arrival, seconds since run start (scaled) */
 	double pred_submit_s;    /* predicted arrival (recurring jobs), = submit_s if none */
 	uint64_t input_bytes, shuffle_bytes, output_bytes;   /* actual, data_scale applied */

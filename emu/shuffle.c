@@ -27,7 +27,7 @@ static uint64_t partition(const struct task *map, int nreduces, int ri)
 }
 
 /* What reduce `red` reads of finished task `src`'s output (0: nothing). */
-static uint64_t reads(const struct job *j, const struct task *red, const struct task *src)
+static uint64_t reads(const struct workload *w, const struct job *j, const struct task *red, const struct task *src)
 {
 	const struct stage_edge *e = stages_edge(j, red->stage, src->stage);
 	if (!e)
@@ -36,6 +36,13 @@ static uint64_t reads(const struct job *j, const struct task *red, const struct 
 	case EDGE_SHUFFLE: return partition(src, j->stages[red->stage].ntasks, red->sindex);
 	case EDGE_ONE_TO_ONE: return src->sindex == red->sindex ? src->output_bytes : 0;
 	case EDGE_BROADCAST: return src->output_bytes;
+	case EDGE_TASKS:
+		for (int d = 0; d < red->ntdeps; d++) {
+			const struct task_dep *td = &w->tdeps[red->tdep_first + d];
+			if (j->first_task + td->task == src->id)
+				return partition(src, src->nchildren, td->rank);
+		}
+		return 0;
 	}
 	return 0;
 }
@@ -50,13 +57,17 @@ static int nsources(const struct job *j)
 	return n;
 }
 
-/* Every parent stage of the reduce's stage is done: no more will follow. */
+/* Every output the reduce reads is there: no more will follow.  Over a
+ * shuffle or broadcast that is the whole parent stage; over one-to-one and
+ * listed edges its own parent tasks, which were done before it started. */
 static bool parents_done(const struct job *j, const struct task *red)
 {
 	const struct stage *s = &j->stages[red->stage];
-	for (int p = 0; p < s->nparents; p++)
-		if (j->stages[s->parent[p].stage].done < j->stages[s->parent[p].stage].ntasks)
+	for (int p = 0; p < s->nparents; p++) {
+		const struct stage *ps = &j->stages[s->parent[p].stage];
+		if ((s->parent[p].kind == EDGE_SHUFFLE || s->parent[p].kind == EDGE_BROADCAST) && ps->done < ps->ntasks)
 			return false;
+	}
 	return true;
 }
 
@@ -146,7 +157,7 @@ static void pump_reduce(struct run *r, struct job *j, struct task *red, int firs
 			r->scratch_seen[src->server] = true;
 			holders[nh++] = src->server;
 		}
-		by_holder[src->server] += reads(j, red, src);
+		by_holder[src->server] += reads(r->w, j, red, src);
 	}
 	struct fetch_order order = {.c = &r->c, .first_rack = first_rack, .reduce = red->index};
 	qsort_r(holders, nh, sizeof *holders, by_fetch_order, &order);

@@ -5,6 +5,7 @@
 
 static const char *const edge_names[] = {
 	[EDGE_SHUFFLE] = "shuffle", [EDGE_ONE_TO_ONE] = "one-to-one", [EDGE_BROADCAST] = "broadcast",
+	[EDGE_TASKS] = "tasks",
 };
 
 const char *edge_kind_name(enum edge_kind k)
@@ -69,7 +70,7 @@ void stages_number_tasks(struct task *tasks, const struct job *j)
 bool stages_is_mapreduce(const struct job *j)
 {
 	return !strcmp(j->stages[0].name, "map") &&
-	       (j->nstages == 1 || (j->nstages == 2 && !strcmp(j->stages[1].name, "reduce") &&
+	       ((j->nstages == 1 && !j->output_bytes) || (j->nstages == 2 && !strcmp(j->stages[1].name, "reduce") &&
 				    j->stages[1].nparents == 1 && j->stages[1].parent[0].kind == EDGE_SHUFFLE));
 }
 

@@ -19,8 +19,8 @@ void stages_number_tasks(struct task *tasks, const struct job *j);
 /* The edge from stage `child` to stage `parent`, or NULL if it reads none. */
 const struct stage_edge *stages_edge(const struct job *j, int child, int parent);
 
-/* MapReduce as the maps-and-reduces form says it: a "map" stage, and
- * maybe a "reduce" stage reading it over a shuffle. */
+/* MapReduce as the maps-and-reduces form says it: a "map" stage, and a
+ * "reduce" stage reading it over a shuffle, or none (then no output). */
 bool stages_is_mapreduce(const struct job *j);
 
 const char *edge_kind_name(enum edge_kind k);

@@ -117,8 +117,11 @@ void job_specs_free(struct job_spec *specs, int n)
 		free(specs[i].map_durations);
 		free(specs[i].reduce_durations);
 		free(specs[i].map_inputs);
-		for (int k = 0; k < specs[i].nstages; k++)
+		for (int k = 0; k < specs[i].nstages; k++) {
 			free(specs[i].stages[k].works);
+			free(specs[i].stages[k].tp_first);
+			free(specs[i].stages[k].tp);
+		}
 		free(specs[i].stages);
 	}
 	free(specs);
@@ -279,6 +282,7 @@ static void fill_job(struct job *j, int id, const struct job_spec *s, double ds,
 	memset(j, 0, sizeof(*j));
 	j->id = id;
 	snprintf(j->name, sizeof(j->name), "%s", s->name);
+	j->line = s->line;
 	j->submit_s = s->submit * ts;
 	j->pred_submit_s = s->has_pred_submit ? s->pred_submit * ts : j->submit_s;
 	j->input_bytes = scale_bytes(s->input, ds);
@@ -322,6 +326,7 @@ static uint64_t stage_input(const struct job *j, const uint64_t *out, int st, in
 		case EDGE_SHUFFLE: in += workload_share(out[ps], s->ntasks, i); break;
 		case EDGE_ONE_TO_ONE: in += workload_share(out[ps], pn, i); break;
 		case EDGE_BROADCAST: in += out[ps]; break;
+		case EDGE_TASKS: break;   /* per listed task, once every child is known (fill_staged) */
 		}
 	}
 	return in;
@@ -330,9 +335,10 @@ static uint64_t stage_input(const struct job *j, const uint64_t *out, int st, in
 /* A job given by its stages: stage 0 reads the input (even split), every
  * task writes its share of its stage's output; work as given, else the
  * maps' and reduces' rules on the bytes a task reads and writes. */
-static void fill_staged(struct task *tasks, struct job *j, const struct job_spec *s,
+static void fill_staged(struct workload *w, struct job *j, const struct job_spec *s,
 			const struct workload_params *p, double ds, double ts)
 {
+	struct task *tasks = w->tasks;
 	uint64_t out[JOB_MAX_STAGES];
 	j->nstages = s->nstages;
 	for (int k = 0; k < s->nstages; k++) {
@@ -364,6 +370,24 @@ static void fill_staged(struct task *tasks, struct job *j, const struct job_spec
 				t->input_bytes = stage_input(j, out, k, i);
 			}
 			t->output_bytes = workload_share(out[k], g->tasks, i);
+			/* Listed parents: this task is the next child of each. */
+			t->tdep_first = w->ntdeps;
+			for (int q = g->tp_first ? g->tp_first[i] : 0; g->tp_first && q < g->tp_first[i + 1]; q++) {
+				int parent = j->stages[g->tp[q].stage].first + g->tp[q].index;
+				w->tdeps[w->ntdeps++] = (struct task_dep){parent, tasks[j->first_task + parent].nchildren++};
+				t->ntdeps++;
+			}
+		}
+	}
+	for (int k = 0; k < s->nstages; k++) {
+		const struct stage_spec *g = &s->stages[k];
+		for (int i = 0; i < g->tasks; i++) {
+			struct task *t = stage_task(tasks, j, k, i);
+			for (int d = 0; d < t->ntdeps; d++) {
+				const struct task_dep *td = &w->tdeps[t->tdep_first + d];
+				const struct task *par = &tasks[j->first_task + td->task];
+				t->input_bytes += workload_share(par->output_bytes, par->nchildren, td->rank);
+			}
 			double in = (double)t->input_bytes / ds, wrote = (double)t->output_bytes / ds;   /* unscaled */
 			double d = g->works ? g->works[i] : g->work >= 0 ? g->work
 				 : k == 0 ? p->map_overhead_s + in / p->map_rate
@@ -432,9 +456,18 @@ int workload_build(struct workload *w, const struct job_spec *specs, int n, cons
 			goto fail;
 		}
 	}
+	long long ntdeps = 0;
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < specs[i].nstages; k++)
+			ntdeps += specs[i].stages[k].tp_first ? specs[i].stages[k].tp_first[specs[i].stages[k].tasks] : 0;
+	if (ntdeps > INT_MAX / 2) {
+		workload_fail(err, "%s: more than %d listed task dependencies", source, INT_MAX / 2);
+		goto fail;
+	}
 	w->jobs = calloc((size_t)n + 1, sizeof(*w->jobs));
 	w->tasks = calloc((size_t)ntasks + 1, sizeof(*w->tasks));
-	if (!w->jobs || !w->tasks)
+	w->tdeps = calloc((size_t)ntdeps + 1, sizeof(*w->tdeps));
+	if (!w->jobs || !w->tasks || !w->tdeps)
 		goto oom;
 	int first = 0;
 	for (int i = 0; i < n; i++) {
@@ -449,7 +482,7 @@ int workload_build(struct workload *w, const struct job_spec *specs, int n, cons
 		j->nreduces = nr[i];
 		j->first_task = first;
 		if (eff.nstages)
-			fill_staged(w->tasks, j, &eff, p, ds, ts);
+			fill_staged(w, j, &eff, p, ds, ts);
 		else
 			fill_mapreduce(w->tasks, j, &eff, p, ds, ts);
 		stages_number_tasks(w->tasks, j);
@@ -477,6 +510,7 @@ void workload_free(struct workload *w)
 		return;
 	free(w->jobs);
 	free(w->tasks);
+	free(w->tdeps);
 	memset(w, 0, sizeof(*w));
 }
 struct job_spec *specs_add(struct specs *a)

@@ -45,6 +45,8 @@ struct workload {
 	int njobs;
 	struct task *tasks;
 	int ntasks;
+	struct task_dep *tdeps;     /* listed parent tasks (EDGE_TASKS), by task */
+	int ntdeps;
 	struct workload_params params;
 	char source[256];           /* file name or "synthetic:..." */
 };

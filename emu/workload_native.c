@@ -297,21 +297,25 @@ static void names_add(struct native *nf, int job)
 	nf->names[i] = job + 1;
 }
 
-/* Value parsers: 0, or -1 after reporting the problem at job j's key. */
-static int get_size(struct native *nf, int j, const char *key, const char *sub, int idx, json_t *v, uint64_t *out)
+/* A size: bytes (a number) or a string like "10GB"; false if it is none. */
+static bool size_value(json_t *v, uint64_t *out)
 {
 	if (json_is_integer(v) && json_integer_value(v) >= 0 && (uint64_t)json_integer_value(v) <= WORKLOAD_MAX_BYTES) {
 		*out = (uint64_t)json_integer_value(v);
-		return 0;
+		return true;
 	}
 	if (json_is_real(v) && json_real_value(v) >= 0 && json_real_value(v) <= (double)WORKLOAD_MAX_BYTES) {
 		*out = (uint64_t)llround(json_real_value(v));
-		return 0;
+		return true;
 	}
-	if (json_is_string(v) && !units_parse_size(json_string_value(v), out) && *out <= WORKLOAD_MAX_BYTES)
-		return 0;
-	return nfail(nf, j, key, sub, idx, "'%s' must be a size: bytes (a number up to 1e18) or a string "
-		     "like \"10GB\" or \"64KiB\"", sub ? sub : key);
+	return json_is_string(v) && !units_parse_size(json_string_value(v), out) && *out <= WORKLOAD_MAX_BYTES;
+}
+#define SIZE_WANTED "a size: bytes (a number up to 1e18) or a string like \"10GB\" or \"64KiB\""
+
+/* Value parsers: 0, or -1 after reporting the problem at job j's key. */
+static int get_size(struct native *nf, int j, const char *key, const char *sub, int idx, json_t *v, uint64_t *out)
+{
+	return size_value(v, out) ? 0 : nfail(nf, j, key, sub, idx, "'%s' must be " SIZE_WANTED, sub ? sub : key);
 }
 
 static int get_seconds(struct native *nf, int j, const char *key, const char *sub, int idx, json_t *v,
@@ -527,19 +531,22 @@ static int ask_kind(const char *k)
 	return -1;
 }
 
+/* An ask's value, or NULL and *out set; else what it must be. */
+static const char *ask_value(const char *name, json_t *v, double *out)
+{
+	/* Every task asks for some CPU, counted in thousandths of a core. */
+	bool cpu = !strcmp(name, "cpu");
+	if (json_is_number(v) && nonneg(json_number_value(v)) && json_number_value(v) >= (cpu ? 0.001 : 0)) {
+		*out = json_number_value(v);
+		return NULL;
+	}
+	return cpu ? "a number of at least 0.001 (a thousandth of a core)" : "a non-negative number";
+}
+
 static int get_ask(struct native *nf, int j, const char *key, const char *sub, json_t *v, double *out)
 {
-	const char *name = sub ? sub : key;
-	/* Every task asks for some CPU, counted in thousandths of a core. */
-	double least = strcmp(name, "cpu") ? 0 : 0.001;
-	if (json_is_number(v) && nonneg(json_number_value(v)) && json_number_value(v) >= least) {
-		*out = json_number_value(v);
-		return 0;
-	}
-	if (least > 0)
-		return nfail(nf, j, key, sub, -1, "'%s' must be a number of at least %g (a thousandth of a core)", name,
-			     least);
-	return nfail(nf, j, key, sub, -1, "'%s' must be a non-negative number", name);
+	const char *name = sub ? sub : key, *want = ask_value(name, v, out);
+	return want ? nfail(nf, j, key, sub, -1, "'%s' must be %s", name, want) : 0;
 }
 
 static int field_resources(struct native *nf, int j, const char *k, json_t *v, struct job_spec *s,
@@ -605,8 +612,8 @@ static int stage_parents(struct native *nf, int j, int idx, json_t *v, struct jo
 		if (!name)
 			return sfail(nf, j, idx, g, "'parents' lists a stage by its name (a string)");
 		if (!list && (!json_is_string(e) || edge_kind_parse(json_string_value(e), &kind)))
-			return sfail(nf, j, idx, g, "parent '%s': the edge must be \"shuffle\", \"one-to-one\" or "
-				     "\"broadcast\"", name);
+			return sfail(nf, j, idx, g, "parent '%s': the edge must be \"shuffle\", \"one-to-one\", "
+				     "\"broadcast\" or \"tasks\"", name);
 		int p = 0;
 		while (p < idx && strcmp(s->stages[p].name, name))
 			p++;
@@ -622,6 +629,71 @@ static int stage_parents(struct native *nf, int j, int idx, json_t *v, struct jo
 		g->parent[g->nparents++] = (struct stage_edge){p, kind};
 		it = list ? NULL : json_object_iter_next(v, it);
 	}
+	return 0;
+}
+
+static int by_stage_index(const void *a, const void *b)
+{
+	const struct stage_task_ref *x = a, *y = b;
+	return x->stage != y->stage ? (x->stage > y->stage) - (x->stage < y->stage)
+				    : (x->index > y->index) - (x->index < y->index);
+}
+
+/* "task_parents": one object per task, {"parent stage": [indexes], ...},
+ * naming parents this stage reads over a "tasks" edge.  Each task's are kept
+ * in (stage, index) order, whatever the object's order. */
+static int stage_task_parents(struct native *nf, int j, int idx, json_t *v, struct job_spec *s,
+			      struct stage_spec *g)
+{
+	if (!json_is_array(v) || json_array_size(v) != (size_t)g->tasks)
+		return sfail(nf, j, idx, g, "'task_parents' must list one object per task (%d), e.g. "
+			     "{\"parent\": [0, 3]}", g->tasks);
+	size_t total = 0;
+	for (size_t i = 0; i < json_array_size(v); i++) {
+		const char *name;
+		json_t *list, *e = json_array_get(v, i);
+		if (!json_is_object(e))
+			return sfail(nf, j, idx, g, "task %zu of 'task_parents' must be an object {\"parent\": [indexes]}", i);
+		json_object_foreach(e, name, list)
+			total += json_is_array(list) ? json_array_size(list) : 0;
+	}
+	if (total > (size_t)INT_MAX / 4 || !(g->tp_first = calloc((size_t)g->tasks + 1, sizeof *g->tp_first)) ||
+	    !(g->tp = calloc(total + 1, sizeof *g->tp)))
+		return sfail(nf, j, idx, g, "out of memory");
+	int n = 0;
+	for (int i = 0; i < g->tasks; i++) {
+		const char *name;
+		json_t *list;
+		g->tp_first[i] = n;
+		json_object_foreach(json_array_get(v, (size_t)i), name, list) {
+			int p = 0;
+			while (p < idx && strcmp(s->stages[p].name, name))
+				p++;
+			const struct stage_edge *edge = NULL;
+			for (int q = 0; q < g->nparents; q++)
+				if (g->parent[q].stage == p)
+					edge = &g->parent[q];
+			if (!edge || edge->kind != EDGE_TASKS)
+				return sfail(nf, j, idx, g, "task %d lists parents in '%s', which is not a parent read "
+					     "over a \"tasks\" edge", i, name);
+			if (!json_is_array(list))
+				return sfail(nf, j, idx, g, "task %d: the parents in '%s' must be a list of indexes", i, name);
+			for (size_t k = 0; k < json_array_size(list); k++) {
+				json_t *x = json_array_get(list, k);
+				if (!json_is_integer(x) || json_integer_value(x) < 0 ||
+				    json_integer_value(x) >= s->stages[p].tasks)
+					return sfail(nf, j, idx, g, "task %d: parent index in '%s' must be an integer in 0..%d",
+						     i, name, s->stages[p].tasks - 1);
+				for (int q = g->tp_first[i]; q < n; q++)
+					if (g->tp[q].stage == p && g->tp[q].index == (int)json_integer_value(x))
+						return sfail(nf, j, idx, g, "task %d lists parent %s[%d] twice", i, name,
+							     (int)json_integer_value(x));
+				g->tp[n++] = (struct stage_task_ref){p, (int)json_integer_value(x)};
+			}
+		}
+		qsort(g->tp + g->tp_first[i], (size_t)(n - g->tp_first[i]), sizeof *g->tp, by_stage_index);
+	}
+	g->tp_first[g->tasks] = n;
 	return 0;
 }
 
@@ -646,7 +718,7 @@ static int stage_work(struct native *nf, int j, int idx, json_t *v, struct stage
 static int stage_one(struct native *nf, int j, int idx, json_t *o, struct job_spec *s)
 {
 	static const char *const keys[] = {"name", "tasks", "work", "output", "cpu", "mem_gb", "disk_mbps",
-					   "parents", "comment", NULL};
+					   "parents", "task_parents", "comment", NULL};
 	struct stage_spec *g = &s->stages[idx];
 	g->work = -1;
 	for (int k = 0; k < RES_KINDS; k++)
@@ -672,7 +744,7 @@ static int stage_one(struct native *nf, int j, int idx, json_t *o, struct job_sp
 			i++;
 		if (!keys[i])
 			return sfail(nf, j, idx, g, "unknown key '%s' (expected one of: name, tasks, work, output, cpu, "
-				     "mem_gb, disk_mbps, parents, comment)", key);
+				     "mem_gb, disk_mbps, parents, task_parents, comment)", key);
 	}
 	v = json_object_get(o, "tasks");
 	if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > WORKLOAD_MAX_TASKS_PER_JOB)
@@ -680,17 +752,29 @@ static int stage_one(struct native *nf, int j, int idx, json_t *o, struct job_sp
 	g->tasks = (int)json_integer_value(v);
 	if ((v = json_object_get(o, "work")) && stage_work(nf, j, idx, v, g))
 		return -1;
-	if ((v = json_object_get(o, "output")) && get_size(nf, j, "stages", NULL, idx, v, &g->output))
-		return -1;
-	for (int r = 0; r < RES_KINDS; r++)
-		if ((v = json_object_get(o, ask_keys[r])) && get_ask(nf, j, "stages", ask_keys[r], v, &g->ask[r]))
-			return -1;
+	if ((v = json_object_get(o, "output")) && !size_value(v, &g->output))
+		return sfail(nf, j, idx, g, "'output' must be " SIZE_WANTED);
+	for (int r = 0; r < RES_KINDS; r++) {
+		const char *want;
+		if ((v = json_object_get(o, ask_keys[r])) && (want = ask_value(ask_keys[r], v, &g->ask[r])))
+			return sfail(nf, j, idx, g, "'%s' must be %s", ask_keys[r], want);
+	}
 	v = json_object_get(o, "parents");
 	if (idx == 0 && v)
 		return sfail(nf, j, idx, g, "the first stage reads the job's input: it has no parents");
 	if (idx > 0 && !v)
 		return sfail(nf, j, idx, g, "'parents' (required after the first stage) names the stages it reads");
 	if (v && stage_parents(nf, j, idx, v, s, g))
+		return -1;
+	bool listed = false;
+	for (int q = 0; q < g->nparents; q++)
+		listed |= g->parent[q].kind == EDGE_TASKS;
+	v = json_object_get(o, "task_parents");
+	if (listed && !v)
+		return sfail(nf, j, idx, g, "a \"tasks\" edge needs 'task_parents': which parent tasks each task reads");
+	if (v && !listed)
+		return sfail(nf, j, idx, g, "'task_parents' needs a parent read over a \"tasks\" edge");
+	if (v && stage_task_parents(nf, j, idx, v, s, g))
 		return -1;
 	if ((v = json_object_get(o, "comment")) && !json_is_string(v))
 		return sfail(nf, j, idx, g, "'comment' must be a string");

@@ -28,6 +28,10 @@ struct stage_spec {
 	double ask[RES_KINDS];      /* < 0 = the job's */
 	int nparents;
 	struct stage_edge parent[STAGE_MAX_PARENTS];
+	/* Listed parent tasks (an EDGE_TASKS parent): task i's are
+	 * tp[tp_first[i] .. tp_first[i + 1]); NULL = none; owned. */
+	int *tp_first;
+	struct stage_task_ref { int stage, index; } *tp;
 };
 
 struct job_spec {

@@ -130,6 +130,40 @@ static void put_mapreduce(struct out *o, const struct workload *w, const struct 
 	}
 }
 
+/* "task_parents" of a stage whose tasks list theirs: per task, by stage. */
+static void put_task_parents(FILE *f, const struct workload *w, const struct job *j, int k)
+{
+	const struct stage *st = &j->stages[k];
+	bool listed = false;
+	for (int p = 0; p < st->nparents; p++)
+		listed |= st->parent[p].kind == EDGE_TASKS;
+	if (!listed)
+		return;
+	fputs(", \"task_parents\": [", f);
+	for (int i = 0; i < st->ntasks; i++) {
+		const struct task *t = stage_task(w->tasks, j, k, i);
+		fputs(i ? ", {" : "{", f);
+		for (int ps = 0, named = 0; ps < k; ps++) {   /* in (stage, index) order, as read */
+			int n = 0;
+			for (int d = 0; d < t->ntdeps; d++) {
+				const struct task *par = &w->tasks[j->first_task + w->tdeps[t->tdep_first + d].task];
+				if (par->stage != ps)
+					continue;
+				if (!n++) {
+					fputs(named++ ? ", " : "", f);
+					put_string(f, j->stages[ps].name);
+					fputs(": [", f);
+				}
+				fprintf(f, "%s%d", n > 1 ? ", " : "", par->sindex);
+			}
+			if (n)
+				fputc(']', f);
+		}
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
 static void put_stages(struct out *o, const struct workload *w, const struct job *j)
 {
 	FILE *f = o->f;
@@ -157,6 +191,7 @@ static void put_stages(struct out *o, const struct workload *w, const struct job
 			}
 			fputc('}', f);
 		}
+		put_task_parents(f, w, j, k);
 		fputc('}', f);
 	}
 	fputc(']', f);

@@ -384,6 +384,38 @@ Test(simrun, a_child_job_reads_its_parents_output_where_it_was_written)
 	}
 }
 
+/* Task-level DAGs (workloads/taskdag.json): a task starts only after the
+ * parent tasks it lists have ended, and reads exactly its share of each. */
+Test(simrun, a_task_starts_after_the_parent_tasks_it_lists)
+{
+	static const char *const names[] = {"fifo", "fair", "delay", "nas"};
+	struct topo t;
+	load_topo(&t, "topologies/geni-10rack.conf");
+	for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
+		struct workload w;
+		load_workload(&w, "workloads/taskdag.json");
+		json_t *s = sim_run(&t, &w, names[n], "taskdag", NULL);
+		cr_assert_eq(num(s, "jobs_finished"), 2, "%s", names[n]);
+		uint64_t want = 0;
+		int listed = 0;
+		for (int i = 0; i < w.ntasks; i++) {
+			const struct task *x = &w.tasks[i];
+			want += x->kind == TASK_REDUCE ? x->input_bytes : 0;
+			for (int d = 0; d < x->ntdeps; d++, listed++) {
+				const struct task *par = &w.tasks[w.jobs[x->job].first_task + w.tdeps[x->tdep_first + d].task];
+				cr_assert_geq(x->t_start, par->t_end, "%s: task %d started before its parent %d ended", names[n],
+					      x->id, par->id);
+			}
+		}
+		cr_assert_eq(listed, 18);
+		double fetched = num(json_object_get(s, "agent_bytes"), "shuffle_network") +
+				 num(json_object_get(s, "agent_bytes"), "shuffle_local");
+		cr_assert_eq((uint64_t)fetched, want, "%s", names[n]);
+		json_decref(s);
+		workload_free(&w);
+	}
+}
+
 /* A task that asks more than any server has is refused before the run. */
 Test(simrun, a_task_no_server_can_hold_is_refused)
 {
@@ -397,7 +429,7 @@ Test(simrun, a_task_no_server_can_hold_is_refused)
 	cr_assert_eq(cluster_check_asks(&t, &w, err), 0, "a scale-up server holds it: %s", err);
 	w.jobs[1].stages[1].ask = res_of(24, 65, 0);
 	cr_assert_neq(cluster_check_asks(&t, &w, err), 0);
-	cr_assert(strstr(err, "job 'job1', stage 'reduce': a task asks for 24 cores, 65 GB"), "%s", err);
+	cr_assert(strstr(err, "job 'job1', stage 'reduce': a task asks for 24 core(s), 65 GB"), "%s", err);
 	load_topo(&t, "topologies/geni-10rack.conf");
 	cr_assert_eq(cluster_check_asks(&t, &w, err), 0, "slots take any task: %s", err);
 	workload_free(&w);

@@ -118,6 +118,7 @@ static void expect_same(const struct workload *a, const struct workload *b)
 		for (int d = 0; d < x->ndeps; d++)
 			cr_assert_eq(x->deps[d], y->deps[d]);
 		cr_assert(x->deadline_s == y->deadline_s && x->nstages == y->nstages, "job %d", j);
+		cr_assert_eq(x->lineage_bytes, y->lineage_bytes, "job %d", j);
 		for (int s = 0; s < x->nstages; s++) {
 			const struct stage *a = &x->stages[s], *b = &y->stages[s];
 			cr_assert(!strcmp(a->name, b->name) && a->first == b->first && a->ntasks == b->ntasks &&
@@ -132,6 +133,9 @@ static void expect_same(const struct workload *a, const struct workload *b)
 		cr_assert(x->id == y->id && x->job == y->job && x->kind == y->kind && x->index == y->index, "task %d", i);
 		cr_assert(x->work_s == y->work_s, "task %d: %.17g vs %.17g", i, x->work_s, y->work_s);
 		cr_assert(x->input_bytes == y->input_bytes && x->output_bytes == y->output_bytes, "task %d", i);
+		cr_assert(x->ntdeps == y->ntdeps && x->nchildren == y->nchildren && x->stage == y->stage, "task %d", i);
+		for (int d = 0; d < x->ntdeps; d++)
+			cr_assert(!memcmp(&a->tdeps[x->tdep_first + d], &b->tdeps[y->tdep_first + d], sizeof(struct task_dep)));
 	}
 }
 
@@ -647,6 +651,20 @@ Test(workload, native_stages)
 	cr_assert(!stages_is_mapreduce(etl));
 	round_trip(&w);
 	workload_free(&w);
+
+	/* Listed parent tasks: each reads its share of each parent's output. */
+	cr_assert_eq(workload_read(&w, "workloads/taskdag.json", &p, 0, err), 0, "%s", err);
+	const struct job *d = &w.jobs[0];
+	const struct task *l1_0 = stage_task(w.tasks, d, 0, 0), *l2_1 = stage_task(w.tasks, d, 1, 1);
+	cr_assert_eq(l1_0->nchildren, 2);
+	cr_assert_eq(l2_1->ntdeps, 2);
+	cr_assert_eq(w.tdeps[l2_1->tdep_first].task, 0);
+	cr_assert_eq(w.tdeps[l2_1->tdep_first].rank, 1, "the second child of l1[0]");
+	cr_assert_eq(l2_1->input_bytes, 50000000ULL + 50000000ULL, "half of l1[0]'s 100 MB and half of l1[1]'s");
+	const struct task *l3_1 = stage_task(w.tasks, d, 2, 1);
+	cr_assert_eq(l3_1->input_bytes, 40000000ULL + 40000000ULL + 50000000ULL, "all of l2[2], l2[3]; half of l1[3]");
+	round_trip(&w);
+	workload_free(&w);
 }
 
 /* Lineage: a job's input is its dependencies' output, then its own. */
@@ -682,7 +700,7 @@ Test(workload, native_stages_errors)
 		     4, "one-to-one from 'x' needs as many tasks (2, not 3)");
 	expect_error(JOB("    {\"name\": \"x\", \"tasks\": 2},\n"
 			 "    {\"name\": \"y\", \"tasks\": 1, \"parents\": {\"x\": \"all-to-all\"}}\n"),
-		     4, "the edge must be \"shuffle\", \"one-to-one\" or \"broadcast\"");
+		     4, "the edge must be \"shuffle\", \"one-to-one\", \"broadcast\" or \"tasks\"");
 	expect_error(JOB("    {\"name\": \"x\", \"tasks\": 2, \"taks\": 3}\n"), 3, "stage 'x': unknown key 'taks'");
 	expect_error(JOB("    {\"name\": \"x\"}\n"), 3, "'tasks' (required)");
 	expect_error(JOB("    {\"name\": \"x\", \"tasks\": 2},\n    {\"name\": \"y\", \"tasks\": 2}\n"), 4,
@@ -690,6 +708,15 @@ Test(workload, native_stages_errors)
 	expect_error(JOB("    {\"name\": \"x\", \"tasks\": 2, \"work\": [1, 2, 3]}\n"), 3, "'work' lists 3 values for 2 tasks");
 	expect_error("{\"jobs\": [\n  {\"name\": \"a\", \"input\": 1, \"stages\": [{\"tasks\": 1}],\n"
 		     "   \"maps\": 3}\n]}\n", 3, "'maps' does not go with 'stages'");
+	expect_error(JOB("    {\"name\": \"x\", \"tasks\": 2},\n"
+			 "    {\"name\": \"y\", \"tasks\": 1, \"parents\": {\"x\": \"tasks\"}, \"task_parents\": [{\"x\": [2]}]}\n"),
+		     4, "task 0: parent index in 'x' must be an integer in 0..1");
+	expect_error(JOB("    {\"name\": \"x\", \"tasks\": 2},\n"
+			 "    {\"name\": \"y\", \"tasks\": 1, \"parents\": {\"x\": \"shuffle\"}, \"task_parents\": [{\"x\": [1]}]}\n"),
+		     4, "'task_parents' needs a parent read over a \"tasks\" edge");
+	expect_error(JOB("    {\"name\": \"x\", \"tasks\": 2},\n"
+			 "    {\"name\": \"y\", \"tasks\": 1, \"parents\": {\"x\": \"tasks\"}}\n"),
+		     4, "a \"tasks\" edge needs 'task_parents'");
 #undef JOB
 }
 
