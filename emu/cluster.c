@@ -228,6 +228,13 @@ static bool task_parents_done(const struct cluster *c, const struct job *j, cons
 	return true;
 }
 
+bool cluster_sizes_known(const struct cluster *c, const struct task *t)
+{
+	const struct job *j = &c->w->jobs[t->job];
+	return !c->semi_clairvoyant || t->state != TASK_PENDING ||
+	       (cluster_job_active(c, j) && stage_allowed(c, j, t->stage));
+}
+
 bool cluster_task_runnable(const struct cluster *c, const struct task *t)
 {
 	const struct job *j = &c->w->jobs[t->job];

@@ -38,6 +38,7 @@ struct cluster {
 	struct workload *w;       /* jobs and tasks (not owned) */
 	double now;               /* seconds since the run started */
 	double slowstart;         /* fraction of a job's maps done before its reduces may run */
+	bool semi_clairvoyant;    /* a stage's task sizes are hidden until it may run (cluster_sizes_known) */
 	bool *arrived;            /* per job: submitted and its dependencies done */
 	int running_jobs;         /* arrived and not finished */
 	int *active;              /* their ids, ascending: what policies iterate */
@@ -112,6 +113,11 @@ struct task *cluster_best_map(const struct cluster *c, const struct job *j, int 
  * (one-to-one, listed) are done. */
 struct task *cluster_next_reduce(const struct cluster *c, const struct job *j);
 
+/* Whether a policy may know t's size (its work and bytes): always
+ * (clairvoyant, the default), or, semi-clairvoyant as COBRA's model, once
+ * its stage may run (its parents allow it) or it has started.  A policy
+ * that uses sizes asks this; what it may not know it must not read. */
+bool cluster_sizes_known(const struct cluster *c, const struct task *t);
 /* t is pending and may start now (its job is active; a reduce: as
  * cluster_next_reduce would allow it).  The core starts nothing else. */
 bool cluster_task_runnable(const struct cluster *c, const struct task *t);

@@ -348,6 +348,8 @@ int results_write(struct run *r)
 	json_object_set_new(sum_j, "backend", json_string(r->be->name));
 	/* "scheduler" is the name given, perhaps an alias: the policy it ran and every option's value. */
 	json_object_set_new(sum_j, "scheduler_policy", json_string(r->s.ops->name));
+	json_object_set_new(sum_j, "visibility", json_string(r->p.semi_clairvoyant ? "semi-clairvoyant" : "clairvoyant"));
+	json_object_set_new(sum_j, "output_replicas", json_integer(r->p.output_replicas));
 	json_object_set_new(sum_j, "scheduler_options", sched_opts_json(r->s.ops, r->s.opts));
 	json_object_set_new(sum_j, "run_s", json_real(run_now(r)));
 	if (r->be->summary)

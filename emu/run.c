@@ -381,6 +381,7 @@ int run_experiment(const struct topo *t, struct workload *w, const struct run_pa
 		free(r);
 		return -1;
 	}
+	r->c.semi_clairvoyant = p->semi_clairvoyant;
 	struct sched_params sp = {.elephant_bytes = p->elephant_bytes, .node_wait_s = p->node_wait_s,
 				  .rack_wait_s = p->rack_wait_s, .seed = p->seed,
 				  .uplink_Bps = (double)t->uplink.rate / 8, .ocs_Bps = t->ocs ? (double)t->optical.rate / 8 : 0,

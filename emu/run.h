@@ -28,6 +28,7 @@ struct run_params {
 	const char *experiment;      /* default "default" */
 	const char *run_name;        /* default: timestamp */
 	double slowstart;            /* default 0.05 (Hadoop) */
+	bool semi_clairvoyant;       /* task sizes hidden from the scheduler until their stage may run */
 	uint64_t elephant_bytes;     /* circuit-eligible above this (default 1.125 GB x data_scale) */
 	bool hold;                   /* circuit-eligible bytes wait for a circuit (default) or fall back */
 	struct ocs_params ocs;

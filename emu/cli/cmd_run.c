@@ -89,6 +89,9 @@ static void usage(FILE *f)
 		"  --output-replicas 1|3 where a job's output is kept, which a job with \"lineage\" reads:\n"
 		"                        on the server that wrote it (1, default), or also on two servers\n"
 		"                        of another rack, as HDFS (3; the copies' traffic is not modelled)\n"
+		"  --visibility clairvoyant|semi-clairvoyant\n"
+		"                        what a scheduler may know of task sizes (work, bytes): everything\n"
+		"                        (default), or a stage's only once it may run (COBRA's model)\n"
 		"  --stall-timeout S     agents: a data connection with no progress for S s is resumed on a\n"
 		"                        new one (default 120; 0 = never)\n"
 		"  --stall-retries N     agents: resumptions before the fetch fails and its task re-runs (default 3)\n"
@@ -161,7 +164,8 @@ static int num(const char *opt, const char *v, double lo, double hi, double *out
 }
 
 /* Options without a short form. */
-enum { OPT_CAPTURE = 0x100, OPT_CAPTURE_FILTER, OPT_CAPTURE_SNAPLEN, OPT_SCHED_OPT, OPT_OUTPUT_REPLICAS };
+enum { OPT_CAPTURE = 0x100, OPT_CAPTURE_FILTER, OPT_CAPTURE_SNAPLEN, OPT_SCHED_OPT, OPT_OUTPUT_REPLICAS,
+       OPT_VISIBILITY };
 #define CAPTURES_MAX 64
 #define SCHED_OPTS_MAX 64
 
@@ -190,6 +194,7 @@ int cmd_run(int argc, char **argv)
 		{"copiers", required_argument, 0, 'C'}, {"slowdown", required_argument, 0, 'W'},
 		{"compare", required_argument, 0, 'Y'}, {"sched-opt", required_argument, 0, OPT_SCHED_OPT},
 		{"output-replicas", required_argument, 0, OPT_OUTPUT_REPLICAS},
+		{"visibility", required_argument, 0, OPT_VISIBILITY},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	struct run_params rp;
 	struct workload_params wp;
@@ -333,6 +338,14 @@ int cmd_run(int argc, char **argv)
 				return 2;
 			}
 			snaplen_given = true;
+			break;
+		case OPT_VISIBILITY:
+			if (strcmp(optarg, "clairvoyant") && strcmp(optarg, "semi-clairvoyant")) {
+				fprintf(stderr, "emu run: --visibility must be clairvoyant or semi-clairvoyant, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			rp.semi_clairvoyant = !strcmp(optarg, "semi-clairvoyant");
 			break;
 		case OPT_OUTPUT_REPLICAS:
 			if (strcmp(optarg, "1") && strcmp(optarg, "3")) {

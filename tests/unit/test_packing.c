@@ -182,3 +182,28 @@ Test(packing, duration_scales_with_the_speed_of_the_class)
 	cluster_free(&c);
 	fx_workload_free(w);
 }
+
+/* Semi-clairvoyant: a stage's sizes are hidden until its parents allow it
+ * to run; clairvoyant: always known. */
+Test(packing, semi_clairvoyant_hides_a_stage_until_it_may_run)
+{
+	struct workload *w = fx_workload_new(1);
+	w->jobs[0].nmaps = 4;
+	w->jobs[0].nreduces = 2;
+	fx_workload_layout(w);
+	struct cluster c;
+	cr_assert_eq(cluster_init(&c, 1, 2, 4, w, 0.5), 0);
+	cluster_job_arrive(&c, &w->jobs[0]);
+	struct task *red = job_reduce(w->tasks, &w->jobs[0], 0);
+	cr_assert(cluster_sizes_known(&c, red), "clairvoyant by default");
+	c.semi_clairvoyant = true;
+	cr_assert(cluster_sizes_known(&c, job_map(w->tasks, &w->jobs[0], 0)), "the first stage may run");
+	cr_assert_not(cluster_sizes_known(&c, red));
+	for (int i = 0; i < 2; i++) {
+		cluster_start_task(&c, job_map(w->tasks, &w->jobs[0], i), 0);
+		cluster_finish_task(&c, job_map(w->tasks, &w->jobs[0], i));
+	}
+	cr_assert(cluster_sizes_known(&c, red), "half the maps are done: the reduces may run");
+	cluster_free(&c);
+	fx_workload_free(w);
+}
