@@ -22,7 +22,7 @@
 #   --sens-reps N       repetitions of the sensitivity sweeps (GENI 3, paper --reps; at most --reps)
 #   --seeds "S1 S2 .."  workload seeds, one per repetition (default "4 5 6 8 9"; GENI on the
 #                       simulator 4 to 23)
-#   --parallel N        sim: runs at once (default 1)
+#   -j, --parallel N    sim: runs at once (default: one per core; emulated runs go one by one)
 #   --baseline-slowstart F  F-Hybrid's, Corral's and F-EPS's slowstart (default 0.7, as
 #                       JobPacker's: the dissertation's settings; 0.05 is YARN's default)
 #   --ocs-mode hold|fallback  circuit-eligible bytes wait for their circuit (default: the
@@ -78,12 +78,13 @@ set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 . "$HERE/../machine_limited.sh"
+. "$HERE/../parallel.sh"
 EMU=${EMU:-$ROOT/build/bin/emu}
 # The emulated study's report is committed beside run.sh (out/); a simulator study's goes
 # into the results root, and so does every report of a study into another results root (RES).
 RES_GIVEN=${RES:+1}
 RES=${RES:-$ROOT/results}
-QUICK=0; LIST=0; RATE=""; REPS=""; SREPS=""; TRACE=""; JOBS=""; MAXMAPS=""; BACKEND=emu; SCALE=""; PAR=1; SENS=1; BASE_SS=0.7
+QUICK=0; LIST=0; RATE=""; REPS=""; SREPS=""; TRACE=""; JOBS=""; MAXMAPS=""; BACKEND=emu; SCALE=""; PAR=""; SENS=1; BASE_SS=0.7
 NETARGS=""   # --ocs-mode, --copiers, --rate-scale: given only, so that the runs made without them stay reusable
 SLOWDOWN=""  # emulator only (default 1.5 there): not for the twin
 SEEDS=${SEEDS:-}
@@ -96,14 +97,14 @@ while [ $# -gt 0 ]; do
     --quick) QUICK=1 ;;
     --no-sens) SENS=0 ;;
     --list) LIST=1 ;;
-    --reps|--sens-reps|--jobs|--max-maps|--parallel|--trace|--backend|--scale|--seeds|--baseline-slowstart|--ocs-mode|--copiers|--rate-scale|--slowdown)
+    --reps|--sens-reps|--jobs|--max-maps|--parallel|-j|--trace|--backend|--scale|--seeds|--baseline-slowstart|--ocs-mode|--copiers|--rate-scale|--slowdown)
         [ $# -ge 2 ] || die "$1 needs a value (see --help)"
         case "$1" in
         --reps) posint "$1" "$2"; REPS=$2 ;;
         --sens-reps) posint "$1" "$2"; SREPS=$2 ;;
         --jobs) posint "$1" "$2"; JOBS=$2 ;;
         --max-maps) [ "$2" = 0 ] || posint "$1" "$2"; MAXMAPS=$2 ;;
-        --parallel) posint "$1" "$2"; PAR=$2 ;;
+        --parallel|-j) posint "$1" "$2"; PAR=$2 ;;
         --trace) [ -r "$2" ] || die "--trace: cannot read $2"; TRACE=$2 ;;
         --backend) BACKEND=$2 ;;
         --scale) SCALE=$2 ;;
@@ -296,6 +297,9 @@ if [ $LIST -eq 1 ]; then
 fi
 mkdir -p "$OUT" "$PLANS"
 NTASKS=$(wc -l < "$TASKS")
+[ "$BACKEND" = sim ] || PAR=1
+par_start "$PAR" "$NTASKS"
+PAR=$PAR_N
 T0=$(date +%s)
 echo "$NTASKS runs ($SCALE scale, $BACKEND${SLOWDOWN:+ in slow motion x$SLOWDOWN}, $JOBS jobs, $REPS repetition(s) ($SREPS of the sweeps), seeds: $(echo $SEEDS | cut -d' ' -f1-$REPS)), $PAR at a time"
 
@@ -357,7 +361,7 @@ one() {  # scenario system seed scheduler-options args
     [ "$note" = "done already" ] || echo "$name" >> "$DONE.ran"
     k=$(wc -l < "$DONE"); ran=$(cat "$DONE.ran" 2>/dev/null | wc -l); el=$(($(date +%s) - T0))
     eta="?"; [ "$ran" -eq 0 ] || eta="$((el * (NTASKS - k) / ran))s"
-    echo "  [$k/$NTASKS] $name: $note; elapsed ${el}s, ETA $eta"
+    par_line "[$k/$NTASKS] $name: $note; elapsed ${el}s, ETA $eta"
     case $note in FAILED*) echo "$name" >> "$DONE.failed" ;; esac
 }
 worker() {  # task file
@@ -366,17 +370,12 @@ worker() {  # task file
 if [ -n "$TRACE" ]; then
     for seed in $SEEDS; do sample_trace "$seed"; done
 fi
-if [ "$PAR" -le 1 ] || [ "$BACKEND" = emu ]; then
+if [ "$PAR" -le 1 ]; then
     worker "$TASKS"
 else
-    i=0
-    while [ $i -lt "$PAR" ]; do
-        awk -v n="$PAR" -v i=$i 'NR % n == i' "$TASKS" > "$TASKS.$i"
-        worker "$TASKS.$i" &
-        i=$((i + 1))
-    done
-    wait
+    while IFS='|' read -r sc sys seed opts args; do par one "$sc" "$sys" "$seed" "$opts" "$args" < /dev/null; done < "$TASKS"
 fi
+par_wait
 echo "all runs: $(($(date +%s) - T0)) s wall"
 
 # The simulator twin of an emulator study: the same runs on the flow-level simulator, for the
@@ -393,7 +392,7 @@ if [ "$BACKEND" = emu ] && [ "${TWIN:-1}" != 0 ]; then
     # shellcheck disable=SC2086
     twin_rates=$(printf '%s\n' 2 0.5 0.25 $LOAD_RATES | awk '!seen[$0]++' | tr '\n' ' ')
     # shellcheck disable=SC2086
-    OUT_SIM=$TWIN_RES/out SEEDS="" TWIN=0 LOAD_RATES="$twin_rates" "$HERE/run.sh" --backend sim --scale geni --no-sens --parallel 2 \
+    OUT_SIM=$TWIN_RES/out SEEDS="" TWIN=0 LOAD_RATES="$twin_rates" "$HERE/run.sh" --backend sim --scale geni --no-sens \
         --jobs "$JOBS" --reps "$(echo $twin_seeds | wc -w)" --seeds "$twin_seeds" ${TRACE:+--trace "$TRACE"} \
         --baseline-slowstart "$BASE_SS" $NETARGS \
         > "$TWIN_RES/twin.log" 2>&1 || { echo "run.sh: the simulator twin failed (see $TWIN_RES/twin.log); the report goes without it" >&2; TWIN_RES=""; }

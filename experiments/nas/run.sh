@@ -19,10 +19,12 @@
 #                   cluster serves within 2.3x the arrival window, docs/reproduction.md);
 #                   the emulator runs the first --reps (3), the simulator up to 10
 #   --ablations     also run the ablations on the emulator (they always run on sim)
+#   -j N            simulator runs at once (default PAR, or one per core); emulated
+#                   runs go one by one
 #
 # Environment: RES (results root, default results/; given, the report goes to
 # RES/nas-report instead of experiments/nas/out), OUT (the report directory),
-# EMU (the emu binary), PAR (simulator runs at a time, 2), KEEP_FLOWS=1 (keep the
+# EMU (the emu binary), PAR (simulator runs at a time, -j), KEEP_FLOWS=1 (keep the
 # simulated runs' flows.csv, deleted otherwise: most of the study's bytes).
 #
 # An emulated run the fidelity check finds machine-limited is made once more; the second
@@ -40,6 +42,7 @@ set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 . "$HERE/../machine_limited.sh"
+. "$HERE/../parallel.sh"
 EMU=${EMU:-$ROOT/build/bin/emu}
 # A study into another results root (RES) reports there too, not over the committed report.
 RES_GIVEN=${RES:+1}
@@ -53,6 +56,7 @@ while [ $# -gt 0 ]; do
     --seeds) SEEDS=$2; shift ;;
     --reps) REPS=$2; shift ;;
     --ablations) ABLATIONS=1 ;;
+    -j) PAR=$2; shift ;;
     -h|--help) sed -n "2,/^set -eu$/{/^set -eu$/!p}" "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -188,21 +192,15 @@ run() {
         # A simulated run's flows.csv is most of the study's bytes (28 GB of 33) and no report reads it.
         [ "${KEEP_FLOWS:-0}" = 1 ] || rm -f "$dir/flows.csv"
         if [ -f "$dir/summary.json" ]; then
-            printf '  [%s] %s/%s/%s: %s\n' "$(elapsed)" "$exp" "$sc" "$name" "$(show "$dir")"
+            par_done "$exp/$sc/$name: $(show "$dir")"
         else
-            printf '  [%s] %s/%s/%s: no results: %s\n' "$(elapsed)" "$exp" "$sc" "$name" "$(tail -n 1 "$log")"
+            par_done "$exp/$sc/$name: no results: $(tail -n 1 "$log")"
         fi
     fi
 }
 
-# Simulator runs, PAR at a time (the simulator is single-threaded).
-PAR=${PAR:-2}
-NBG=0
-par() {
-    "$@" &
-    NBG=$((NBG + 1))
-    if [ $NBG -ge "$PAR" ]; then wait; NBG=0; fi
-}
+# Simulator runs, PAR at a time (../parallel.sh).
+par_start "${PAR:-}" 0
 
 CL_ARGS="--topology $TOPO --arrivals poisson:$GAP --data-scale $DATA --time-scale $TIME --rate-scale $RATE"
 # The CloudLab setup on the simulator: every scheduler, the ablations, and the
@@ -222,7 +220,7 @@ cloudlab_sim() {   # exp seeds [extra args]
         # shellcheck disable=SC2086
         par run "$exp" sim nas-nott "$seed" woboth t_min=0.2,t_max=0.2 $CL_ARGS $wl "$@"
     done
-    wait; NBG=0
+    par_wait
 }
 
 echo "NAS experiments: backend $BACKEND, workload ${TRACE:-synthetic}, results in $RES/$X-*"
@@ -256,7 +254,7 @@ else
                 --data-scale 1 --time-scale 1 --rate-scale 1 $wl
         done
     done
-    wait; NBG=0
+    par_wait
     echo "simulator, NAS's T_min / T_max sweep (Figs. 3.7, 3.16)"
     TS_SEEDS=$(first 5 $SIM_SEEDS)
     [ $QUICK -eq 1 ] && TS_SEEDS=$(first 1 $SIM_SEEDS)
@@ -268,7 +266,7 @@ else
             par run "$X-tsweep" sim nas "$seed" "tmin$lo-tmax$hi" "t_min=$lo,t_max=$hi" $CL_ARGS $wl
         done
     done
-    wait; NBG=0
+    par_wait
     echo "simulator, 600 servers (30 racks x 20), $JOBS600 jobs"
     for seed in $SEEDS600; do
         if [ -n "$TRACE" ]; then
@@ -286,7 +284,7 @@ else
         # shellcheck disable=SC2086
         par run "$X-sim600" sim nas-nott "$seed" woboth t_min=0.2,t_max=0.2 $A600
     done
-    wait; NBG=0
+    par_wait
 fi
 
 echo "[$(elapsed)] report"
