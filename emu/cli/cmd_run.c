@@ -9,6 +9,7 @@
 #include "emu/cli/compare.h"
 #include "emu/run.h"
 #include "emu/captures.h"
+#include "emu/gen.h"
 #include "emu/sched.h"
 #include "netctl/capspec.h"
 #include "netctl/units.h"
@@ -44,10 +45,15 @@ static void usage(FILE *f)
 		"  --backend emu|sim     emu: namespaces, agents, real packets (root); sim: flow-level\n"
 		"                        model of the same topology, virtual clock, no root (default emu)\n"
 		"  --topology FILE       topology file (default: built-in geni-10rack)\n"
-		"  --workload FILE       SWIM trace (.tsv) or native JSON workload (default: synthetic)\n"
-		"  --jobs N              synthetic jobs, or the first N jobs of a trace (default 20)\n"
+		"  --workload FILE       SWIM trace (.tsv) or native JSON workload (default: a generator)\n"
+		"  --generator NAME[:KEY=VALUE,...]\n"
+		"                        without --workload: the generator (default synthetic) and its\n"
+		"                        keys, listed below; --seed draws, --jobs counts what it says\n"
+		"  --save-workload FILE  write the workload as it will run (native JSON, scaled) to FILE;\n"
+		"                        with --dry-run, only that\n"
+		"  --jobs N              the generator's jobs (see below), or the first N jobs of a file\n"
 		"  --arrivals MODE       batch | uniform:WINDOW_S | poisson:MEAN_GAP_S | trace (default batch;\n"
-		"                        a workload file's own times)\n"
+		"                        a workload file's own times; the other generators time their own)\n"
 		"  --scheduler NAME      one of the list below (default fair); with --help: its options\n"
 		"  --sched-opt KEY=VALUE an option of the scheduler (repeatable; unknown options and bad\n"
 		"                        values are errors); emu run --scheduler NAME --help lists them\n"
@@ -116,7 +122,9 @@ static void usage(FILE *f)
 		"                        defaults); prints them side by side (ratios to this run's scheduler,\n"
 		"                        simulated), writes compare.csv beside the results and the runs to\n"
 		"                        results/<experiment>/<SCHED>/<run>-sim[-<topology name>]/ (default: none)\n"
-		"\nschedulers:\n");
+		"\ngenerators (--generator NAME[:KEY=VALUE,...], keys with their defaults):\n");
+	gen_list(f);
+	fprintf(f, "\nschedulers:\n");
 	sched_list(f);
 }
 
@@ -165,7 +173,7 @@ static int num(const char *opt, const char *v, double lo, double hi, double *out
 
 /* Options without a short form. */
 enum { OPT_CAPTURE = 0x100, OPT_CAPTURE_FILTER, OPT_CAPTURE_SNAPLEN, OPT_SCHED_OPT, OPT_OUTPUT_REPLICAS,
-       OPT_VISIBILITY };
+       OPT_VISIBILITY, OPT_GENERATOR, OPT_SAVE_WORKLOAD };
 #define CAPTURES_MAX 64
 #define SCHED_OPTS_MAX 64
 
@@ -194,6 +202,8 @@ int cmd_run(int argc, char **argv)
 		{"copiers", required_argument, 0, 'C'}, {"slowdown", required_argument, 0, 'W'},
 		{"compare", required_argument, 0, 'Y'}, {"sched-opt", required_argument, 0, OPT_SCHED_OPT},
 		{"output-replicas", required_argument, 0, OPT_OUTPUT_REPLICAS},
+		{"generator", required_argument, 0, OPT_GENERATOR},
+		{"save-workload", required_argument, 0, OPT_SAVE_WORKLOAD},
 		{"visibility", required_argument, 0, OPT_VISIBILITY},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	struct run_params rp;
@@ -209,19 +219,19 @@ int cmd_run(int argc, char **argv)
 	 * scaling) that runs in about a minute on geni-10rack; seed 1 draws a
 	 * job of 10,000 maps.  Any seed is reproducible. */
 	rp.seed = sp.seed = 4;
-	const char *topo_file = NULL, *wl_file = NULL;
+	const char *topo_file = NULL, *wl_file = NULL, *generator = NULL, *save_file = NULL;
 	char *compare_spec = NULL;
 	double rate_scale = 0, x, elephant = -1;
 	int njobs = 20, c;
 	bool dry = false, arrivals_given = false, recurring_given = false, snaplen_given = false, help = false,
-	     sched_named = false;
+	     sched_named = false, njobs_given = false;
 	const char *captures[CAPTURES_MAX], *sched_opts[SCHED_OPTS_MAX];
 	rp.prefix = cli_default_prefix();
 	while ((c = getopt_long(argc, argv, "t:w:n:a:s:S:D:T:R:l:e:m:i:d:x:r:o:p:O:kqhF:b:H:M:Q:E:A:", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': topo_file = optarg; break;
 		case 'w': wl_file = optarg; break;
-		case 'n': if (num("--jobs", optarg, 1, 1e6, &x)) return 2; njobs = (int)x; break;
+		case 'n': if (num("--jobs", optarg, 1, 1e6, &x)) return 2; njobs = (int)x; njobs_given = true; break;
 		case 'a':
 			arrivals_given = true;
 			if (!strcmp(optarg, "batch"))
@@ -354,6 +364,8 @@ int cmd_run(int argc, char **argv)
 			}
 			rp.output_replicas = atoi(optarg);
 			break;
+		case OPT_GENERATOR: generator = optarg; break;
+		case OPT_SAVE_WORKLOAD: save_file = optarg; break;
 		case OPT_SCHED_OPT:
 			if (rp.nsched_opts == SCHED_OPTS_MAX) {
 				fprintf(stderr, "emu run: --sched-opt: at most %d of them\n", SCHED_OPTS_MAX);
@@ -390,6 +402,10 @@ int cmd_run(int argc, char **argv)
 				fprintf(stderr, "emu run: %s must be a plain name\n", names[i][0]);
 				return 2;
 			}
+	if (generator && wl_file) {
+		fprintf(stderr, "emu run: --generator and --workload: one source of jobs, not both\n");
+		return 2;
+	}
 	struct topo t;
 	char err[512];
 	if (topo_file ? topo_load(&t, topo_file, rate_scale, err)
@@ -432,10 +448,9 @@ int cmd_run(int argc, char **argv)
 			workload_set_recurring(&w, &sp);
 	} else {
 		sp.njobs = njobs;
-		if (sp.arrivals == ARRIVE_TRACE)   /* a generated workload has no trace times */
-			sp.arrivals = ARRIVE_BATCH;
-		if (workload_synthetic(&w, &sp, &wp, err)) {
-			fprintf(stderr, "emu run: %s\n", err);
+		struct gen_opts go = {&sp, njobs_given, arrivals_given, recurring_given};
+		if (gen_workload(&w, generator ? generator : "synthetic", &go, &wp, err)) {
+			fprintf(stderr, "emu run: --generator: %s\n", err);
 			return 2;
 		}
 	}
@@ -446,6 +461,11 @@ int cmd_run(int argc, char **argv)
 	}
 	workload_prediction_errors(&w, &perr, sp.seed);
 	rp.elephant_bytes = (uint64_t)(elephant >= 0 ? elephant : 1.125e9 * wp.data_scale);
+	if (save_file && workload_write_native(&w, save_file)) {
+		fprintf(stderr, "emu run: --save-workload %s: %s\n", save_file, strerror(errno));
+		workload_free(&w);
+		return 2;
+	}
 	if (dry) {
 		print_workload(&w, &t);
 		workload_free(&w);
