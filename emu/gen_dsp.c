@@ -64,7 +64,7 @@ static void level_sizes(struct rng *r, int n, int L, int max_children, int *size
 		}
 }
 
-/* A parent of level `pl` with room for a child, not `not`: from a uniform start, the next with room. */
+/* A task of [first, first + n) with room for a child, not `not`: from a uniform start, the next with room. */
 static int pick_parent(struct rng *r, const int *nchildren, int first, int n, int max_children, int not)
 {
 	int start = rng_below(r, n);
