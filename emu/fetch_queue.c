@@ -15,6 +15,11 @@ struct fq_lane {
 	int head, tail;         /* items; head -1 = empty, and not in the heap */
 };
 
+/* The key beside the index, so that a probe or a comparison touches one
+ * array: a queue's lanes are cold in memory, thousands of reduces apart. */
+struct fq_slot { int key, lane; };     /* lane -1: empty */
+struct fq_front { int head, lane; };   /* head: the lane's front item */
+
 static int grow(void *pp, int *cap, int need, size_t size)
 {
 	if (need <= *cap)
@@ -36,25 +41,28 @@ static int key_of(int src, bool circuit) { return src * 2 + circuit; }
 
 static unsigned hash(int key, int cap) { return ((uint32_t)key * 2654435769u) >> (32 - __builtin_ctz(cap)); }
 
-static int *slot_of(struct fetch_queue *q, int key)
+static struct fq_slot *slot_of(struct fetch_queue *q, int key)
 {
 	unsigned k = hash(key, q->capslot);
-	while (q->slot[k] >= 0 && key_of(q->lane[q->slot[k]].src, q->lane[q->slot[k]].circuit) != key)
+	while (q->slot[k].lane >= 0 && q->slot[k].key != key)
 		k = (k + 1) & (q->capslot - 1);
 	return &q->slot[k];
 }
 
 static int rehash(struct fetch_queue *q, int cap)
 {
-	int *s = malloc(cap * sizeof *s);
+	struct fq_slot *s = malloc(cap * sizeof *s);
 	if (!s)
 		return -1;
 	free(q->slot);
 	q->slot = s;
 	q->capslot = cap;
-	memset(s, 0xff, cap * sizeof *s);
-	for (int i = 0; i < q->nlane; i++)
-		*slot_of(q, key_of(q->lane[i].src, q->lane[i].circuit)) = i;
+	for (int i = 0; i < cap; i++)
+		s[i].lane = -1;
+	for (int i = 0; i < q->nlane; i++) {
+		int key = key_of(q->lane[i].src, q->lane[i].circuit);
+		*slot_of(q, key) = (struct fq_slot){key, i};
+	}
 	return 0;
 }
 
@@ -62,43 +70,46 @@ static int lane_for(struct fetch_queue *q, const struct xfer *x)
 {
 	if ((q->nlane + 1) * 2 > q->capslot && rehash(q, q->capslot ? 2 * q->capslot : 16))
 		return -1;
-	int *s = slot_of(q, key_of(x->src, x->circuit));
-	if (*s >= 0)
-		return *s;
+	int key = key_of(x->src, x->circuit);
+	struct fq_slot *s = slot_of(q, key);
+	if (s->lane >= 0)
+		return s->lane;
 	if (grow(&q->lane, &q->caplane, q->nlane + 1, sizeof *q->lane) ||
 	    grow(&q->heap, &q->capheap, q->nlane + 1, sizeof *q->heap))
 		return -1;
 	q->lane[q->nlane] = (struct fq_lane){.src = x->src, .src_rack = x->src_rack, .dst_rack = x->dst_rack,
 					     .circuit = x->circuit, .head = -1, .tail = -1};
-	return *s = q->nlane++;
+	*s = (struct fq_slot){key, q->nlane};
+	return q->nlane++;
 }
 
 /* ---- the heap of lanes, by their front's arrival ------------------------ */
 
-static bool older(const struct fetch_queue *q, int a, int b) { return q->lane[a].head < q->lane[b].head; }
-
-/* Lane l, at heap[nheap] (where heap_pop left it, or put there), joins the heap. */
+/* Lane l (at heap[nheap] or not: where heap_pop left it, or new) joins
+ * the heap with its front. */
 static void heap_push(struct fetch_queue *q, int l)
 {
+	struct fq_front x = {q->lane[l].head, l};
 	int i = q->nheap++;
-	while (i > 0 && older(q, l, q->heap[(i - 1) / 2])) {
+	while (i > 0 && x.head < q->heap[(i - 1) / 2].head) {
 		q->heap[i] = q->heap[(i - 1) / 2];
 		i = (i - 1) / 2;
 	}
-	q->heap[i] = l;
+	q->heap[i] = x;
 }
 
 /* The oldest lane leaves the heap, and is left at heap[nheap]. */
 static int heap_pop(struct fetch_queue *q)
 {
-	int top = q->heap[0], x = q->heap[--q->nheap], i = 0;
+	struct fq_front top = q->heap[0], x = q->heap[--q->nheap];
+	int i = 0;
 	for (;;) {
 		int c = 2 * i + 1;
 		if (c >= q->nheap)
 			break;
-		if (c + 1 < q->nheap && older(q, q->heap[c + 1], q->heap[c]))
+		if (c + 1 < q->nheap && q->heap[c + 1].head < q->heap[c].head)
 			c++;
-		if (!older(q, q->heap[c], x))
+		if (q->heap[c].head >= x.head)
 			break;
 		q->heap[i] = q->heap[c];
 		i = c;
@@ -106,7 +117,7 @@ static int heap_pop(struct fetch_queue *q)
 	if (q->nheap)
 		q->heap[i] = x;
 	q->heap[q->nheap] = top;
-	return top;
+	return top.lane;
 }
 
 /* ---- items -------------------------------------------------------------- */
@@ -130,6 +141,8 @@ static int compact(struct fetch_queue *q)
 			q->lane[l].head = to[q->lane[l].head];
 			q->lane[l].tail = to[q->lane[l].tail];
 		}
+	for (int i = 0; i < q->nheap; i++)
+		q->heap[i].head = q->lane[q->heap[i].lane].head;
 	q->nitem = n;
 	free(to);
 	return 0;
@@ -188,8 +201,8 @@ int fq_take(struct fetch_queue *q, const struct copier_rules *rules, struct xfer
 		q->live -= n;
 	}
 	for (int i = q->nheap; i < end; i++)
-		if (q->lane[q->heap[i]].head >= 0)
-			heap_push(q, q->heap[i]);
+		if (q->lane[q->heap[i].lane].head >= 0)
+			heap_push(q, q->heap[i].lane);
 	return n;
 }
 

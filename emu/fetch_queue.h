@@ -16,14 +16,18 @@
 
 struct fq_item;
 struct fq_lane;
+struct fq_slot;
+struct fq_front;
 
 struct fetch_queue {
 	struct fq_item *item;   /* in arrival order; the taken ones are dead until compacted */
 	int nitem, capitem, live;
 	struct fq_lane *lane;
 	int nlane, caplane;
-	int *slot, capslot;     /* lane index by (holder, circuit): open addressing, -1 = empty */
-	int *heap, nheap, capheap;   /* lanes with transfers, by the arrival of their front */
+	struct fq_slot *slot;   /* lanes by (holder, circuit): open addressing */
+	int capslot;
+	struct fq_front *heap;  /* lanes with transfers, by the arrival of their front */
+	int nheap, capheap;
 };
 
 /* Append x (its id, holder, racks, bytes and flag; no address).  -1: out of memory. */

@@ -256,6 +256,8 @@ static int grow_flows(struct simnet *n, int cap)
 	return 0;
 }
 
+static void route(struct simnet *n, struct flow *f);
+
 int simnet_add(struct simnet *n, double now, int src, int dst, uint64_t bytes, bool circuit, int64_t tag)
 {
 	int h;
@@ -279,6 +281,7 @@ int simnet_add(struct simnet *n, double now, int src, int dst, uint64_t bytes, b
 	f->tag = tag;
 	f->bytes = bytes;
 	n->ncirc[f->srack * n->racks + f->drack] += f->circuit;
+	route(n, f);
 	f->act_pos = n->nact;
 	n->act[n->nact++] = h;
 	n->heap_pos[h] = n->nheap;
@@ -476,17 +479,14 @@ void simnet_allocate(struct simnet *n, double now)
 			f->rem = 0;
 		f->t_set = now;
 		f->rate = 0;
-		route(n, f);
+		if (f->circuit)   /* the others' routes do not depend on the circuits */
+			route(n, f);
 		if (f->held && f->rem > 0 && !set_aside(n, h))
 			continue;
 		f->act_pos = n->nact;
 		n->act[n->nact++] = h;
 	}
-	memset(n->cnt, 0, n->nlinks * sizeof *n->cnt);
-	for (int l = 0; l < n->nlinks; l++) {   /* every rate is about to be replaced */
-		ctr_at(&n->ctr[l], now);
-		n->ctr[l].rate = n->ctr[l].mrate = 0;
-	}
+	/* cnt is all 0 here: every flow counted below is frozen, and uncounted, by the end */
 	for (int i = 0; i < n->nact; i++) {
 		struct flow *f = &n->f[n->act[i]];
 		struct fill *x = &n->fl[i];
@@ -497,15 +497,16 @@ void simnet_allocate(struct simnet *n, double now)
 		for (int k = 0; k < x->np; k++)
 			n->cnt[x->path[k]]++;
 	}
-	/* Flows per link, CSR style. */
+	/* Flows per link, CSR style; every link's rate is about to be replaced. */
 	n->start[0] = 0;
+	int *fill = n->cnt;   /* reused as the fill cursor, restored below */
 	for (int l = 0; l < n->nlinks; l++) {
 		n->start[l + 1] = n->start[l] + n->cnt[l];
-		n->capr[l] = n->cap[l];
-	}
-	int *fill = n->cnt;   /* reused as the fill cursor, restored below */
-	for (int l = 0; l < n->nlinks; l++)
 		fill[l] = n->start[l];
+		n->capr[l] = n->cap[l];
+		ctr_at(&n->ctr[l], now);
+		n->ctr[l].rate = n->ctr[l].mrate = 0;
+	}
 	for (int i = 0; i < n->nact; i++)
 		for (int k = 0; k < n->fl[i].np; k++)
 			n->members[fill[n->fl[i].path[k]]++] = i;
