@@ -122,6 +122,8 @@ void tasks_map(const struct msg *m);
 void tasks_reduce(const struct msg *m);
 void tasks_fetch(const struct msg *m);
 void tasks_kill(int task);
+void tasks_suspend(int task);
+void tasks_resume(int task, double delay);
 /* The lit circuits changed: reduces start what can move now. */
 void tasks_circuits_changed(void);
 #endif

@@ -23,7 +23,14 @@
  *           fails the task (task_done ok=false naming the transfer) and
  *           aborts its other transfers.
  *   kill    aborts a task (sockets closed, timer cancelled) and answers
- *           task_done ok=false error="killed". */
+ *           task_done ok=false error="killed".
+ *   suspend stops a task keeping its progress: the compute timer with
+ *           what was left, each fetch with the bytes it still had to
+ *           receive (its connection closed); transfers not started stay
+ *           queued.  resume, after its delay (the recovery delay), computes
+ *           what was left or asks each holder for the rest of its fetch (a
+ *           fetch's transfers are reported once, with their sizes, when it
+ *           ends), as the simulator does. */
 #include "agents/agent.h"
 #include "emu/copiers.h"
 #include <errno.h>
@@ -45,10 +52,15 @@ struct task {
 	uint64_t output_bytes, bytes_in;
 	int copiers;
 	bool final;
+	bool suspended, resuming;     /* preempted; its timer counts the recovery delay */
+	double compute_end, compute_left;   /* monotonic; left when suspended in T_COMPUTE */
+	uint64_t input_want, input_left;    /* T_INPUT: bytes asked for; suspended: still to read */
+	struct sockaddr_in input_addr;
 	struct xfer *queue;           /* transfers not started yet */
 	int nq, qhead, capq;
 	struct running {                /* running fetches: one holder's transfers each */
-		struct fetch *f;
+		struct fetch *f;        /* NULL while suspended */
+		uint64_t want, left;    /* bytes it asked for; suspended: still to receive */
 		int n;
 		struct xfer x[FETCH_MAX_XFERS];
 	} *act;
@@ -86,7 +98,8 @@ static void task_free(struct task *t)
 			break;
 		}
 	for (int i = 0; i < t->nact; i++)
-		fetch_abort(t->act[i].f);
+		if (t->act[i].f)
+			fetch_abort(t->act[i].f);
 	for (int i = t->qhead; i < t->nq; i++)
 		count_queued(&t->queue[i], -1);
 	if (t->input)
@@ -101,7 +114,7 @@ static void task_done(struct task *t, bool ok, const char *error)
 {
 	if (!ok) {   /* count what the aborted fetches received so far */
 		for (int i = 0; i < t->nact; i++)
-			t->bytes_in += fetch_result(t->act[i].f)->bytes;
+			t->bytes_in += t->act[i].f ? fetch_result(t->act[i].f)->bytes : 0;
 		if (t->input)
 			t->bytes_in += fetch_result(t->input)->bytes;
 	}
@@ -115,19 +128,27 @@ static void task_done(struct task *t, bool ok, const char *error)
 	task_free(t);
 }
 
+static void resumed(struct task *t);
+
 static void on_compute_done(struct ev *e, uint32_t events)
 {
 	(void)events;
 	struct task *t = (struct task *)((char *)e - offsetof(struct task, timer));
 	timer_ack(e);
-	task_done(t, true, NULL);
+	if (t->resuming)
+		resumed(t);
+	else
+		task_done(t, true, NULL);
 }
 
-static void compute(struct task *t)
+static void compute_for(struct task *t, double seconds)
 {
 	t->state = T_COMPUTE;
-	timer_arm(&t->timer, t->duration);
+	t->compute_end = now_mono() + seconds;
+	timer_arm(&t->timer, seconds);
 }
+
+static void compute(struct task *t) { compute_for(t, t->duration); }
 
 static struct task *task_new(const struct msg *m, bool reduce)
 {
@@ -160,7 +181,7 @@ static void on_input(struct fetch *f, void *arg)
 	struct task *t = arg;
 	const struct fetch_result *r = fetch_result(f);
 	t->input = NULL;
-	t->bytes_in = r->bytes;
+	t->bytes_in += r->bytes;
 	if (!r->ok) {
 		char err[128];
 		snprintf(err, sizeof err, "input %s", r->error);
@@ -181,6 +202,8 @@ void tasks_map(const struct msg *m)
 		return;
 	}
 	t->state = T_INPUT;
+	t->input_addr = m->input_addr;
+	t->input_want = m->input_bytes;
 	t->input = fetch_start(&m->input_addr, INPUT_XFER, m->input_bytes, false, -1, agent.rack, on_input, t);
 	if (!t->input)
 		task_done(t, false, "input fetch: out of memory");
@@ -197,9 +220,10 @@ void tasks_reduce(const struct msg *m)
 
 static void on_xfer(struct fetch *f, void *arg);
 
-/* Start one fetch of the transfers xs[0..n), all from one holder.
- * Returns false if t was freed. */
-static bool start(struct task *t, const struct xfer *xs, int n)
+/* Start one fetch of the transfers xs[0..n), all from one holder (of
+ * `left` bytes when it resumes one, else all of theirs).  Returns false if
+ * t was freed. */
+static bool start(struct task *t, const struct xfer *xs, int n, uint64_t left)
 {
 	if (t->nact == t->capact) {
 		int cap = t->capact ? 2 * t->capact : 8;
@@ -214,6 +238,7 @@ static bool start(struct task *t, const struct xfer *xs, int n)
 	uint64_t bytes = 0;
 	for (int i = 0; i < n; i++)
 		bytes += xs[i].bytes;
+	bytes = left ? left : bytes;
 	const struct xfer *x = &xs[0];
 	struct fetch *f = fetch_start(&x->addr, (uint32_t)x->id, bytes, x->circuit, x->src_rack, x->dst_rack, on_xfer, t);
 	if (!f) {   /* out of memory or of descriptors */
@@ -226,6 +251,8 @@ static bool start(struct task *t, const struct xfer *xs, int n)
 	}
 	struct running *a = &t->act[t->nact++];
 	a->f = f;
+	a->want = bytes;
+	a->left = 0;
 	a->n = n;
 	memcpy(a->x, xs, (size_t)n * sizeof *xs);
 	return true;
@@ -250,6 +277,8 @@ static bool holder_busy(int src, void *arg)
  * compute when all is done.  Returns false if t was freed. */
 static bool pump(struct task *t)
 {
+	if (t->suspended)
+		return true;
 	int busy = 0;
 	for (int i = 0; i < t->nact; i++)
 		busy += !dark(&t->act[i].x[0]);
@@ -258,7 +287,7 @@ static bool pump(struct task *t)
 	/* A started fetch's transfers stay queued demand until its first byte
 	 * (fetch.c): the sender counts them only once the request arrives. */
 	for (int n; busy < t->copiers && (n = copiers_take(t->queue, &t->qhead, t->nq, &rules, xs)); busy++)
-		if (!start(t, xs, n))
+		if (!start(t, xs, n, 0))
 			return false;
 	if (t->final && t->qhead == t->nq && t->nact == 0 && t->state == T_SHUFFLE)
 		compute(t);
@@ -331,6 +360,81 @@ void tasks_circuits_changed(void)
 		if (t->reduce && t->state == T_SHUFFLE)
 			pump(t);
 	}
+}
+
+void tasks_suspend(int id)
+{
+	struct task *t = find(id);
+	if (!t || t->suspended) {
+		alog("suspend: no running task %d here", id);
+		return;
+	}
+	t->suspended = true;
+	if (t->resuming) {   /* suspended again within its recovery delay */
+		t->resuming = false;
+		timer_disarm(&t->timer);
+		return;
+	}
+	if (t->state == T_COMPUTE) {
+		timer_disarm(&t->timer);
+		t->compute_left = t->compute_end - now_mono();
+		if (t->compute_left < 0)
+			t->compute_left = 0;
+	}
+	if (t->input) {
+		const struct fetch_result *r = fetch_result(t->input);
+		t->input_left = t->input_want > r->bytes ? t->input_want - r->bytes : 1;
+		t->bytes_in += r->bytes;
+		fetch_abort(t->input);
+		t->input = NULL;
+	}
+	for (int i = 0; i < t->nact; i++) {
+		struct running *a = &t->act[i];
+		if (!a->f)
+			continue;
+		const struct fetch_result *r = fetch_result(a->f);
+		a->left = a->want > r->bytes ? a->want - r->bytes : 1;   /* at least a byte: it did not end */
+		t->bytes_in += r->bytes;
+		fetch_abort(a->f);
+		a->f = NULL;
+	}
+}
+
+void tasks_resume(int id, double delay)
+{
+	struct task *t = find(id);
+	if (!t || !t->suspended) {
+		alog("resume: no suspended task %d here", id);
+		return;
+	}
+	t->resuming = true;
+	timer_arm(&t->timer, delay);
+}
+
+/* The recovery delay is over: go on from where it stopped. */
+static void resumed(struct task *t)
+{
+	t->resuming = t->suspended = false;
+	if (t->state == T_COMPUTE) {
+		compute_for(t, t->compute_left);
+		return;
+	}
+	if (t->state == T_INPUT) {
+		t->input_want = t->input_left;
+		t->input = fetch_start(&t->input_addr, INPUT_XFER, t->input_left, false, -1, agent.rack, on_input, t);
+		if (!t->input)
+			task_done(t, false, "input fetch: out of memory");
+		return;
+	}
+	/* Restart the stopped fetches (each takes its slot back), then pump. */
+	int n = t->nact;
+	struct running stopped[n ? n : 1];
+	memcpy(stopped, t->act, (size_t)n * sizeof *stopped);
+	t->nact = 0;
+	for (int i = 0; i < n; i++)
+		if (!start(t, stopped[i].x, stopped[i].n, stopped[i].left))
+			return;
+	pump(t);
 }
 
 void tasks_kill(int id)

@@ -372,6 +372,20 @@ static void emu_fetch(struct run *r, struct task *reduce, const struct xfer *xs,
 	free(copy);
 }
 
+/* The agent stops the task (kill: its "killed" answer is not a failure,
+ * run_task_done ignores it) or suspends it, and later resumes it. */
+static void emu_preempt(struct run *r, struct task *t, enum preempt_op op)
+{
+	struct msg m = {.op = op == PREEMPT_KILL ? OP_KILL : OP_SUSPEND, .task = t->id};
+	send_msg(r, t->server, &m);
+}
+
+static void emu_resume(struct run *r, struct task *t, double delay)
+{
+	struct msg m = {.op = OP_RESUME, .task = t->id, .duration = wall_of(r, delay)};
+	send_msg(r, t->server, &m);
+}
+
 /* ---- the OCS thread ----------------------------------------------------- */
 
 /* How often the controller looks at the demand between intervals when
@@ -717,6 +731,8 @@ const struct backend_ops backend_emu = {
 	.poll = emu_poll,
 	.start_task = emu_start_task,
 	.fetch = emu_fetch,
+	.preempt = emu_preempt,
+	.resume = emu_resume,
 	.stats = emu_stats,
 	.failure = emu_failure,
 	.summary = emu_summary,

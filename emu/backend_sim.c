@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum ev_kind { EV_COMPUTED, EV_OCS_TICK, EV_OCS_LIGHT, EV_OCS_CHECK };
+enum ev_kind { EV_COMPUTED, EV_OCS_TICK, EV_OCS_LIGHT, EV_OCS_CHECK, EV_RESUME };
 
 struct event {
 	double t;
@@ -33,11 +33,19 @@ struct event {
 struct sim_task {
 	int attempt;           /* events of an earlier attempt are stale */
 	bool computing;
+	double compute_end;    /* computing: when it ends */
+	bool suspended;        /* preempted, keeping its progress: nothing moves or computes */
+	double compute_left;   /* suspended while computing: what was left */
+	int input_flow;        /* a map reading remote input: its flow (-1: none) */
+	int input_src;         /* where it reads it from */
+	uint64_t input_left;   /* suspended while reading it: what was left (0: nothing) */
 	uint64_t bytes_in;
 	struct fetch_queue queue;   /* reduce: transfers not started yet */
 	struct sim_fetch {     /* reduce: running fetches, a flow each */
 		int n;
 		bool held;     /* a circuit fetch in hold mode: it moves only while lit */
+		int flow;      /* its flow (-1 while suspended) */
+		uint64_t left; /* suspended: bytes it still had to move */
 		struct xfer x[FETCH_MAX_XFERS];
 	} *run;
 	int nrun, caprun;
@@ -138,20 +146,25 @@ static struct event ev_pop(struct sim_be *b)
 /* A flow's tag: the task, and the transfer id + 1 (0 = a map's input). */
 static int64_t tag_of(int task, int xfer) { return (int64_t)task << 32 | (uint32_t)(xfer + 1); }
 
-static void compute(struct run *r, struct task *t)
+static void compute_for(struct run *r, struct task *t, double seconds)
 {
 	struct sim_be *b = S(r);
 	b->tasks[t->id].computing = true;
+	b->tasks[t->id].compute_end = b->now + seconds;
 	b->computing++;
-	ev_push(b, b->now + t->duration_s, EV_COMPUTED, t->id, b->tasks[t->id].attempt);
+	ev_push(b, b->now + seconds, EV_COMPUTED, t->id, b->tasks[t->id].attempt);
 }
 
-static void start_flow(struct run *r, int src, int dst, uint64_t bytes, bool circuit, int64_t tag)
+static void compute(struct run *r, struct task *t) { compute_for(r, t, t->duration_s); }
+
+static int start_flow(struct run *r, int src, int dst, uint64_t bytes, bool circuit, int64_t tag)
 {
 	struct sim_be *b = S(r);
 	b->flows++;
-	if (simnet_add(b->net, b->now, src, dst, bytes, circuit, tag) < 0)
+	int h = simnet_add(b->net, b->now, src, dst, bytes, circuit, tag);
+	if (h < 0)
 		run_say(r, "simulator: out of memory for a flow");
+	return h;
 }
 
 static int rack_of(const struct run *r, int server) { return cluster_rack_of(&r->c, server); }
@@ -192,6 +205,8 @@ static bool sim_holder_busy(int src, void *arg)
 static void start_fetches(struct run *r, struct task *t)
 {
 	struct sim_task *st = &S(r)->tasks[t->id];
+	if (st->suspended)
+		return;
 	int dst = rack_of(r, t->server), busy = 0;
 	for (int i = 0; i < st->nrun; i++)
 		busy += !st->run[i].held || simnet_lit(S(r)->net, rack_of(r, st->run[i].x[0].src), dst);
@@ -214,7 +229,7 @@ static void start_fetches(struct run *r, struct task *t)
 			bytes += f->x[i].bytes;
 			xfer_moving(r, f->x[i].id, S(r)->now);
 		}
-		start_flow(r, f->x[0].src, t->server, bytes, f->x[0].circuit, tag_of(t->id, f->x[0].id));
+		f->flow = start_flow(r, f->x[0].src, t->server, bytes, f->x[0].circuit, tag_of(t->id, f->x[0].id));
 	}
 	if (st->final && !st->nrun && !fq_len(&st->queue) && !st->computing)
 		compute(r, t);
@@ -229,7 +244,7 @@ static void reset_task(struct run *r, struct task *t, int attempt)
 	fq_each(&st->queue, uncount_queued, r);
 	fq_free(&st->queue);
 	free(st->run);
-	*st = (struct sim_task){.attempt = attempt, .listed = st->listed};
+	*st = (struct sim_task){.attempt = attempt, .listed = st->listed, .input_flow = -1};
 }
 
 /* The lit circuits changed: reduces start what can move now. */
@@ -256,7 +271,8 @@ static void sim_start_task(struct run *r, struct task *t, int server, int input_
 	reset_task(r, t, st->attempt + 1);
 	if (t->kind == TASK_MAP && input_src >= 0) {
 		st->bytes_in = t->input_bytes;
-		start_flow(r, input_src, server, t->input_bytes, false, tag_of(t->id, -1));
+		st->input_src = input_src;
+		st->input_flow = start_flow(r, input_src, server, t->input_bytes, false, tag_of(t->id, -1));
 	} else if (t->kind == TASK_MAP) {
 		compute(r, t);
 	}
@@ -291,6 +307,7 @@ static void flow_done(struct run *r, int64_t tag, uint64_t bytes)
 	struct task *t = &r->w->tasks[task];
 	struct sim_task *st = &S(r)->tasks[task];
 	if (xfer < 0) {   /* a map's input has arrived */
+		st->input_flow = -1;
 		compute(r, t);
 		return;
 	}
@@ -301,11 +318,14 @@ static void flow_done(struct run *r, int64_t tag, uint64_t bytes)
 		run_say(r, "simulator: a flow of task %d ended that it does not run", task);
 		return;
 	}
-	/* Every transfer of the fetch ends with its flow. */
-	for (int k = 0; k < st->run[i].n; k++)
+	/* Every transfer of the fetch ends with its flow (the last of its
+	 * flows, when it was suspended on the way). */
+	(void)bytes;
+	for (int k = 0; k < st->run[i].n; k++) {
 		run_flow_done(r, st->run[i].x[k].id, st->run[i].x[k].bytes, S(r)->now);
+		st->bytes_in += st->run[i].x[k].bytes;
+	}
 	st->run[i] = st->run[--st->nrun];
-	st->bytes_in += bytes;
 	start_fetches(r, t);
 }
 
@@ -318,6 +338,67 @@ static void computed(struct run *r, const struct event *e)
 	uint64_t bytes = st->bytes_in;
 	reset_task(r, t, st->attempt);
 	run_task_done(r, t->server, t->id, true, bytes, NULL);
+}
+
+/* ---- preemption --------------------------------------------------------- */
+
+/* Stop a flow, returning the bytes it had left. */
+static uint64_t stop_flow(struct run *r, int flow)
+{
+	struct sim_be *b = S(r);
+	double left = simnet_remaining(b->net, flow, b->now);
+	simnet_remove(b->net, flow, b->now, NULL);
+	return left > 0 ? (uint64_t)llround(left) : 0;
+}
+
+/* Kill: stop everything of this attempt (its events go stale, its flows
+ * go); suspend: the same, keeping what is left to move and compute. */
+static void sim_preempt(struct run *r, struct task *t, enum preempt_op op)
+{
+	struct sim_be *b = S(r);
+	struct sim_task *st = &b->tasks[t->id];
+	if (!st->suspended) {
+		if (st->input_flow >= 0) {
+			st->input_left = stop_flow(r, st->input_flow);
+			st->input_flow = -1;
+		}
+		for (int i = 0; i < st->nrun; i++) {
+			st->run[i].left = stop_flow(r, st->run[i].flow);
+			st->run[i].flow = -1;
+		}
+		if (st->computing)
+			st->compute_left = fmax(0, st->compute_end - b->now);
+	}
+	st->attempt++;   /* its compute event, if any, is stale */
+	st->suspended = true;
+	if (op == PREEMPT_KILL)
+		reset_task(r, t, st->attempt);
+}
+
+static void sim_resume(struct run *r, struct task *t, double delay)
+{
+	ev_push(S(r), S(r)->now + delay, EV_RESUME, t->id, S(r)->tasks[t->id].attempt);
+}
+
+static void resumed(struct run *r, const struct event *e)
+{
+	struct task *t = &r->w->tasks[e->task];
+	struct sim_task *st = &S(r)->tasks[e->task];
+	if (e->attempt != st->attempt || !st->suspended || t->state != TASK_RUNNING)
+		return;
+	st->suspended = false;
+	if (st->computing) {
+		compute_for(r, t, st->compute_left);
+		return;
+	}
+	if (st->input_left)
+		st->input_flow = start_flow(r, st->input_src, t->server, st->input_left, false, tag_of(t->id, -1));
+	st->input_left = 0;
+	for (int i = 0; i < st->nrun; i++) {
+		struct sim_fetch *f = &st->run[i];
+		f->flow = start_flow(r, f->x[0].src, t->server, f->left, f->x[0].circuit, tag_of(t->id, f->x[0].id));
+	}
+	start_fetches(r, t);
 }
 
 /* ---- the OCS ------------------------------------------------------------ */
@@ -440,6 +521,8 @@ static void sim_poll(struct run *r, double deadline)
 			} else if (e.kind == EV_OCS_TICK) {
 				if (e.attempt == b->tick_gen)   /* else superseded by an early reconfiguration */
 					ocs_tick_virtual(r);
+			} else if (e.kind == EV_RESUME) {
+				resumed(r, &e);
 			} else if (e.kind == EV_OCS_CHECK)
 				b->check_queued = false;
 			else
@@ -568,6 +651,8 @@ const struct backend_ops backend_sim = {
 	.poll = sim_poll,
 	.start_task = sim_start_task,
 	.fetch = sim_fetch,
+	.preempt = sim_preempt,
+	.resume = sim_resume,
 	.stats = sim_stats,
 	.failure = sim_failure,
 	.summary = sim_summary,

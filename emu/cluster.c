@@ -560,22 +560,60 @@ void cluster_start_task(struct cluster *c, struct task *t, int server)
 		j->t_start = c->now;
 }
 
+/* A running task's resources go back to its server and its counts down
+ * (it stops running: finished, requeued or suspended). */
+static void stop_running(struct cluster *c, struct job *j, struct task *t)
+{
+	if (c->servers[t->server].alive) {
+		res_give(&c->servers[t->server].avail, &t->held);
+		count_free(&c->servers[t->server]);
+	}
+	j->stages[t->stage].running--;
+	if (t->kind == TASK_MAP)
+		j->maps_running--;
+	else
+		j->reduces_running--;
+}
+
+void cluster_suspend_task(struct cluster *c, struct task *t)
+{
+	stop_running(c, job_of(c, t), t);
+	t->state = TASK_SUSPENDED;
+	t->suspends++;
+	t->suspended_at = c->now;
+}
+
+void cluster_resume_task(struct cluster *c, struct task *t)
+{
+	struct job *j = job_of(c, t);
+	struct server *s = &c->servers[t->server];
+	t->state = TASK_RUNNING;
+	res_take(&s->avail, &t->held);
+	count_free(s);
+	j->stages[t->stage].running++;
+	if (t->kind == TASK_MAP)
+		j->maps_running++;
+	else
+		j->reduces_running++;
+}
+
+bool cluster_resume_fits(const struct cluster *c, const struct task *t, int server)
+{
+	return t->state == TASK_SUSPENDED && t->server == server && c->servers[server].alive &&
+	       res_fits(&t->held, &c->servers[server].avail);
+}
+
 void cluster_finish_task(struct cluster *c, struct task *t)
 {
 	struct job *j = job_of(c, t);
+	stop_running(c, j, t);
 	t->state = TASK_DONE;
 	t->t_end = c->now;
-	res_give(&c->servers[t->server].avail, &t->held);
-	count_free(&c->servers[t->server]);
-	j->stages[t->stage].running--;
 	j->stages[t->stage].done++;
-	if (t->kind == TASK_MAP) {
-		j->maps_running--;
+	if (t->kind == TASK_MAP)
 		j->maps_done++;
-	} else {
-		j->reduces_running--;
+	else
 		j->reduces_done++;
-	}
 	if (cluster_job_finished(j)) {
 		j->t_end = c->now;
 		active_remove(c, j->id);
@@ -588,15 +626,7 @@ void cluster_requeue_task(struct cluster *c, struct task *t)
 	struct job *j = job_of(c, t);
 	bool was_finished = cluster_job_finished(j);
 	if (t->state == TASK_RUNNING) {
-		if (c->servers[t->server].alive) {
-			res_give(&c->servers[t->server].avail, &t->held);
-			count_free(&c->servers[t->server]);
-		}
-		j->stages[t->stage].running--;
-		if (t->kind == TASK_MAP)
-			j->maps_running--;
-		else
-			j->reduces_running--;
+		stop_running(c, j, t);
 	} else if (t->state == TASK_DONE) {
 		j->stages[t->stage].done--;
 		if (t->kind == TASK_MAP)

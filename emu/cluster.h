@@ -142,8 +142,14 @@ bool cluster_server_has_room(const struct cluster *c, int server);
 void cluster_start_task(struct cluster *c, struct task *t, int server);
 void cluster_finish_task(struct cluster *c, struct task *t);
 /* Back to pending (failed, killed, or its server died); a finished map whose
- * output was lost is un-finished the same way. */
+ * output was lost is un-finished the same way.  A suspended one too. */
 void cluster_requeue_task(struct cluster *c, struct task *t);
+/* Preemption that keeps progress: a running task gives its resources back
+ * and stays on its server; it resumes there, taking them again, when they
+ * fit (cluster_resume_fits). */
+void cluster_suspend_task(struct cluster *c, struct task *t);
+void cluster_resume_task(struct cluster *c, struct task *t);
+bool cluster_resume_fits(const struct cluster *c, const struct task *t, int server);
 
 /* Deterministic per-run randomness (placement, tie-breaks): splitmix64. */
 struct rng { uint64_t s; };

@@ -22,7 +22,9 @@
 /* A task of the root stage is a map (it reads input blocks); any other, a
  * reduce (it fetches its parents' outputs, then computes). */
 enum task_kind { TASK_MAP, TASK_REDUCE };
-enum task_state { TASK_PENDING, TASK_RUNNING, TASK_DONE };
+/* A suspended task keeps its progress and its server, and holds nothing
+ * there until it resumes (preemption, emu/sched.h). */
+enum task_state { TASK_PENDING, TASK_RUNNING, TASK_DONE, TASK_SUSPENDED };
 
 struct task {
 	int id;                  /* index in workload.tasks */
@@ -47,6 +49,8 @@ struct task {
 	bool data_local;         /* map: read its input on the same server */
 	bool rack_local;         /* map: read its input from the same rack */
 	struct res held;         /* what it takes on its server while it runs (cluster_start_task) */
+	int kills, suspends;     /* preemptions it went through */
+	double suspended_at;     /* when it was last suspended */
 };
 
 /* How a stage reads a parent stage's output. */

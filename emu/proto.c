@@ -37,7 +37,7 @@ static const char *op_names[] = {
 	[OP_HELLO] = "hello", [OP_TASK_DONE] = "task_done", [OP_FLOW_DONE] = "flow_done",
 	[OP_DEMAND] = "demand", [OP_MAP] = "map", [OP_REDUCE] = "reduce", [OP_FETCH] = "fetch",
 	[OP_CIRCUITS] = "circuits", [OP_ANNOUNCE] = "announce", [OP_KILL] = "kill",
-	[OP_SHUTDOWN] = "shutdown",
+	[OP_SHUTDOWN] = "shutdown", [OP_SUSPEND] = "suspend", [OP_RESUME] = "resume",
 };
 #define NOPS ((int)(sizeof op_names / sizeof op_names[0]))
 
@@ -54,6 +54,8 @@ static const char *const op_fields[][10] = {
 	[OP_ANNOUNCE] = {"going"},
 	[OP_KILL] = {"task"},
 	[OP_SHUTDOWN] = {NULL},
+	[OP_SUSPEND] = {"task"},
+	[OP_RESUME] = {"task", "duration"},
 };
 static const char *const xfer_fields[] = {"xfer", "src", "addr", "bytes", "circuit", "src_rack", "dst_rack", NULL};
 
@@ -181,7 +183,12 @@ static json_t *encode_obj(const struct msg *m)
 			rc |= set(o, m->op == OP_CIRCUITS ? "lit" : "going", jpairs(m->pairs, m->npairs));
 		break;
 	case OP_KILL:
+	case OP_SUSPEND:
 		rc |= set(o, "task", json_integer(m->task));
+		break;
+	case OP_RESUME:
+		rc |= set(o, "task", json_integer(m->task));
+		rc |= set(o, "duration", json_real(m->duration));
 		break;
 	case OP_SHUTDOWN:
 		break;
@@ -526,7 +533,10 @@ static int decode_obj(struct dec *d, json_t *o, struct msg *m)
 	case OP_ANNOUNCE:
 		return decode_pairs(d, o, "going", m);
 	case OP_KILL:
+	case OP_SUSPEND:
 		return get_i(d, o, "task", 0, MAX_ID, &m->task);
+	case OP_RESUME:
+		return get_i(d, o, "task", 0, MAX_ID, &m->task) || get_num(d, o, "duration", MAX_SECONDS, &m->duration) ? -1 : 0;
 	case OP_SHUTDOWN:
 		return 0;
 	}

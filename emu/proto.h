@@ -29,6 +29,8 @@
  *     circuits   lit: array of [src_rack, dst_rack] now usable
  *     announce   going: array of [src_rack, dst_rack] about to go dark
  *     kill       task
+ *     suspend    task: stop its compute and fetches, keeping what is done
+ *     resume     task, duration: go on after `duration` s (the recovery delay)
  *     shutdown
  *
  * Data plane (agent to agent, real TCP over the emulated network): the
@@ -59,6 +61,7 @@
 enum msg_op {
 	OP_HELLO, OP_TASK_DONE, OP_FLOW_DONE, OP_DEMAND,
 	OP_MAP, OP_REDUCE, OP_FETCH, OP_CIRCUITS, OP_ANNOUNCE, OP_KILL, OP_SHUTDOWN,
+	OP_SUSPEND, OP_RESUME,
 };
 
 struct xfer {

@@ -29,14 +29,17 @@ static int mkdirs(const char *path)
 
 static FILE *open_tmp(struct run *r, const char *name);
 
+/* flows.csv and preemptions.csv are written as things happen. */
 static int open_flows(struct run *r, char err[512])
 {
 	r->flows_csv = open_tmp(r, "flows.csv");
-	if (!r->flows_csv) {
-		snprintf(err, 512, "%s/flows.csv.tmp: %s", r->dir, strerror(errno));
+	r->preemptions_csv = open_tmp(r, "preemptions.csv");
+	if (!r->flows_csv || !r->preemptions_csv) {
+		snprintf(err, 512, "%s/%s.tmp: %s", r->dir, r->flows_csv ? "preemptions.csv" : "flows.csv", strerror(errno));
 		return -1;
 	}
 	fprintf(r->flows_csv, "flow,kind,job,task,src,dst,src_rack,dst_rack,bytes,start_s,moved_s,end_s,circuit_eligible,done\n");
+	fprintf(r->preemptions_csv, "t_s,task,job,stage,index,server,op\n");
 	return 0;
 }
 
@@ -140,7 +143,8 @@ static int write_tasks(struct run *r)
 		fprintf(f, "%d,%d,%s,%d,%d,%d,%d,%.3f,%.3f,%.3f,%d,%d,%s,%s\n", i, t->job, t->kind == TASK_MAP ? "map" : "reduce",
 			t->index, t->server, t->server >= 0 ? cluster_rack_of(&r->c, t->server) : -1, t->attempts, t->t_start,
 			t->t_end, t->duration_s, t->data_local, t->rack_local,
-			t->state == TASK_DONE ? "done" : t->state == TASK_RUNNING ? "running" : "pending",
+			t->state == TASK_DONE ? "done" : t->state == TASK_RUNNING ? "running" :
+			t->state == TASK_SUSPENDED ? "suspended" : "pending",
 			r->w->jobs[t->job].stages[t->stage].name);
 	}
 	return commit(r, "tasks.csv", f);
@@ -310,10 +314,10 @@ int results_write(struct run *r)
 		"wall_s", run_wall() - r->wall_start, "cross_rack_bytes", (json_int_t)(eps + ocs), "eps_bytes", (json_int_t)eps,
 		"ocs_bytes", (json_int_t)ocs, "ocs_share", eps + ocs ? (double)ocs / (double)(eps + ocs) : 0.0,
 		"marked_eps_bytes", (json_int_t)marked, "server_tx_bytes", (json_int_t)intra, "agent_bytes",
-		json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}", "shuffle_network", (json_int_t)shuffle_net, "shuffle_cross_rack",
+		json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "shuffle_network", (json_int_t)shuffle_net, "shuffle_cross_rack",
 			  (json_int_t)shuffle_xrack, "shuffle_local", (json_int_t)shuffle_local, "input_network",
 			  (json_int_t)input_net, "input_cross_rack", (json_int_t)input_xrack, "circuit_eligible_cross_rack",
-			  (json_int_t)circuit),
+			  (json_int_t)circuit, "shuffle_discarded", (json_int_t)tt->shuffle_discarded),
 		"measured_over_reported_cross_rack", reported_xrack ? (double)(eps + ocs) / (double)reported_xrack : 0.0,
 		"cross_rack_accounting",
 		json_pack("{s:I,s:f,s:f,s:f,s:f}", "payload", (json_int_t)reported_xrack, "headers", headers, "acks", acks,
@@ -356,8 +360,11 @@ int results_write(struct run *r)
 		json_object_set_new(sum_j, r->be->name, r->be->summary(r));
 	json_object_set_new(sum_j, "congestion",
 			    json_pack("{s:f,s:I}", "threshold", 0.8, "rack_samples", (json_int_t)r->congested_samples));
-	int rc = write_jobs(r) | write_tasks(r) | commit(r, "flows.csv", r->flows_csv);
-	r->flows_csv = NULL;
+	json_object_set_new(sum_j, "preemptions", json_pack("{s:I,s:I}", "kills", (json_int_t)r->kills, "suspends",
+								 (json_int_t)r->suspends));
+	int rc = write_jobs(r) | write_tasks(r) | commit(r, "flows.csv", r->flows_csv) |
+		 commit(r, "preemptions.csv", r->preemptions_csv);
+	r->flows_csv = r->preemptions_csv = NULL;
 	/* summary.json says the run's results are there: not when one is missing
 	 * (a full disk once left runs with a summary and no jobs.csv, which the
 	 * experiment scripts took for complete). */

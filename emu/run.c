@@ -32,6 +32,7 @@ void run_params_default(struct run_params *p)
 	p->rack_wait_s = 1.0;
 	p->copiers = 5;
 	p->output_replicas = 1;
+	p->recovery_s = 1;
 	p->stall_timeout_s = DATA_STALL_TIMEOUT_S;
 	p->stall_retries = DATA_STALL_RETRIES;
 	p->timeout_s = 3600;
@@ -114,12 +115,82 @@ static void start_task(struct run *r, struct task *t, int server)
 	}
 }
 
+/* ---- preemption ---------------------------------------------------------- */
+
+static void preempt_log(struct run *r, const struct task *t, const char *op)
+{
+	if (r->preemptions_csv)
+		fprintf(r->preemptions_csv, "%.3f,%d,%d,%s,%d,%d,%s\n", r->c.now, t->id, t->job,
+			r->w->jobs[t->job].stages[t->stage].name, t->sindex, t->server, op);
+}
+
+static void resume_task(struct run *r, struct task *t)
+{
+	cluster_resume_task(&r->c, t);
+	r->be->resume(r, t, r->p.recovery_s);
+	preempt_log(r, t, "resume");
+	for (int i = 0; i < r->nsuspended; i++)
+		if (r->suspended[i] == t->id) {
+			memmove(&r->suspended[i], &r->suspended[i + 1], (r->nsuspended - i - 1) * sizeof *r->suspended);
+			r->nsuspended--;
+			break;
+		}
+}
+
+/* The scheduler's preemptions: only of running tasks. */
+static void preemptions(struct run *r)
+{
+	struct preemption out[64];
+	int n = r->s.ops->preempt ? r->s.ops->preempt(&r->s, out, 64) : 0;
+	for (int i = 0; i < n && i < 64; i++) {
+		struct task *t = out[i].t;
+		if (!t || t->state != TASK_RUNNING)
+			continue;
+		r->be->preempt(r, t, out[i].op);
+		if (out[i].op == PREEMPT_KILL) {
+			preempt_log(r, t, "kill");
+			xfer_drop_task(r, t->id, r->c.now);
+			t->kills++;
+			r->kills++;
+			cluster_requeue_task(&r->c, t);
+			if (t->kind == TASK_REDUCE)
+				shuffle_reset_reduce(r, t);
+		} else {
+			preempt_log(r, t, "suspend");
+			cluster_suspend_task(&r->c, t);
+			r->suspended[r->nsuspended++] = t->id;
+			r->suspends++;
+		}
+	}
+}
+
+/* Nothing else for `server`: its suspended tasks resume as they fit, in
+ * the order they were suspended. */
+static void resume_waiting(struct run *r, int server)
+{
+	for (int i = 0; i < r->nsuspended; i++) {
+		struct task *t = &r->w->tasks[r->suspended[i]];
+		if (cluster_resume_fits(&r->c, t, server)) {
+			resume_task(r, t);
+			i--;
+		}
+	}
+}
+
 /* Offers while the server has room; a task that does not fit there stays
  * pending (a slot-minded policy may offer one on a server with resources). */
 static void offer(struct run *r, int server)
 {
 	while (cluster_server_has_room(&r->c, server)) {
 		struct task *t = r->s.ops->offer(&r->s, server);
+		if (t && t->state == TASK_SUSPENDED) {
+			if (!cluster_resume_fits(&r->c, t, server))
+				break;
+			resume_task(r, t);
+			continue;
+		}
+		if (!t && r->nsuspended)
+			resume_waiting(r, server);
 		if (!t || !cluster_task_runnable(&r->c, t) || !cluster_task_fits(&r->c, t, server))
 			break;
 		start_task(r, t, server);
@@ -187,6 +258,8 @@ void run_task_done(struct run *r, int server, int task, bool ok, uint64_t bytes,
 		return;   /* stale: killed or re-run elsewhere meanwhile */
 	struct job *j = &r->w->jobs[t->job];
 	r->c.now = run_now(r);
+	if (!ok && error && !strcmp(error, "killed"))
+		return;   /* the answer to a kill (preemption): the task was requeued then */
 	if (!ok) {
 		run_say(r, "task %d (job %d %s) failed on server %d: %s; re-running it", t->id, j->id,
 			t->kind == TASK_MAP ? "map" : "reduce", server, error ? error : "?");
@@ -313,6 +386,7 @@ static void loop(struct run *r)
 			next_hb = r->c.now + r->p.heartbeat_s;
 			if (r->s.ops->tick)
 				r->s.ops->tick(&r->s);
+			preemptions(r);
 			for (int s = 0; s < r->c.nservers; s++)
 				offer(r, s);
 			for (int j = 0; j < r->w->njobs; j++)
@@ -365,7 +439,7 @@ int run_experiment(const struct topo *t, struct workload *w, const struct run_pa
 	r->w = w;
 	r->wall_start = run_wall();
 	r->be = backend_find(p->backend ? p->backend : "emu");
-	const struct sched_ops *ops = sched_find(p->scheduler);
+	const struct sched_ops *ops = p->sched_ops ? p->sched_ops : sched_find(p->scheduler);
 	if (!r->be) {
 		snprintf(err, 512, "unknown backend '%s' (emu or sim)", p->backend);
 		free(r);
@@ -402,8 +476,10 @@ int run_experiment(const struct topo *t, struct workload *w, const struct run_pa
 	r->scratch_holders = calloc(ns, sizeof *r->scratch_holders);
 	r->scratch_seen = calloc(ns, sizeof *r->scratch_seen);
 	r->scratch_xfers = calloc(ns, sizeof *r->scratch_xfers);
+	r->attempt_fetched = calloc(nt, sizeof *r->attempt_fetched);
+	r->suspended = calloc(nt, sizeof *r->suspended);
 	if (!r->requested || !r->done_maps || !r->cursor || !r->final_sent || !r->scratch_bytes ||
-	    !r->scratch_holders || !r->scratch_seen || !r->scratch_xfers) {
+	    !r->scratch_holders || !r->scratch_seen || !r->scratch_xfers || !r->attempt_fetched || !r->suspended) {
 		snprintf(err, 512, "out of memory");
 		goto out;
 	}
@@ -464,8 +540,12 @@ out:
 	free(r->scratch_seen);
 	free(r->scratch_xfers);
 	xfer_flush(r);
+	free(r->attempt_fetched);
+	free(r->suspended);
 	if (r->flows_csv)
 		fclose(r->flows_csv);
+	if (r->preemptions_csv)
+		fclose(r->preemptions_csv);
 	cluster_free(&r->c);
 	free(r);
 	return rc;

@@ -18,10 +18,13 @@
  * run moves gigabytes of shuffle payload. */
 #define RUN_CAPTURE_SNAPLEN 128
 
+struct sched_ops;
+
 struct run_params {
 	const char *backend;         /* "emu" (default) or "sim" */
 	const char *prefix;          /* fabric prefix, default "emu" */
 	const char *scheduler;       /* default "fair"; a policy or an alias (emu/sched/registry.c) */
+	const struct sched_ops *sched_ops;   /* a policy of the caller's own, instead of `scheduler` (tests) */
 	const char *const *sched_opts;   /* the scheduler's options, "KEY=VALUE" each (emu/sched.h) */
 	int nsched_opts;
 	const char *results_root;    /* default "results" */
@@ -37,6 +40,7 @@ struct run_params {
 	double sim_quantum_s;        /* sim: least time between bandwidth reallocations (default 0.01; 0 = every change) */
 	double node_wait_s, rack_wait_s;   /* delay scheduling */
 	int copiers;                 /* parallel fetches per reduce (default 5) */
+	double recovery_s;           /* a suspended task's delay when it resumes (default 1) */
 	int output_replicas;         /* a job's output: 1 on the server that wrote it (default), or
 					3: and two servers of another rack, as HDFS (writes not modelled) */
 	double stall_timeout_s;      /* agents: s without progress on a data connection (default 120; 0 = never) */

@@ -39,6 +39,11 @@ struct backend_ops {
 	void (*start_task)(struct run *r, struct task *t, int server, int input_src);
 	/* Transfers a running reduce must fetch; final = no more will follow. */
 	void (*fetch)(struct run *r, struct task *reduce, const struct xfer *xs, int n, bool final);
+	/* Preemption of a running task: kill (stop it; it reports nothing
+	 * more), or suspend (stop its compute and transfers, keeping what is
+	 * done); resume a suspended one after `delay` s (the recovery delay). */
+	void (*preempt)(struct run *r, struct task *t, enum preempt_op op);
+	void (*resume)(struct run *r, struct task *t, double delay);
 	/* Counters of every ToR-facing link (cumulative; *out malloc'd). */
 	int (*stats)(struct run *r, struct link_stats **out, int *n);
 	/* Why the backend cannot go on (OCS controller failed, ...), or NULL. */
@@ -92,6 +97,7 @@ struct run {
 	FILE *flows_csv;             /* finished ones, as they finish */
 	struct xfer_totals {
 		uint64_t shuffle_net, shuffle_xrack, shuffle_local, input_net, input_xrack, circuit_xrack;
+		uint64_t shuffle_discarded;   /* fetched by attempts that were killed or re-run: moved, not used */
 		/* finished network fetches by class: how long they waited to move
 		 * (for a copier, or in hold mode their circuit) and then moved */
 		struct fetch_time { uint64_t n; double wait_s, move_s; } fetch[FETCH_CLASSES];
@@ -119,6 +125,10 @@ struct run {
 	const char *stop_reason;
 	int tasks_done;
 	int reruns;
+	uint64_t *attempt_fetched;   /* per task: shuffle bytes its current attempt has fetched (discarded if it re-runs) */
+	FILE *preemptions_csv;       /* every kill, suspend and resume, as it happens */
+	unsigned long kills, suspends;
+	int *suspended, nsuspended;   /* suspended tasks, in the order they were */
 	bool job_ended;          /* a job finished: jobs that depend on it may arrive */
 	struct rng out_rng;      /* where output replicas go (its own: other draws stay as they were) */
 };
@@ -142,6 +152,7 @@ int xfer_new(struct run *r, const struct xfer_rec *x);
 void xfer_finish(struct run *r, int id, uint64_t bytes, double t_end);
 void xfer_moving(struct run *r, int id, double t);   /* its bytes move from t on (the first call counts) */
 void xfer_flush(struct run *r);   /* record what is still in flight (end of run) */
+void xfer_drop_task(struct run *r, int task, double t);   /* a killed task's transfers in flight: not done */
 
 /* monitor.c */
 int monitor_open(struct run *r);

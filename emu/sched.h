@@ -17,6 +17,13 @@
 struct sched;
 struct json_t;
 
+/* Preemption: a killed task restarts from zero (pending again, anywhere);
+ * a suspended one keeps its progress and its server, frees its resources,
+ * and resumes there, after the run's recovery delay, when offer returns it
+ * or, if offer has nothing for that server, as soon as it fits again. */
+enum preempt_op { PREEMPT_KILL, PREEMPT_SUSPEND };
+struct preemption { struct task *t; enum preempt_op op; };
+
 /* ------------------------------------------------------------- options */
 
 enum sched_opt_type {
@@ -85,7 +92,8 @@ struct sched_ops {
 	void (*destroy)(struct sched *s);
 	/* A job was submitted (its dependencies are done). */
 	void (*job_arrived)(struct sched *s, struct job *j);
-	/* `server` has room: the task to run there, or NULL.  What is free is
+	/* `server` has room: the task to run there (pending, or suspended on
+	 * this server: it resumes), or NULL.  What is free is
 	 * s->c->servers[server].avail (a vector) and .free (reference tasks);
 	 * a task that does not fit (cluster_task_fits) stays pending. */
 	struct task *(*offer)(struct sched *s, int server);
@@ -102,9 +110,9 @@ struct sched_ops {
 	 * circuit-eligible?  (default: cross-rack and larger than the elephant
 	 * threshold). */
 	bool (*circuit_eligible)(struct sched *s, const struct task *reduce, int src_server, uint64_t bytes);
-	/* Hook: running tasks to kill now (preemption); returns how many it
-	 * wrote into victims (default: none). */
-	int (*preempt)(struct sched *s, struct task **victims, int max);
+	/* Hook, every heartbeat: running tasks to preempt now; returns how
+	 * many it wrote into out (default: none). */
+	int (*preempt)(struct sched *s, struct preemption *out, int max);
 };
 
 struct sched_params {

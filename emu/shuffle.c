@@ -105,6 +105,9 @@ void shuffle_reset_reduce(struct run *r, struct task *reduce)
 	uint8_t *row = requested_row(r, j, reduce->index);
 	if (row)
 		memset(row, 0, (size_t)nsources(j));
+	/* What it fetched so far is fetched again: moved, but not used. */
+	r->totals.shuffle_discarded += r->attempt_fetched[reduce->id];
+	r->attempt_fetched[reduce->id] = 0;
 	r->final_sent[reduce->id] = false;
 	r->cursor[reduce->id] = 0;
 }

@@ -504,6 +504,22 @@ fail:
 	return -1;
 }
 
+int workload_copy(struct workload *copy, const struct workload *w)
+{
+	*copy = *w;
+	copy->jobs = malloc((w->njobs ? w->njobs : 1) * sizeof *w->jobs);
+	copy->tasks = malloc((w->ntasks ? w->ntasks : 1) * sizeof *w->tasks);
+	copy->tdeps = malloc((w->ntdeps ? w->ntdeps : 1) * sizeof *w->tdeps);
+	if (!copy->jobs || !copy->tasks || !copy->tdeps) {
+		workload_free(copy);
+		return -1;
+	}
+	memcpy(copy->jobs, w->jobs, w->njobs * sizeof *w->jobs);
+	memcpy(copy->tasks, w->tasks, w->ntasks * sizeof *w->tasks);
+	memcpy(copy->tdeps, w->tdeps, w->ntdeps * sizeof *w->tdeps);
+	return 0;
+}
+
 void workload_free(struct workload *w)
 {
 	if (!w)

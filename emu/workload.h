@@ -97,5 +97,7 @@ void workload_prediction_errors(struct workload *w, const struct prediction_erro
 /* Write a workload in the native format (round-trips through workload_read_native). */
 int workload_write_native(const struct workload *w, const char *path);
 
+/* A deep copy (the runtime writes into a workload: a run needs its own); -1 out of memory. */
+int workload_copy(struct workload *copy, const struct workload *w);
 void workload_free(struct workload *w);
 #endif

@@ -76,12 +76,16 @@ static void account(struct run *r, int id, const struct xfer_rec *x)
 	if (x->done) {
 		if (xr && !x->local && x->job >= 0 && x->job < r->w->njobs)
 			r->c.job_xrack_bytes[x->job] += x->bytes;
+		if (x->local && r->attempt_fetched)
+			r->attempt_fetched[x->task] += x->bytes;
 		if (x->local)
 			t->shuffle_local += x->bytes;
 		else if (x->input) {
 			t->input_net += x->bytes;
 			t->input_xrack += xr ? x->bytes : 0;
 		} else {
+			if (r->attempt_fetched)
+				r->attempt_fetched[x->task] += x->bytes;
 			t->shuffle_net += x->bytes;
 			t->shuffle_xrack += xr ? x->bytes : 0;
 			t->circuit_xrack += x->circuit && xr ? x->bytes : 0;
@@ -195,6 +199,22 @@ void xfer_finish(struct run *r, int id, uint64_t bytes, double t_end)
 	p->live = false;
 	(*page_of(r, id))->live--;
 	page_release(r, id / XFER_PAGE);
+}
+
+void xfer_drop_task(struct run *r, int task, double t)
+{
+	for (int page = 0; page < r->npages; page++) {
+		struct xfer_page *p = r->inflight[page];
+		for (int i = 0; p && i < XFER_PAGE; i++)
+			if (p->s[i].live && p->s[i].task == task) {
+				struct xfer_rec x = record_of(r, &p->s[i]);
+				x.t_end = t;
+				account(r, page * XFER_PAGE + i, &x);
+				p->s[i].live = false;
+				p->live--;
+			}
+		page_release(r, page);
+	}
 }
 
 /* In id order. */

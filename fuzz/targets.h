@@ -232,7 +232,10 @@ static inline int fz_same_msg(const struct msg *a, const struct msg *b)
 				return 0;
 		return 1;
 	case OP_KILL:
+	case OP_SUSPEND:
 		return SAME(task);
+	case OP_RESUME:
+		return SAME(task) && SAME(duration);
 	case OP_SHUTDOWN:
 		return 1;
 	}

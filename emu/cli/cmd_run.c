@@ -487,7 +487,7 @@ int cmd_run(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	struct workload jobs_before;   /* the compared runs' jobs: this run writes its progress into w */
 	char dir[512] = "";
-	if (compare_spec && compare_copy_workload(&jobs_before, &w)) {
+	if (compare_spec && workload_copy(&jobs_before, &w)) {
 		fprintf(stderr, "emu run: out of memory\n");
 		workload_free(&w);
 		return 1;

@@ -55,20 +55,6 @@ int compare_parse(struct compare *c, char *spec, double rate_scale)
 	return 0;
 }
 
-int compare_copy_workload(struct workload *copy, const struct workload *w)
-{
-	*copy = *w;
-	copy->jobs = malloc((w->njobs ? w->njobs : 1) * sizeof *w->jobs);
-	copy->tasks = malloc((w->ntasks ? w->ntasks : 1) * sizeof *w->tasks);
-	if (!copy->jobs || !copy->tasks) {
-		workload_free(copy);
-		return -1;
-	}
-	memcpy(copy->jobs, w->jobs, w->njobs * sizeof *w->jobs);
-	memcpy(copy->tasks, w->tasks, w->ntasks * sizeof *w->tasks);
-	return 0;
-}
-
 /* One run of the table, as its summary.json has it. */
 struct row {
 	char label[128];
@@ -146,7 +132,7 @@ static int simulate(const struct run_params *rp, const struct workload *jobs, co
 	if (!pid) {
 		struct workload w;
 		char err[512];
-		if (compare_copy_workload(&w, jobs)) {
+		if (workload_copy(&w, jobs)) {
 			fprintf(stderr, "emu run: --compare: out of memory\n");
 			_exit(SIMULATE_FAILED);
 		}

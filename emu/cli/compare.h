@@ -25,10 +25,6 @@ struct compare {
  * and returns -1. */
 int compare_parse(struct compare *c, char *spec, double rate_scale);
 
-/* A run writes its progress into its workload's jobs and tasks: each
- * compared run starts from a copy of them taken before the run.  -1 when
- * out of memory. */
-int compare_copy_workload(struct workload *copy, const struct workload *w);
 
 /* After the run `rp` made (its results in dir, its jobs as they were in
  * `jobs`), make the compared runs into results/<experiment>/<scheduler>/

@@ -202,6 +202,13 @@ Test(proto, circuits_announce_kill_shutdown)
 	struct msg k = {.op = OP_KILL, .task = 9};
 	roundtrip(&k, &o);
 	cr_assert_eq(o.task, 9);
+	k.op = OP_SUSPEND;
+	roundtrip(&k, &o);
+	cr_assert(o.op == OP_SUSPEND && o.task == 9);
+	struct msg re = {.op = OP_RESUME, .task = 7, .duration = 0.75};
+	roundtrip(&re, &o);
+	cr_assert(o.op == OP_RESUME && o.task == 7 && o.duration == 0.75);
+	cr_assert_neq(proto_decode("{\"op\":\"resume\",\"task\":7}", 25, &o, buf), 0, "resume needs its duration");
 	struct msg s = {.op = OP_SHUTDOWN};
 	roundtrip(&s, &o);
 	cr_assert_str_eq(buf, "{\"op\":\"shutdown\"}\n");
