@@ -95,6 +95,7 @@ static void usage(FILE *f)
 		"  --output-replicas 1|3 where a job's output is kept, which a job with \"lineage\" reads:\n"
 		"                        on the server that wrote it (1, default), or also on two servers\n"
 		"                        of another rack, as HDFS (3; the copies' traffic is not modelled)\n"
+		"  --recovery-delay S    a preempted (suspended) task's delay when it resumes (default 1)\n"
 		"  --visibility clairvoyant|semi-clairvoyant\n"
 		"                        what a scheduler may know of task sizes (work, bytes): everything\n"
 		"                        (default), or a stage's only once it may run (COBRA's model)\n"
@@ -173,7 +174,7 @@ static int num(const char *opt, const char *v, double lo, double hi, double *out
 
 /* Options without a short form. */
 enum { OPT_CAPTURE = 0x100, OPT_CAPTURE_FILTER, OPT_CAPTURE_SNAPLEN, OPT_SCHED_OPT, OPT_OUTPUT_REPLICAS,
-       OPT_VISIBILITY, OPT_GENERATOR, OPT_SAVE_WORKLOAD };
+       OPT_VISIBILITY, OPT_GENERATOR, OPT_SAVE_WORKLOAD, OPT_RECOVERY };
 #define CAPTURES_MAX 64
 #define SCHED_OPTS_MAX 64
 
@@ -205,6 +206,7 @@ int cmd_run(int argc, char **argv)
 		{"generator", required_argument, 0, OPT_GENERATOR},
 		{"save-workload", required_argument, 0, OPT_SAVE_WORKLOAD},
 		{"visibility", required_argument, 0, OPT_VISIBILITY},
+		{"recovery-delay", required_argument, 0, OPT_RECOVERY},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	struct run_params rp;
 	struct workload_params wp;
@@ -348,6 +350,10 @@ int cmd_run(int argc, char **argv)
 				return 2;
 			}
 			snaplen_given = true;
+			break;
+		case OPT_RECOVERY:
+			if (num("--recovery-delay", optarg, 0, 3600, &rp.recovery_s))
+				return 2;
 			break;
 		case OPT_VISIBILITY:
 			if (strcmp(optarg, "clairvoyant") && strcmp(optarg, "semi-clairvoyant")) {
