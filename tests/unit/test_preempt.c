@@ -175,3 +175,47 @@ Test(preempt, a_reduce_suspended_while_fetching_resumes_its_transfers)
 	json_decref(s);
 	workload_free(&w);
 }
+
+/* Fair's own preemption (workloads/preempt.json): short jobs arriving while
+ * a long one holds every container wait for it without preemption; with it
+ * they take containers back after the timeout; suspending costs the long
+ * job less than killing (it keeps its progress). */
+Test(preempt, fair_share_preemption_serves_the_short_jobs_sooner)
+{
+	static const char *const modes[] = {"preempt=off", "preempt=kill", "preempt=suspend"};
+	double queries[3], batch[3];
+	long count[3];
+	struct topo t;
+	char err[512];
+	cr_assert_eq(topo_load(&t, "topologies/geni-10rack.conf", 0, err), 0, "%s", err);
+	for (int m = 0; m < 3; m++) {
+		struct workload w;
+		struct workload_params wp;
+		workload_params_default(&wp);
+		cr_assert_eq(workload_read(&w, "workloads/preempt.json", &wp, 0, err), 0, "%s", err);
+		const char *opts[] = {modes[m], "preempt_timeout=2"};
+		struct run_params p;
+		run_params_default(&p);
+		p.backend = "sim";
+		p.scheduler = "fair";
+		p.sched_opts = opts;
+		p.nsched_opts = 2;
+		p.results_root = root;
+		p.run_name = modes[m];
+		p.quiet = true;
+		cr_assert_eq(run_experiment(&t, &w, &p, err), 0, "%s", err);
+		batch[m] = w.jobs[0].t_end - w.jobs[0].submit_s;
+		queries[m] = fmax(w.jobs[1].t_end - w.jobs[1].submit_s, w.jobs[2].t_end - w.jobs[2].submit_s);
+		count[m] = 0;
+		for (int i = 0; i < w.ntasks; i++)
+			count[m] += w.tasks[i].kills + w.tasks[i].suspends;
+		workload_free(&w);
+	}
+	cr_assert_eq(count[0], 0);
+	for (int m = 1; m < 3; m++) {
+		cr_assert_gt(count[m], 0, "%s", modes[m]);
+		cr_assert_lt(queries[m] * 2, queries[0], "%s: the queries took %.2f s, %.2f s without", modes[m], queries[m],
+			     queries[0]);
+	}
+	cr_assert_lt(batch[2], batch[1], "suspended, the batch job took %.2f s; killed, %.2f s", batch[2], batch[1]);
+}
