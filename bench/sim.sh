@@ -11,13 +11,16 @@
 #            --time-scale 1, online (uniform:5400) and batch, for Fair, Delay,
 #            NAS, JobPacker and Corral
 #
-# BUILD (default build) picks the binary: BUILD=/tmp/old/build measures another
-# checkout the same way.  SIM_ONLY=ladder|paper runs one part, SIM_SCHEDS
+# BUILD (default build) picks the binary; BASE=/tmp/old/build measures another
+# checkout's too, each point there first and here next (a row "base" above each),
+# so that both see the same machine (git worktree add /tmp/old REV && make -C
+# /tmp/old build/bin/emu).  SIM_ONLY=ladder|paper runs one part, SIM_SCHEDS
 # narrows the paper part's schedulers.  SIM_QUANTUM (default 0.01 s, as emu
 # run) is the bandwidth reallocation quantum.
 set -e
 BUILD=${BUILD:-build}
 EMU="$BUILD/bin/emu"
+BASE=${BASE:-}
 Q=${SIM_QUANTUM:-0.01}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -26,20 +29,25 @@ trap 'rm -rf "$TMP"' EXIT
 slowstart() { case $1 in jobpacker) echo 0.7 ;; *) echo 0.05 ;; esac; }
 
 run() {  # label topology jobs scheduler arrivals [more emu run options]
-	label=$1 t=$2 jobs=$3 sched=$4 arr=$5; shift 5
-	/usr/bin/time -f '%e %M' -o "$TMP/t" "$EMU" run --backend sim --topology "$t" --jobs "$jobs" \
+	[ -z "$BASE" ] || run1 "$BASE/bin/emu" " base" "$@"
+	run1 "$EMU" "" "$@"
+}
+
+run1() {  # binary tag label topology jobs scheduler arrivals [more emu run options]
+	bin=$1 tag=$2 label=$3 t=$4 jobs=$5 sched=$6 arr=$7; shift 7
+	/usr/bin/time -f '%e %M' -o "$TMP/t" "$bin" run --backend sim --topology "$t" --jobs "$jobs" \
 		--scheduler "$sched" --slowstart "$(slowstart "$sched")" --arrivals "$arr" --data-scale 1 \
 		--time-scale 1 --timeout 1000000 --sim-quantum "$Q" --results "$TMP/r" --run "$label" --quiet \
 		"$@" >/dev/null 2>&1 || true   # a partial run exits 1: the table says PARTIAL
-	python3 - "$TMP/r/default/$sched/$label/summary.json" "$(tail -n 1 "$TMP/t")" "$label" "$sched" <<'PY'
+	python3 - "$TMP/r/default/$sched/$label/summary.json" "$(tail -n 1 "$TMP/t")" "$label" "$sched$tag" <<'PY'
 import json, sys
 wall, kb = sys.argv[2].split()
 try:
     s = json.load(open(sys.argv[1]))
 except OSError:
-    print("%-22s %-10s failed (no summary.json)" % (sys.argv[3], sys.argv[4])); sys.exit()
+    print("%-22s %-15s failed (no summary.json)" % (sys.argv[3], sys.argv[4])); sys.exit()
 sim, w = s["sim"], float(wall)
-print("%-22s %-10s %8.1f %8.0f %10d %9d %10d %9.0f %9.0f%s" % (
+print("%-22s %-15s %8.1f %8.0f %10d %9d %10d %9.0f %9.0f%s" % (
     sys.argv[3], sys.argv[4], w, int(kb) / 1024, sim["events"], sim["allocations"], sim["flows"],
     sim["events"] / w, s["makespan_s"], "  PARTIAL" if s["partial"] else ""))
 PY
@@ -48,7 +56,7 @@ PY
 
 header() {
 	echo "$1"
-	printf '%-22s %-10s %8s %8s %10s %9s %10s %9s %9s\n' point scheduler "wall s" "RSS MiB" events \
+	printf '%-22s %-15s %8s %8s %10s %9s %10s %9s %9s\n' point scheduler "wall s" "RSS MiB" events \
 		reallocs flows "events/s" "makespan"
 }
 

@@ -461,8 +461,10 @@ void simnet_allocate(struct simnet *n, double now)
 		return;   /* out of memory: keep the old rates */
 	/* Visit the flows in memory order: with 10^5 of them the passes below are
 	 * bound by cache misses, and the active list is in no order (removals
-	 * swap the last one in). */
-	bool *mark = n->frozen;   /* by handle, until the pass below */
+	 * swap the last one in).  Each flow's fill entry is made in the same
+	 * visit, and the links' counts: cnt is all 0 here (every flow counted is
+	 * frozen, and uncounted, by the end of a filling). */
+	bool *mark = n->frozen;   /* by handle; frozen[i] is written for i <= h, marks already read */
 	memset(mark, 0, n->nf * sizeof *mark);
 	for (int i = 0; i < n->nact; i++)
 		mark[n->act[i]] = true;
@@ -483,12 +485,8 @@ void simnet_allocate(struct simnet *n, double now)
 			route(n, f);
 		if (f->held && f->rem > 0 && !set_aside(n, h))
 			continue;
-		f->act_pos = n->nact;
-		n->act[n->nact++] = h;
-	}
-	/* cnt is all 0 here: every flow counted below is frozen, and uncounted, by the end */
-	for (int i = 0; i < n->nact; i++) {
-		struct flow *f = &n->f[n->act[i]];
+		int i = f->act_pos = n->nact++;
+		n->act[i] = h;
 		struct fill *x = &n->fl[i];
 		x->np = f->rem > 0 ? f->np : 0;
 		memcpy(x->path, f->path, sizeof x->path);
