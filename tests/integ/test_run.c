@@ -174,6 +174,43 @@ Test(run, the_mixed_cluster_runs_and_a_fast_class_computes_faster)
 	cr_assert_gt(fast, 0, "nothing ran on the scale-up rack");
 }
 
+/* The job model's examples in workloads/ on the emulator, as a user runs
+ * them: stages, lineage, task-level dependencies, and Fair's preemption
+ * (suspensions on the way, nothing fetched in vain). */
+Test(run, the_job_model_examples_run_on_the_emulator)
+{
+	static const struct { const char *file; int jobs; const char *opt; } ex[] = {
+		{"workloads/dag.json", 3, NULL}, {"workloads/chain.json", 4, NULL},
+		{"workloads/taskdag.json", 2, NULL}, {"workloads/preempt.json", 3, "preempt=suspend"},
+	};
+	char emu[600];
+	rx_emu_path(emu, sizeof emu);
+	for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) {
+		char run[32], log[] = "/tmp/emu-itrun-log";
+		snprintf(run, sizeof run, "ex%zu", i);
+		const char *argv[32] = {emu, "run", "--workload", ex[i].file, "--prefix", P, "--results", RESULTS,
+					"--experiment", "it", "--run", run, "--timeout", "120", "--quiet",
+					"--sched-opt", "preempt_timeout=2"};
+		int n = 17;
+		if (ex[i].opt) {
+			argv[n++] = "--sched-opt";
+			argv[n++] = ex[i].opt;
+		}
+		argv[n] = NULL;
+		int rc = rx_wait_exit(rx_spawn(argv, log));
+		if (rc)
+			show_log(log);
+		cr_assert_eq(rc, 0, "%s: emu run exited %d", ex[i].file, rc);
+		json_t *s = summary("fair", run);
+		cr_assert_eq(rx_num(s, "jobs_finished"), ex[i].jobs, "%s", ex[i].file);
+		cr_assert_eq(rx_num(s, "agent_bytes.shuffle_discarded"), 0, "%s", ex[i].file);
+		if (ex[i].opt)
+			cr_assert_gt(rx_num(s, "preemptions.suspends"), 0, "%s", ex[i].file);
+		json_decref(s);
+	}
+	cr_assert_eq(fx_ip_netns_count(P), 0, "the fabric must be gone after the runs");
+}
+
 static const char *slow_workload =
 	"{\"scaled\": true, \"jobs\": [\n"
 	" {\"name\": \"long\", \"submit\": 0, \"input\": 12000000, \"shuffle\": 24000000, \"output\": 1000,"
