@@ -107,7 +107,7 @@ static void account(struct run *r, int id, const struct xfer_rec *x)
  * all handed out and none is in flight: memory follows what is in flight
  * (millions of transfers queued at reducers at paper scale), not the run's
  * history.  A record is kept compact (its job is its task's). */
-#define XFER_PAGE 256
+#define XFER_PAGE 64
 
 struct xfer_slot {
 	int task, src, dst;
