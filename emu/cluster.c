@@ -428,20 +428,43 @@ struct task *cluster_best_map(const struct cluster *cc, const struct job *j, int
 	return t;
 }
 
-struct task *cluster_next_reduce(const struct cluster *c, const struct job *j)
+/* Its one-to-one parent's output is on `server`. */
+static bool parent_output_on(const struct cluster *c, const struct job *j, const struct task *t, int server)
+{
+	const struct stage *s = &j->stages[t->stage];
+	for (int p = 0; p < s->nparents; p++)
+		if (s->parent[p].kind == EDGE_ONE_TO_ONE &&
+		    stage_task(c->w->tasks, j, s->parent[p].stage, t->sindex)->server == server)
+			return true;
+	return false;
+}
+
+struct task *cluster_next_reduce_on(const struct cluster *c, const struct job *j, int server)
 {
 	if (!cluster_job_active(c, j))
 		return NULL;
 	for (int st = 1; st < j->nstages; st++) {
 		if (!stage_allowed(c, j, st))
 			continue;
+		bool local = server >= 0 && per_task_parents(&j->stages[st]);
+		struct task *first = NULL;
 		for (int i = 0; i < j->stages[st].ntasks; i++) {
 			struct task *t = stage_task(c->w->tasks, j, st, i);
-			if (t->state == TASK_PENDING && task_parents_done(c, j, t))
+			if (t->state != TASK_PENDING || !task_parents_done(c, j, t))
+				continue;
+			if (!local || parent_output_on(c, j, t, server))
 				return t;
+			first = first ? first : t;
 		}
+		if (first)
+			return first;
 	}
 	return NULL;
+}
+
+struct task *cluster_next_reduce(const struct cluster *c, const struct job *j)
+{
+	return cluster_next_reduce_on(c, j, -1);
 }
 
 uint64_t rng_next(struct rng *r)

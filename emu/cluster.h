@@ -112,6 +112,9 @@ struct task *cluster_best_map(const struct cluster *c, const struct job *j, int 
  * cluster_reduces_allowed), the first in order whose own parent tasks
  * (one-to-one, listed) are done. */
 struct task *cluster_next_reduce(const struct cluster *c, const struct job *j);
+/* The same, preferring for `server` a task whose one-to-one parent ran there
+ * (its input is there: a one-to-one edge keeps data on its server). */
+struct task *cluster_next_reduce_on(const struct cluster *c, const struct job *j, int server);
 
 /* Whether a policy may know t's size (its work and bytes): always
  * (clairvoyant, the default), or, semi-clairvoyant as COBRA's model, once

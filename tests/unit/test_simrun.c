@@ -384,6 +384,28 @@ Test(simrun, a_child_job_reads_its_parents_output_where_it_was_written)
 	}
 }
 
+/* A one-to-one edge keeps data on its server: the policies that take a
+ * job's next task for a server (sched_job_task) run a one-to-one child
+ * where its parent ran, its input being there. */
+Test(simrun, a_one_to_one_child_runs_where_its_parent_ran)
+{
+	static const char *const names[] = {"fifo", "fair"};
+	struct topo t;
+	load_topo(&t, "topologies/geni-10rack.conf");
+	for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
+		struct workload w;
+		load_workload(&w, "workloads/dag.json");
+		json_decref(sim_run(&t, &w, names[n], "o2o", NULL));
+		const struct job *etl = &w.jobs[0];
+		int same = 0;
+		for (int i = 0; i < etl->stages[2].ntasks; i++)
+			same += stage_task(w.tasks, etl, 2, i)->server == stage_task(w.tasks, etl, 1, i)->server;
+		cr_assert_eq(same, etl->stages[2].ntasks, "%s: %d of %d one-to-one tasks ran where their parent did",
+			     names[n], same, etl->stages[2].ntasks);
+		workload_free(&w);
+	}
+}
+
 /* Task-level DAGs (workloads/taskdag.json): a task starts only after the
  * parent tasks it lists have ended, and reads exactly its share of each. */
 Test(simrun, a_task_starts_after_the_parent_tasks_it_lists)
