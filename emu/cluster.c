@@ -562,16 +562,11 @@ bool cluster_server_has_room(const struct cluster *c, int server)
 	return s->alive && (s->slots ? s->free > 0 : res_fits(&least, &s->avail));
 }
 
-void cluster_start_task(struct cluster *c, struct task *t, int server)
+/* A task starts (or resumes) running on its server: it takes what it
+ * holds there and counts as running. */
+static void start_running(struct cluster *c, struct job *j, struct task *t)
 {
-	struct job *j = job_of(c, t);
-	struct server *s = &c->servers[server];
-	t->state = TASK_RUNNING;
-	t->server = server;
-	t->t_start = c->now;
-	t->attempts++;
-	t->duration_s = cluster_task_duration(c, t, server);
-	t->held = cluster_task_ask(c, t, server);
+	struct server *s = &c->servers[t->server];
 	res_take(&s->avail, &t->held);
 	count_free(s);
 	j->stages[t->stage].running++;
@@ -579,6 +574,18 @@ void cluster_start_task(struct cluster *c, struct task *t, int server)
 		j->maps_running++;
 	else
 		j->reduces_running++;
+}
+
+void cluster_start_task(struct cluster *c, struct task *t, int server)
+{
+	struct job *j = job_of(c, t);
+	t->state = TASK_RUNNING;
+	t->server = server;
+	t->t_start = c->now;
+	t->attempts++;
+	t->duration_s = cluster_task_duration(c, t, server);
+	t->held = cluster_task_ask(c, t, server);
+	start_running(c, j, t);
 	if (j->t_start < 0)
 		j->t_start = c->now;
 }
@@ -608,16 +615,8 @@ void cluster_suspend_task(struct cluster *c, struct task *t)
 
 void cluster_resume_task(struct cluster *c, struct task *t)
 {
-	struct job *j = job_of(c, t);
-	struct server *s = &c->servers[t->server];
 	t->state = TASK_RUNNING;
-	res_take(&s->avail, &t->held);
-	count_free(s);
-	j->stages[t->stage].running++;
-	if (t->kind == TASK_MAP)
-		j->maps_running++;
-	else
-		j->reduces_running++;
+	start_running(c, job_of(c, t), t);
 }
 
 bool cluster_resume_fits(const struct cluster *c, const struct task *t, int server)

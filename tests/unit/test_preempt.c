@@ -13,19 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char root[64];
-static void make_root(void)
-{
-	snprintf(root, sizeof root, "/tmp/emu-preempt-XXXXXX");
-	cr_assert_not_null(mkdtemp(root));
-}
-static void remove_root(void)
-{
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-	cr_assert_eq(system(cmd), 0);
-}
-TestSuite(preempt, .init = make_root, .fini = remove_root);
+static char root[64], repo[512];
+static void setup(void) { tf_setup(root, sizeof root, "/tmp/emu-preempt-XXXXXX", repo, sizeof repo, NULL, 0); }
+static void teardown(void) { tf_teardown(root); }
+TestSuite(preempt, .init = setup, .fini = teardown);
 
 static json_t *run(struct workload *w, const char *name)
 {
