@@ -13,6 +13,7 @@
  * T + guard + δ — the emulator's sequence without its drain and netlink
  * time (sub-millisecond; its ocs.csv shows them). */
 #include "emu/fetch_queue.h"
+#include "emu/grow.h"
 #include "emu/run_int.h"
 #include "emu/sim_net.h"
 #include <jansson.h>
@@ -82,23 +83,6 @@ struct sim_be {
 static struct sim_be *S(const struct run *r) { return r->be_priv; }
 
 static double sim_now(const struct run *r) { return S(r) ? S(r)->now : 0; }
-
-/* Room for `need` elements of `size` bytes in *pp, whose capacity *cap
- * doubles as needed (from `first`).  -1: out of memory, *pp unchanged. */
-static int grow(void *pp, int *cap, int need, size_t size, int first)
-{
-	if (need <= *cap)
-		return 0;
-	int c = *cap ? *cap : first;
-	while (c < need)
-		c *= 2;
-	void *q = realloc(*(void **)pp, (size_t)c * size);
-	if (!q)
-		return -1;
-	*(void **)pp = q;
-	*cap = c;
-	return 0;
-}
 
 /* ---- events ------------------------------------------------------------- */
 

@@ -1,5 +1,6 @@
 /* fetch_queue.c — see fetch_queue.h. */
 #include "emu/fetch_queue.h"
+#include "emu/grow.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,21 +20,6 @@ struct fq_lane {
  * array: a queue's lanes are cold in memory, thousands of reduces apart. */
 struct fq_slot { int key, lane; };     /* lane -1: empty */
 struct fq_front { int head, lane; };   /* head: the lane's front item */
-
-static int grow(void *pp, int *cap, int need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	int c = *cap ? *cap : 16;
-	while (c < need)
-		c *= 2;
-	void *p = realloc(*(void **)pp, (size_t)c * size);
-	if (!p)
-		return -1;
-	*(void **)pp = p;
-	*cap = c;
-	return 0;
-}
 
 /* ---- lanes by (holder, flag) -------------------------------------------- */
 
@@ -74,8 +60,8 @@ static int lane_for(struct fetch_queue *q, const struct xfer *x)
 	struct fq_slot *s = slot_of(q, key);
 	if (s->lane >= 0)
 		return s->lane;
-	if (grow(&q->lane, &q->caplane, q->nlane + 1, sizeof *q->lane) ||
-	    grow(&q->heap, &q->capheap, q->nlane + 1, sizeof *q->heap))
+	if (grow(&q->lane, &q->caplane, q->nlane + 1, sizeof *q->lane, 16) ||
+	    grow(&q->heap, &q->capheap, q->nlane + 1, sizeof *q->heap, 16))
 		return -1;
 	q->lane[q->nlane] = (struct fq_lane){.src = x->src, .src_rack = x->src_rack, .dst_rack = x->dst_rack,
 					     .circuit = x->circuit, .head = -1, .tail = -1};
@@ -153,7 +139,7 @@ int fq_push(struct fetch_queue *q, const struct xfer *x)
 	if (q->nitem == q->capitem && q->live * 2 <= q->nitem && compact(q))
 		return -1;
 	int l = lane_for(q, x);
-	if (l < 0 || grow(&q->item, &q->capitem, q->nitem + 1, sizeof *q->item))
+	if (l < 0 || grow(&q->item, &q->capitem, q->nitem + 1, sizeof *q->item, 16))
 		return -1;
 	int i = q->nitem++;
 	q->item[i] = (struct fq_item){.id = x->id, .next = -1, .bytes = x->bytes};
