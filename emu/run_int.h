@@ -92,7 +92,7 @@ struct run {
 	int *scratch_holders;
 	bool *scratch_seen;
 	struct xfer *scratch_xfers;
-	struct xfer_page **inflight;   /* transfers not finished yet, by id (xfers.c) */
+	struct xfer_pages *inflight;   /* transfers not finished yet, by id (xfers.c) */
 	int npages, next_xfer;
 	FILE *flows_csv;             /* finished ones, as they finish */
 	struct xfer_totals {

@@ -116,19 +116,22 @@ struct xfer_slot {
 	double t_start, t_moved;
 };
 
-struct xfer_page {
+struct xfer_page { struct xfer_slot s[XFER_PAGE]; };
+
+/* Per page, dense: its count of live slots stays in cache, away from the slots. */
+struct xfer_pages {
+	struct xfer_page *page;
 	int live;
-	struct xfer_slot s[XFER_PAGE];
 };
 
-static struct xfer_page **page_of(struct run *r, int id) { return &r->inflight[id / XFER_PAGE]; }
+static struct xfer_pages *pages_of(struct run *r, int id) { return &r->inflight[id / XFER_PAGE]; }
 
 static void page_release(struct run *r, int page)
 {
-	struct xfer_page **p = &r->inflight[page];
-	if (*p && !(*p)->live && (page + 1) * XFER_PAGE <= r->next_xfer) {
-		free(*p);
-		*p = NULL;
+	struct xfer_pages *p = &r->inflight[page];
+	if (p->page && !p->live && (page + 1) * XFER_PAGE <= r->next_xfer) {
+		free(p->page);
+		p->page = NULL;
 	}
 }
 
@@ -145,20 +148,20 @@ int xfer_new(struct run *r, const struct xfer_rec *x)
 	int page = id / XFER_PAGE;
 	if (page >= r->npages) {
 		int n = r->npages ? 2 * r->npages : 64;
-		struct xfer_page **q = realloc(r->inflight, n * sizeof *q);
+		struct xfer_pages *q = realloc(r->inflight, n * sizeof *q);
 		if (!q)
 			return -1;
 		memset(q + r->npages, 0, (n - r->npages) * sizeof *q);
 		r->inflight = q;
 		r->npages = n;
 	}
-	struct xfer_page **p = page_of(r, id);
-	if (!*p && !(*p = calloc(1, sizeof **p)))
+	struct xfer_pages *p = pages_of(r, id);
+	if (!p->page && !(p->page = calloc(1, sizeof *p->page)))
 		return -1;
-	(*p)->s[id % XFER_PAGE] = (struct xfer_slot){.task = x->task, .src = x->src, .dst = x->dst, .live = true,
+	p->page->s[id % XFER_PAGE] = (struct xfer_slot){.task = x->task, .src = x->src, .dst = x->dst, .live = true,
 						     .circuit = x->circuit, .input = x->input, .bytes = x->bytes,
 						     .t_start = x->t_start, .t_moved = x->t_moved};
-	(*p)->live++;
+	p->live++;
 	r->next_xfer++;
 	return id;
 }
@@ -166,9 +169,9 @@ int xfer_new(struct run *r, const struct xfer_rec *x)
 /* The in-flight transfer `id`, or NULL. */
 static struct xfer_slot *find_inflight(struct run *r, int id)
 {
-	if (id < 0 || id >= r->next_xfer || !*page_of(r, id))
+	if (id < 0 || id >= r->next_xfer || !pages_of(r, id)->page)
 		return NULL;
-	struct xfer_slot *x = &(*page_of(r, id))->s[id % XFER_PAGE];
+	struct xfer_slot *x = &pages_of(r, id)->page->s[id % XFER_PAGE];
 	return x->live ? x : NULL;
 }
 
@@ -197,21 +200,21 @@ void xfer_finish(struct run *r, int id, uint64_t bytes, double t_end)
 	x.t_end = t_end;
 	account(r, id, &x);
 	p->live = false;
-	(*page_of(r, id))->live--;
+	pages_of(r, id)->live--;
 	page_release(r, id / XFER_PAGE);
 }
 
 void xfer_drop_task(struct run *r, int task, double t)
 {
 	for (int page = 0; page < r->npages; page++) {
-		struct xfer_page *p = r->inflight[page];
+		struct xfer_page *p = r->inflight[page].page;
 		for (int i = 0; p && i < XFER_PAGE; i++)
 			if (p->s[i].live && p->s[i].task == task) {
 				struct xfer_rec x = record_of(r, &p->s[i]);
 				x.t_end = t;
 				account(r, page * XFER_PAGE + i, &x);
 				p->s[i].live = false;
-				p->live--;
+				r->inflight[page].live--;
 			}
 		page_release(r, page);
 	}
@@ -221,7 +224,7 @@ void xfer_drop_task(struct run *r, int task, double t)
 void xfer_flush(struct run *r)
 {
 	for (int page = 0; page < r->npages; page++) {
-		struct xfer_page *p = r->inflight[page];
+		struct xfer_page *p = r->inflight[page].page;
 		for (int i = 0; p && i < XFER_PAGE; i++)
 			if (p->s[i].live) {
 				struct xfer_rec x = record_of(r, &p->s[i]);
