@@ -7,6 +7,7 @@
 extern const struct sched_ops sched_fifo, sched_fair, sched_delay;
 extern const struct sched_ops sched_jobpacker, sched_corral;
 extern const struct sched_ops sched_nas, sched_nas_mts, sched_nas_nott, sched_nas_noadapt, sched_swdelay;
+extern const struct sched_ops sched_dawn;
 extern const struct sched_ops sched_hfs, sched_hds, sched_h_wo_p, sched_h_wo_js, sched_h_wo_dps;
 
 static const struct sched_ops *const all[] = {
@@ -15,6 +16,7 @@ static const struct sched_ops *const all[] = {
 	&sched_delay,
 	&sched_jobpacker, &sched_corral,
 	&sched_nas, &sched_nas_mts, &sched_nas_nott, &sched_nas_noadapt, &sched_swdelay,
+	&sched_dawn,
 	&sched_hfs, &sched_hds, &sched_h_wo_p, &sched_h_wo_js, &sched_h_wo_dps,
 };
 
