@@ -5,7 +5,7 @@
 # Sources are discovered by directory, so adding a file needs no edit here:
 #   netctl/*.c          -> libnetctl.a      (fabric library)
 #   netctl/cli/*.c      -> netctl           (CLI)
-#   emu/*.c emu/sched/*.c -> libemu.a       (controller library)
+#   emu/*.c emu/sched/*.c emu/web/*.c -> libemu.a (controller library, live view)
 #   emu/cli/*.c         -> emu              (CLI)
 #   tests/unit/*.c      -> test-unit        (criterion, no root)
 #   tests/integ/*.c     -> test-integ       (criterion, root; skips otherwise)
@@ -19,7 +19,7 @@ else
 Q := @
 endif
 CXX     ?= c++
-PKGS    := libnl-3.0 libnl-route-3.0 libmnl libconfig jansson libpcap libnftables
+PKGS    := libnl-3.0 libnl-route-3.0 libmnl libconfig jansson libpcap libnftables libmicrohttpd
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -Wno-format-truncation -D_GNU_SOURCE -I. \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -37,7 +37,7 @@ endif
 
 NETCTL_SRC := $(wildcard netctl/*.c)
 NETCTL_CLI := $(wildcard netctl/cli/*.c)
-EMU_SRC    := $(wildcard emu/*.c emu/sched/*.c)
+EMU_SRC    := $(wildcard emu/*.c emu/sched/*.c emu/web/*.c)
 EMU_CLI    := $(wildcard emu/cli/*.c)
 AGENT_SRC  := $(wildcard agents/*.c)
 UNIT_SRC   := $(wildcard tests/unit/*.c)
@@ -133,11 +133,13 @@ DATADIR ?= $(PREFIX)/share/emu
 MAN5 := $(wildcard man/*.5)
 MAN8 := $(wildcard man/*.8)
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DATADIR)/topologies
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(DATADIR)/topologies \
+		$(DESTDIR)$(DATADIR)/web
 	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)/
 	$(if $(MAN5),install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/)
 	$(if $(MAN8),install -m 644 $(MAN8) $(DESTDIR)$(MANDIR)/man8/)
 	install -m 644 topologies/*.conf $(DESTDIR)$(DATADIR)/topologies/
+	install -m 644 web/index.html web/app.js web/style.css $(DESTDIR)$(DATADIR)/web/
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(BINS))) \
 	      $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5))) \

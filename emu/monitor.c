@@ -3,6 +3,7 @@
  * schedulers (cluster.rack_util_*) and congestion counts, the fidelity
  * check's samples (fidelity.c), and the progress line. */
 #include "emu/run_int.h"
+#include "emu/web/live.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,6 +167,8 @@ void monitor_sample(struct run *r, bool final)
 				(unsigned long long)l->drops, l->backlog, (unsigned long long)l->marked_tx_bytes);
 	}
 	memcpy(r->changes_seen, changes, r->c.racks * sizeof *changes);
+	if (r->p.web)
+		web_publish_sample(r->p.web, r, cur, dt, final);
 	memcpy(r->last, cur, n * sizeof *cur);
 	free(cur);
 	r->last_sample = now;

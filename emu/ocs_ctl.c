@@ -17,6 +17,7 @@ void ocs_params_default(struct ocs_params *p)
 	p->scope = OCS_DARK_ALL;
 	p->early = false;
 	p->log_slowdown = 1;
+	p->observer = (struct ocs_observer){0};
 }
 
 void ocs_params_slow_down(struct ocs_params *p, double k)
@@ -213,6 +214,8 @@ int ocs_decide(struct ocs_ctl *c, struct circuit_cfg *next, int64_t *served)
 			for (int p = 0; p < k; p++)
 				for (int i = 0; i < r; i++)
 					next->out[p][i] = (int16_t)out[p * r + i];
+			if (c->p.observer.decided)
+				c->p.observer.decided(c->p.observer.arg, c, next, *served);
 		}
 	}
 	free(prev);
@@ -302,6 +305,8 @@ int ocs_tick(struct ocs_ctl *c, struct ocs_event *ev, char err[FABRIC_ERR_LEN])
 
 void ocs_log_event(struct ocs_ctl *c, const struct ocs_event *ev)
 {
+	if (c->p.observer.reconfigured)
+		c->p.observer.reconfigured(c->p.observer.arg, c, ev);
 	if (!c->log)
 		return;
 	char spec[8192];

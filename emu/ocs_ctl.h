@@ -30,6 +30,18 @@
 
 enum ocs_dark_scope { OCS_DARK_ALL, OCS_DARK_CHANGED };
 
+struct ocs_ctl;
+struct ocs_event;
+/* Optional, for a live view (emu/web): told on the controller's thread of
+ * every decision (the demand it saw in c->demand, the configuration chosen)
+ * and of every reconfiguration that changed circuits.  Both must be quick
+ * and must not block: `decided` runs before the reconfiguration. */
+struct ocs_observer {
+	void (*decided)(void *arg, const struct ocs_ctl *c, const struct circuit_cfg *next, int64_t served);
+	void (*reconfigured)(void *arg, const struct ocs_ctl *c, const struct ocs_event *ev);
+	void *arg;
+};
+
 struct ocs_params {
 	double interval_s;        /* how often to recompute (default 1 s) */
 	double delta_s;           /* reconfiguration delay δ (default 10 ms) */
@@ -40,6 +52,7 @@ struct ocs_params {
 				     serve a waiting pair (ocs_early_due); default: every interval only */
 	double log_slowdown;      /* the log's t_s, drain_s, dark_s: wall seconds / this (the
 				     run's own seconds under emu run --slowdown; default 1) */
+	struct ocs_observer observer;   /* default none */
 };
 void ocs_params_default(struct ocs_params *p);
 /* Slow motion (emu run --slowdown k): every time above k times as long in

@@ -19,6 +19,7 @@
 #define RUN_CAPTURE_SNAPLEN 128
 
 struct sched_ops;
+struct web_pub;
 
 struct run_params {
 	const char *backend;         /* "emu" (default) or "sim" */
@@ -58,6 +59,7 @@ struct run_params {
 	bool keep_fabric;            /* leave the fabric up afterwards */
 	const char *agent_path;      /* default: emu-agent beside the emu binary */
 	char *dir_out;               /* if set (512 bytes): where the results went, once they are prepared */
+	struct web_pub *web;         /* if set: a snapshot for the live view every sample (emu/web/publish.h) */
 };
 void run_params_default(struct run_params *p);
 

@@ -11,6 +11,8 @@
 #include "emu/captures.h"
 #include "emu/gen.h"
 #include "emu/sched.h"
+#include "emu/web/publish.h"
+#include "emu/web/server.h"
 #include "netctl/capspec.h"
 #include "netctl/units.h"
 #include <errno.h>
@@ -112,6 +114,9 @@ static void usage(FILE *f)
 		"  --sim-quantum S       sim: least time between bandwidth reallocations (default 0.01; 0 = exact)\n"
 		"  --shuffle-error F     predicted shuffle sizes off by up to F (0.5 = 50%%), seeded\n"
 		"  --arrival-error F:S   a fraction F of jobs predicted to arrive up to S s (unscaled) off\n"
+		"  --web [ADDR:]PORT     serve a live, read-only page of the run (circuits, demand, links,\n"
+		"                        jobs) on 127.0.0.1:PORT, or ADDR:PORT when given; it stays up\n"
+		"                        for 3 s after the run (emu view shows the results later)\n"
 		"  --keep                leave the fabric up afterwards\n"
 		"  --quiet               no progress and no summary on the terminal (errors only)\n"
 		"  --dry-run             print the workload's jobs (after scaling) and exit\n"
@@ -174,7 +179,9 @@ static int num(const char *opt, const char *v, double lo, double hi, double *out
 
 /* Options without a short form. */
 enum { OPT_CAPTURE = 0x100, OPT_CAPTURE_FILTER, OPT_CAPTURE_SNAPLEN, OPT_SCHED_OPT, OPT_OUTPUT_REPLICAS,
-       OPT_VISIBILITY, OPT_GENERATOR, OPT_SAVE_WORKLOAD, OPT_RECOVERY };
+       OPT_VISIBILITY, OPT_GENERATOR, OPT_SAVE_WORKLOAD, OPT_RECOVERY, OPT_WEB };
+/* After the run, the page stays this long: a browser watching sees the end. */
+#define WEB_LINGER_S 3
 #define CAPTURES_MAX 64
 #define SCHED_OPTS_MAX 64
 
@@ -206,7 +213,7 @@ int cmd_run(int argc, char **argv)
 		{"generator", required_argument, 0, OPT_GENERATOR},
 		{"save-workload", required_argument, 0, OPT_SAVE_WORKLOAD},
 		{"visibility", required_argument, 0, OPT_VISIBILITY},
-		{"recovery-delay", required_argument, 0, OPT_RECOVERY},
+		{"recovery-delay", required_argument, 0, OPT_RECOVERY}, {"web", required_argument, 0, OPT_WEB},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	struct run_params rp;
 	struct workload_params wp;
@@ -221,7 +228,7 @@ int cmd_run(int argc, char **argv)
 	 * scaling) that runs in about a minute on geni-10rack; seed 1 draws a
 	 * job of 10,000 maps.  Any seed is reproducible. */
 	rp.seed = sp.seed = 4;
-	const char *topo_file = NULL, *wl_file = NULL, *generator = NULL, *save_file = NULL;
+	const char *topo_file = NULL, *wl_file = NULL, *generator = NULL, *save_file = NULL, *web_spec = NULL;
 	char *compare_spec = NULL;
 	double rate_scale = 0, x, elephant = -1;
 	int njobs = 20, c;
@@ -372,6 +379,16 @@ int cmd_run(int argc, char **argv)
 			break;
 		case OPT_GENERATOR: generator = optarg; break;
 		case OPT_SAVE_WORKLOAD: save_file = optarg; break;
+		case OPT_WEB: {
+			char a[64], e[256];
+			int port;
+			if (web_parse_listen(optarg, a, &port, e)) {
+				fprintf(stderr, "emu run: --web %s\n", e);
+				return 2;
+			}
+			web_spec = optarg;
+			break;
+		}
 		case OPT_SCHED_OPT:
 			if (rp.nsched_opts == SCHED_OPTS_MAX) {
 				fprintf(stderr, "emu run: --sched-opt: at most %d of them\n", SCHED_OPTS_MAX);
@@ -499,7 +516,23 @@ int cmd_run(int argc, char **argv)
 		return 1;
 	}
 	rp.dir_out = dir;
+	struct web_server *web = NULL;
+	if (web_spec) {
+		if (!(rp.web = web_pub_new()) || !(web = cli_web_start("run", web_spec, rp.web, NULL, NULL))) {
+			web_pub_free(rp.web);
+			workload_free(&w);
+			return 2;
+		}
+		rp.ocs.observer = web_pub_observer(rp.web);
+	}
 	int rc = run_experiment(&t, &w, &rp, err);
+	if (web) {
+		sleep(WEB_LINGER_S);
+		web_server_stop(web);
+		web_pub_free(rp.web);
+		rp.web = NULL;   /* the compared runs are not shown */
+		rp.ocs.observer = (struct ocs_observer){0};
+	}
 	if (rc < 0)
 		fprintf(stderr, "emu run: %s\n", err);
 	if (compare_spec && rc == 0)

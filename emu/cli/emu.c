@@ -38,6 +38,7 @@ static const struct cmd cmds[] = {
 	{ "run", cmd_run, "run a workload on an emulated cluster (no options: the built-in default)" },
 	{ "cleanup", cmd_cleanup, "remove everything a run made under a prefix (also after a crash)" },
 	{ "match", cmd_match, "maximum-weight matching of an edge list (OCS configuration)" },
+	{ "view", cmd_view, "show a finished run's results in the browser, with a time slider" },
 	{ "ocs", cmd_ocs, "run the OCS controller on a fabric that is up, replaying a demand schedule" },
 	{ "help", cmd_help, "show this help" },
 };
