@@ -196,7 +196,7 @@ bool cluster_reduces_allowed(const struct cluster *c, const struct job *j)
 
 int cluster_pending_maps(const struct cluster *c, const struct job *j)
 {
-	return cluster_job_active(c, j) ? j->nmaps - j->maps_done - j->maps_running : 0;
+	return cluster_job_active(c, j) ? j->nmaps - j->maps_done - j->maps_running - j->stages[0].suspended : 0;
 }
 
 /* Stage st may start its tasks: every parent read over a shuffle or a
@@ -231,8 +231,15 @@ static bool task_parents_done(const struct cluster *c, const struct job *j, cons
 bool cluster_sizes_known(const struct cluster *c, const struct task *t)
 {
 	const struct job *j = &c->w->jobs[t->job];
-	return !c->semi_clairvoyant || t->state != TASK_PENDING ||
-	       (cluster_job_active(c, j) && stage_allowed(c, j, t->stage));
+	if (!c->semi_clairvoyant || t->state != TASK_PENDING)
+		return true;
+	if (!cluster_job_active(c, j))
+		return false;
+	const struct stage *s = &j->stages[t->stage];
+	for (int p = 0; p < s->nparents; p++)
+		if (j->stages[s->parent[p].stage].done < j->stages[s->parent[p].stage].ntasks)
+			return false;
+	return true;
 }
 
 bool cluster_task_runnable(const struct cluster *c, const struct task *t)
@@ -261,7 +268,7 @@ int cluster_pending_reduces(const struct cluster *c, const struct job *j)
 		if (!stage_allowed(c, j, st))
 			continue;
 		if (!per_task_parents(s)) {
-			n += s->ntasks - s->done - s->running;
+			n += s->ntasks - s->done - s->running - s->suspended;
 			continue;
 		}
 		for (int i = 0; i < s->ntasks; i++) {
@@ -607,7 +614,9 @@ static void stop_running(struct cluster *c, struct job *j, struct task *t)
 
 void cluster_suspend_task(struct cluster *c, struct task *t)
 {
-	stop_running(c, job_of(c, t), t);
+	struct job *j = job_of(c, t);
+	stop_running(c, j, t);
+	j->stages[t->stage].suspended++;
 	t->state = TASK_SUSPENDED;
 	t->suspends++;
 	t->suspended_at = c->now;
@@ -615,8 +624,10 @@ void cluster_suspend_task(struct cluster *c, struct task *t)
 
 void cluster_resume_task(struct cluster *c, struct task *t)
 {
+	struct job *j = job_of(c, t);
 	t->state = TASK_RUNNING;
-	start_running(c, job_of(c, t), t);
+	j->stages[t->stage].suspended--;
+	start_running(c, j, t);
 }
 
 bool cluster_resume_fits(const struct cluster *c, const struct task *t, int server)
@@ -649,6 +660,8 @@ void cluster_requeue_task(struct cluster *c, struct task *t)
 	bool was_finished = cluster_job_finished(j);
 	if (t->state == TASK_RUNNING) {
 		stop_running(c, j, t);
+	} else if (t->state == TASK_SUSPENDED) {
+		j->stages[t->stage].suspended--;
 	} else if (t->state == TASK_DONE) {
 		j->stages[t->stage].done--;
 		if (t->kind == TASK_MAP)

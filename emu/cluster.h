@@ -118,7 +118,8 @@ struct task *cluster_next_reduce_on(const struct cluster *c, const struct job *j
 
 /* Whether a policy may know t's size (its work and bytes): always
  * (clairvoyant, the default), or, semi-clairvoyant as COBRA's model, once
- * its stage may run (its parents allow it) or it has started.  A policy
+ * its stage is runnable (its job has arrived and every parent stage is
+ * done) or it has started.  A policy
  * that uses sizes asks this; what it may not know it must not read. */
 bool cluster_sizes_known(const struct cluster *c, const struct task *t);
 /* t is pending and may start now (its job is active; a reduce: as

@@ -74,7 +74,7 @@ struct stage {
 	bool has_children;       /* some stage reads its output */
 	struct res ask;          /* what each of its tasks asks of a server with resources
 				    (a slot server gives it one slot) */
-	int done, running;       /* runtime */
+	int done, running, suspended;   /* runtime */
 };
 
 struct job {

@@ -137,15 +137,17 @@ static int write_tasks(struct run *r)
 	FILE *f = open_tmp(r, "tasks.csv");
 	if (!f)
 		return -1;
-	fprintf(f, "task,job,kind,index,server,rack,attempts,start_s,end_s,duration_s,data_local,rack_local,state,stage\n");
+	fprintf(f, "task,job,kind,index,server,rack,attempts,start_s,end_s,duration_s,data_local,rack_local,state,stage,"
+		   "kills,suspends\n");
 	for (int i = 0; i < r->w->ntasks; i++) {
 		const struct task *t = &r->w->tasks[i];
-		fprintf(f, "%d,%d,%s,%d,%d,%d,%d,%.3f,%.3f,%.3f,%d,%d,%s,%s\n", i, t->job, t->kind == TASK_MAP ? "map" : "reduce",
+		fprintf(f, "%d,%d,%s,%d,%d,%d,%d,%.3f,%.3f,%.3f,%d,%d,%s,%s,%d,%d\n", i, t->job,
+			t->kind == TASK_MAP ? "map" : "reduce",
 			t->index, t->server, t->server >= 0 ? cluster_rack_of(&r->c, t->server) : -1, t->attempts, t->t_start,
 			t->t_end, t->duration_s, t->data_local, t->rack_local,
 			t->state == TASK_DONE ? "done" : t->state == TASK_RUNNING ? "running" :
 			t->state == TASK_SUSPENDED ? "suspended" : "pending",
-			r->w->jobs[t->job].stages[t->stage].name);
+			r->w->jobs[t->job].stages[t->stage].name, t->kills, t->suspends);
 	}
 	return commit(r, "tasks.csv", f);
 }
@@ -196,6 +198,9 @@ static json_t *params_json(const struct run *r)
 	json_object_set_new(o, "min_shuffle_bytes", json_integer((json_int_t)w->min_shuffle));
 	json_object_set_new(o, "max_maps", json_integer(w->max_maps));
 	json_object_set_new(o, "monitor_s", json_real(r->p.monitor_s));
+	json_object_set_new(o, "visibility", json_string(r->p.semi_clairvoyant ? "semi-clairvoyant" : "clairvoyant"));
+	json_object_set_new(o, "output_replicas", json_integer(r->p.output_replicas));
+	json_object_set_new(o, "recovery_s", json_real(r->p.recovery_s));
 	if (!r->be->wallclock)
 		json_object_set_new(o, "sim_quantum_s", json_real(r->p.sim_quantum_s));
 	else {
@@ -352,8 +357,6 @@ int results_write(struct run *r)
 	json_object_set_new(sum_j, "backend", json_string(r->be->name));
 	/* "scheduler" is the name given, perhaps an alias: the policy it ran and every option's value. */
 	json_object_set_new(sum_j, "scheduler_policy", json_string(r->s.ops->name));
-	json_object_set_new(sum_j, "visibility", json_string(r->p.semi_clairvoyant ? "semi-clairvoyant" : "clairvoyant"));
-	json_object_set_new(sum_j, "output_replicas", json_integer(r->p.output_replicas));
 	json_object_set_new(sum_j, "scheduler_options", sched_opts_json(r->s.ops, r->s.opts));
 	json_object_set_new(sum_j, "run_s", json_real(run_now(r)));
 	if (r->be->summary)

@@ -124,17 +124,22 @@ static void preempt_log(struct run *r, const struct task *t, const char *op)
 			r->w->jobs[t->job].stages[t->stage].name, t->sindex, t->server, op);
 }
 
+static void forget_suspended(struct run *r, const struct task *t)
+{
+	for (int i = 0; i < r->nsuspended; i++)
+		if (r->suspended[i] == t->id) {
+			memmove(&r->suspended[i], &r->suspended[i + 1], (r->nsuspended - i - 1) * sizeof *r->suspended);
+			r->nsuspended--;
+			return;
+		}
+}
+
 static void resume_task(struct run *r, struct task *t)
 {
 	cluster_resume_task(&r->c, t);
 	r->be->resume(r, t, r->p.recovery_s);
 	preempt_log(r, t, "resume");
-	for (int i = 0; i < r->nsuspended; i++)
-		if (r->suspended[i] == t->id) {
-			memmove(&r->suspended[i], &r->suspended[i + 1], (r->nsuspended - i - 1) * sizeof *r->suspended);
-			r->nsuspended--;
-			break;
-		}
+	forget_suspended(r, t);
 }
 
 /* The scheduler's preemptions: only of running tasks. */
@@ -316,8 +321,10 @@ void run_server_lost(struct run *r, int server)
 		if (t->server != server)
 			continue;
 		const struct job *j = &r->w->jobs[t->job];
-		if (t->state == TASK_RUNNING || (t->state == TASK_DONE && j->stages[t->stage].has_children &&
-						 !cluster_job_finished(j))) {
+		if (t->state == TASK_SUSPENDED)
+			forget_suspended(r, t);
+		if (t->state == TASK_RUNNING || t->state == TASK_SUSPENDED ||
+		    (t->state == TASK_DONE && j->stages[t->stage].has_children && !cluster_job_finished(j))) {
 			if (t->state == TASK_DONE)
 				r->tasks_done--;
 			cluster_requeue_task(&r->c, t);

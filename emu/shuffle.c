@@ -40,7 +40,7 @@ static uint64_t reads(const struct workload *w, const struct job *j, const struc
 		for (int d = 0; d < red->ntdeps; d++) {
 			const struct task_dep *td = &w->tdeps[red->tdep_first + d];
 			if (j->first_task + td->task == src->id)
-				return partition(src, src->nchildren, td->rank);
+				return workload_share(src->output_bytes, src->nchildren, td->rank);   /* as fill_staged */
 		}
 		return 0;
 	}

@@ -97,6 +97,9 @@ void workload_prediction_errors(struct workload *w, const struct prediction_erro
 /* Write a workload in the native format (round-trips through workload_read_native). */
 int workload_write_native(const struct workload *w, const char *path);
 
+/* Task i's share of total over n tasks (the remainder on the last): how
+ * bytes are split among tasks, by the workload and the shuffle alike. */
+uint64_t workload_share(uint64_t total, int n, int i);
 /* A deep copy (the runtime writes into a workload: a run needs its own); -1 out of memory. */
 int workload_copy(struct workload *copy, const struct workload *w);
 void workload_free(struct workload *w);

@@ -107,8 +107,6 @@ struct job_spec *specs_add(struct specs *a);
  * control characters. */
 bool job_name_ok(const char *name);
 
-/* Task i's share of total over n tasks (the remainder on the last). */
-uint64_t workload_share(uint64_t total, int n, int i);
 
 /* workload_read_native keeping the first max_jobs jobs (0 = all). */
 int workload_read_native_n(struct workload *w, const char *path, const struct workload_params *p, int max_jobs,

@@ -100,7 +100,7 @@ static void usage(FILE *f)
 		"  --recovery-delay S    a preempted (suspended) task's delay when it resumes (default 1)\n"
 		"  --visibility clairvoyant|semi-clairvoyant\n"
 		"                        what a scheduler may know of task sizes (work, bytes): everything\n"
-		"                        (default), or a stage's only once it may run (COBRA's model)\n"
+		"                        (default), or a stage's once its parent stages are done (COBRA's)\n"
 		"  --stall-timeout S     agents: a data connection with no progress for S s is resumed on a\n"
 		"                        new one (default 120; 0 = never)\n"
 		"  --stall-retries N     agents: resumptions before the fetch fails and its task re-runs (default 3)\n"

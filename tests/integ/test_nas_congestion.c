@@ -168,7 +168,7 @@ struct rtask {
 	double start, end;
 };
 
-/* tasks.csv: task,job,kind,index,server,rack,attempts,start_s,end_s,duration_s,data_local,rack_local,state,stage */
+/* tasks.csv: task,job,kind,index,server,rack,attempts,start_s,end_s,duration_s,data_local,rack_local,state,stage,kills,suspends */
 static int read_tasks(const char *path, struct rtask *t, int max)
 {
 	FILE *f = fopen(path, "r");

@@ -103,7 +103,8 @@ Test(sched_opt, unknown_options_are_named)
 	refused("nas", "congestoin=0.9", "nas", "'congestoin'", "congestion", "t_min", "cr_rts", NULL);
 	refused("nas-mts", "subbatches=1", "nas", "'subbatches'", NULL);
 	refused("corral", "eps_jobs=3", "corral", "'eps_jobs'", "bw_ocs", NULL);
-	refused("fair", "x=1", "fair", "no options", NULL);
+	refused("fifo", "x=1", "fifo", "no options", NULL);
+	refused("fair", "x=1", "fair has no option 'x'", "preempt, preempt_timeout", NULL);
 	refused("sw-delay", "t_min=0.3", "sw-delay", "'t_min'", "congestion", NULL);
 	refused("nas", "t_min", "'t_min'", "KEY=VALUE", NULL);
 	refused("nas", "=1", "KEY=VALUE", NULL);
@@ -278,10 +279,10 @@ Test(sched_opt_run, options_are_recorded_in_the_summary)
 	cr_assert_str_eq(json_string_value(json_object_get(o, "light_bytes")), "auto");
 	cr_assert_eq(json_object_size(o), 11);
 	json_decref(s);
-	cr_assert_eq(emu_run("--backend sim --scheduler fair --run f " JOBS, "f.log"), 0);
-	s = summary("fair", "f");
+	cr_assert_eq(emu_run("--backend sim --scheduler fifo --run f " JOBS, "f.log"), 0);
+	s = summary("fifo", "f");
 	cr_assert(json_is_object(json_object_get(s, "scheduler_options")));
-	cr_assert_eq(json_object_size(json_object_get(s, "scheduler_options")), 0);
+	cr_assert_eq(json_object_size(json_object_get(s, "scheduler_options")), 0, "a policy without options");
 	json_decref(s);
 }
 
@@ -290,7 +291,7 @@ Test(sched_opt_run, a_bad_option_stops_before_any_run)
 	static const char *const bad[][2] = {
 		{"--scheduler nas --sched-opt congestoin=0.9", "'congestoin'"},
 		{"--scheduler nas --sched-opt t_min=2", "[0, 1]"},
-		{"--sched-opt t_min=0.3", "fair has no options"},   /* the default scheduler */
+		{"--sched-opt t_min=0.3", "fair has no option 't_min'"},   /* the default scheduler */
 		{"--scheduler corral --sched-opt subbatches=2", "'subbatches'"},
 		{"--sched-opt tt=maybe --scheduler nas-mts", "on or off"},
 		{"--scheduler nas --sched-opt tt", "KEY=VALUE"},
@@ -382,7 +383,8 @@ Test(sched_opt_run, compare_gives_the_run_its_options_and_the_others_their_defau
 	cr_assert(json_is_false(json_object_get(o, "adaptive")), "its alias's preset");
 	json_decref(s);
 	s = summary("fair", "r-sim");
-	cr_assert_eq(json_object_size(json_object_get(s, "scheduler_options")), 0);
+	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(s, "scheduler_options"), "preempt")), "off",
+			 "fair: its defaults");
 	json_decref(s);
 	s = summary("nas", "r-sim-regress");
 	o = json_object_get(s, "scheduler_options");
