@@ -178,7 +178,7 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 			s->idle = 0;
 			break;
 		}
-		if (s->idle >= 5) {   /* a comment now and then: a vanished client shows as a failed write */
+		if (s->idle >= 1) {   /* a comment each idle second: a vanished client shows as a failed write */
 			s->idle = 0;
 			static const char ping[] = ": ping\n\n";
 			size_t n = sizeof ping - 1 < max ? sizeof ping - 1 : max;

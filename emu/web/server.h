@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 #define WEB_REQUEST_MAX 8192      /* bytes of a request (line and headers) */
-#define WEB_CONNECTIONS 128
+#define WEB_CONNECTIONS 256      /* a vanished client holds its slot until a write fails: ~2 s */
 #define WEB_IDLE_S 10             /* a client that takes nothing for this long is dropped */
 
 struct web_server_cfg {
