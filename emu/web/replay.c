@@ -101,14 +101,6 @@ static int num(struct csv *c, int col, double *out, char err[512])
 	return 0;
 }
 
-static int cols(struct csv *c, const char *const *names, int *col, int n, char err[512])
-{
-	for (int i = 0; i < n; i++)
-		if ((col[i] = csv_col(c, names[i], err)) < 0)
-			return -1;
-	return 0;
-}
-
 static int nums(struct csv *c, const int *col, double *v, int n, char err[512])
 {
 	for (int i = 0; i < n; i++)
@@ -117,9 +109,44 @@ static int nums(struct csv *c, const int *col, double *v, int n, char err[512])
 	return 0;
 }
 
-#define GROW(arr, n, cap)                                                                     \
-	((n) < (cap) ? 0 : ((cap) = (cap) ? 2 * (cap) : 64,                                   \
-			    (arr) = reallocarray((arr), (cap), sizeof *(arr))) ? 0 : -1)
+/* One row of a file: 0, or -1 with err (col: the columns asked for, in order). */
+typedef int row_fn(struct web_replay *r, struct csv *c, const int *col, char err[512]);
+
+/* Every row of dir/name through row; names: the columns it needs, a
+ * leading '?' for one it can do without (col -1).  1 read, 0 absent (an
+ * error when required: -1), -1 with err. */
+static int load_csv(struct web_replay *r, const char *name, bool required, const char *const *names, int n,
+		    row_fn *row, char err[512])
+{
+	struct csv c;
+	int col[CSV_MAX], rc = csv_open(&c, r->dir, name, err);
+	if (rc == 0 && required)
+		snprintf(err, 512, "%s: missing (is %s a run's results directory?)", c.path, r->dir);
+	for (int i = 0; rc > 0 && i < n; i++)
+		if (names[i][0] == '?')
+			col[i] = csv_col(&c, names[i] + 1, err);
+		else if ((col[i] = csv_col(&c, names[i], err)) < 0)
+			rc = -1;
+	while (rc > 0 && csv_next(&c))
+		if (row(r, &c, col, err))
+			rc = -1;
+	csv_close(&c);
+	return rc < 0 || (rc == 0 && required) ? -1 : rc;
+}
+
+/* Room for one more of arr's n: capacities are 64, then powers of two, so n
+ * alone says when to grow. */
+static int grow(void **arr, int n, size_t size)
+{
+	if (n && (n < 64 || (n & (n - 1))))
+		return 0;
+	void *a = reallocarray(*arr, n ? 2 * (size_t)n : 64, size);
+	if (!a)
+		return -1;
+	*arr = a;
+	return 0;
+}
+#define GROW(arr, n) grow((void **)&(arr), (n), sizeof *(arr))
 
 static int oom(char err[512])
 {
@@ -174,57 +201,69 @@ static int parse_config(const char *s, struct circuit_cfg *cfg, int *ports)
 	return 0;
 }
 
-static int load_ocs(struct web_replay *r, char err[512])
+static int ocs_row(struct web_replay *r, struct csv *c, const int *col, char err[512])
 {
-	static const char *const names[] = {"t_s", "changed", "drain_s", "dark_s", "served_bytes", "demand_bytes", "config"};
-	struct csv c;
-	int col[7], cap = 0, rc = csv_open(&c, r->dir, "ocs.csv", err);
-	if (rc <= 0)
-		return rc;
-	r->ocs_on = true;
-	if (cols(&c, names, col, 7, err))
-		goto fail;
-	while (csv_next(&c)) {
-		double v[6];
-		if (nums(&c, col, v, 6, err))
-			goto fail;
-		if (GROW(r->ev, r->nev, cap))
-			goto nomem;
-		struct rp_event *e = &r->ev[r->nev];
-		*e = (struct rp_event){v[0], v[2], v[3], (int)v[1], (int64_t)v[4], (int64_t)v[5], {0, 0, {{0}}}};
-		if (col[6] >= c.n || parse_config(c.fld[col[6]], &e->cfg, &r->ports)) {
-			snprintf(err, 512, "%s:%ld: bad configuration", c.path, c.lineno);
-			goto fail;
-		}
-		for (int p = 0; p < TOPO_MAX_PORTS; p++)
-			for (int k = 0; k < TOPO_MAX_RACKS; k++)
-				if (e->cfg.out[p][k] >= 0) {
-					racks_seen(r, k);
-					racks_seen(r, e->cfg.out[p][k]);
-				}
-		r->nev++;
+	double v[6];
+	if (nums(c, col, v, 6, err))
+		return -1;
+	if (GROW(r->ev, r->nev))
+		return oom(err);
+	struct rp_event *e = &r->ev[r->nev];
+	*e = (struct rp_event){v[0], v[2], v[3], (int)v[1], (int64_t)v[4], (int64_t)v[5], {0, 0, {{0}}}};
+	if (col[6] >= c->n || parse_config(c->fld[col[6]], &e->cfg, &r->ports)) {
+		snprintf(err, 512, "%s:%ld: bad configuration", c->path, c->lineno);
+		return -1;
 	}
-	csv_close(&c);
+	for (int p = 0; p < TOPO_MAX_PORTS; p++)
+		for (int k = 0; k < TOPO_MAX_RACKS; k++)
+			if (e->cfg.out[p][k] >= 0) {
+				racks_seen(r, k);
+				racks_seen(r, e->cfg.out[p][k]);
+			}
+	r->nev++;
 	return 0;
-nomem:
-	oom(err);
-fail:
-	csv_close(&c);
-	return -1;
 }
 
 /* ---- links.csv ----------------------------------------------------------- */
 
-static int link_id(struct web_replay *r, const struct web_link *l, int *cap)
+static int link_id(struct web_replay *r, const struct web_link *l)
 {
 	for (int i = r->nlinks - 1; i >= 0; i--)   /* rows come in the links' order: a hit is near the end */
 		if (r->links[i].rack == l->rack && r->links[i].server == l->server && r->links[i].port == l->port &&
 		    !strcmp(r->links[i].cls, l->cls))
 			return i;
-	if (GROW(r->links, r->nlinks, *cap))
+	if (GROW(r->links, r->nlinks))
 		return -1;
 	r->links[r->nlinks] = *l;
 	return r->nlinks++;
+}
+
+static int links_row(struct web_replay *r, struct csv *c, const int *col, char err[512])
+{
+	double v[9];
+	if (nums(c, col, v, 9, err))
+		return -1;
+	const char *cls = c->fld[col[10]];
+	struct web_link l = {.cls = !strcmp(cls, "server") ? "server" : !strcmp(cls, "eps") ? "eps" : "ocs",
+			     .rack = (int)v[1], .server = (int)v[2], .port = (int)v[3], .tx_mbps = v[5],
+			     .rx_mbps = v[6], .drops = (unsigned long long)v[7], .backlog = (unsigned long long)v[8]};
+	snprintf(l.name, sizeof l.name, "%s", c->fld[col[9]]);
+	if (racks_seen(r, l.rack)) {
+		snprintf(err, 512, "%s:%ld: rack %d out of range", c->path, c->lineno, l.rack);
+		return -1;
+	}
+	if (l.port + 1 > r->ports && l.port < TOPO_MAX_PORTS)
+		r->ports = l.port + 1;
+	int id = link_id(r, &l);
+	if (id < 0 || GROW(r->rows, r->nrows))
+		return oom(err);
+	r->rows[r->nrows++] = (struct rp_link){id, v[0], (uint64_t)v[4], l};
+	if (!r->nsamples || r->samples[r->nsamples - 1] < v[0]) {
+		if (GROW(r->samples, r->nsamples))
+			return oom(err);
+		r->samples[r->nsamples++] = v[0];
+	}
+	return 0;
 }
 
 static int cmp_row(const void *a, const void *b)
@@ -233,45 +272,9 @@ static int cmp_row(const void *a, const void *b)
 	return x->link != y->link ? (x->link > y->link) - (x->link < y->link) : (x->t > y->t) - (x->t < y->t);
 }
 
-static int load_links(struct web_replay *r, char err[512])
+/* Each link's rows together, in time order. */
+static int index_links(struct web_replay *r, char err[512])
 {
-	static const char *const names[] = {"t_s", "rack", "server", "port", "tx_bytes", "tx_mbps", "rx_mbps", "drops",
-					    "backlog", "link", "class"};
-	struct csv c;
-	int col[11], cap = 0, lcap = 0, scap = 0, rc = csv_open(&c, r->dir, "links.csv", err);
-	if (rc <= 0) {
-		if (!rc)
-			snprintf(err, 512, "%s/links.csv: missing (is this a results directory?)", r->dir);
-		return -1;
-	}
-	if (cols(&c, names, col, 11, err))
-		goto fail;
-	while (csv_next(&c)) {
-		double v[9];
-		if (nums(&c, col, v, 9, err))
-			goto fail;
-		const char *cls = c.fld[col[10]];
-		struct web_link l = {.cls = !strcmp(cls, "server") ? "server" : !strcmp(cls, "eps") ? "eps" : "ocs",
-				     .rack = (int)v[1], .server = (int)v[2], .port = (int)v[3], .tx_mbps = v[5],
-				     .rx_mbps = v[6], .drops = (unsigned long long)v[7], .backlog = (unsigned long long)v[8]};
-		snprintf(l.name, sizeof l.name, "%s", c.fld[col[9]]);
-		if (racks_seen(r, l.rack)) {
-			snprintf(err, 512, "%s:%ld: rack %d out of range", c.path, c.lineno, l.rack);
-			goto fail;
-		}
-		if (l.port + 1 > r->ports && l.port < TOPO_MAX_PORTS)
-			r->ports = l.port + 1;
-		int id = link_id(r, &l, &lcap);
-		if (id < 0 || GROW(r->rows, r->nrows, cap))
-			goto nomem;
-		r->rows[r->nrows++] = (struct rp_link){id, v[0], (uint64_t)v[4], l};
-		if (!r->nsamples || r->samples[r->nsamples - 1] < v[0]) {
-			if (GROW(r->samples, r->nsamples, scap))
-				goto nomem;
-			r->samples[r->nsamples++] = v[0];
-		}
-	}
-	csv_close(&c);
 	qsort(r->rows, r->nrows, sizeof *r->rows, cmp_row);
 	if (!(r->first_row = calloc(r->nlinks + 1, sizeof *r->first_row)))
 		return oom(err);
@@ -281,53 +284,26 @@ static int load_links(struct web_replay *r, char err[512])
 		r->first_row[i] = k;
 	}
 	return 0;
-nomem:
-	oom(err);
-fail:
-	csv_close(&c);
-	return -1;
 }
 
 /* ---- jobs.csv, tasks.csv, flows.csv ------------------------------------- */
 
-static int load_jobs(struct web_replay *r, char err[512])
+static int jobs_row(struct web_replay *r, struct csv *c, const int *col, char err[512])
 {
-	static const char *const names[] = {"job", "submit_s", "end_s", "finished", "name"};
-	struct csv c;
-	int col[5], cap = 0, rc = csv_open(&c, r->dir, "jobs.csv", err);
-	if (rc <= 0) {
-		if (!rc)
-			snprintf(err, 512, "%s/jobs.csv: missing", r->dir);
+	double v[4];
+	int n = r->njobs;
+	if (nums(c, col, v, 4, err))
+		return -1;
+	if ((int)v[0] != n) {
+		snprintf(err, 512, "%s:%ld: job %d out of order", c->path, c->lineno, (int)v[0]);
 		return -1;
 	}
-	if (cols(&c, names, col, 5, err))
-		goto fail;
-	while (csv_next(&c)) {
-		double v[4];
-		if (nums(&c, col, v, 4, err))
-			goto fail;
-		if ((int)v[0] != r->njobs) {
-			snprintf(err, 512, "%s:%ld: job %d out of order", c.path, c.lineno, (int)v[0]);
-			goto fail;
-		}
-		int n = r->njobs, old = cap;
-		if (GROW(r->jobs, n, cap) || (cap != old && (!(r->job_names = reallocarray(r->job_names, cap, 32)) ||
-							    !(r->stage_names = reallocarray(r->stage_names, cap,
-											    sizeof *r->stage_names)))))
-			goto nomem;
-		snprintf(r->job_names[n], 32, "%s", c.fld[col[4]]);
-		r->jobs[n] = (struct web_job){.submit = v[1], .end = v[3] ? v[2] : -1};
-		r->njobs++;
-	}
-	for (int j = 0; j < r->njobs; j++)   /* the arrays have moved while they grew */
-		r->jobs[j].name = r->job_names[j];
-	csv_close(&c);
+	if (GROW(r->jobs, n) || GROW(r->job_names, n) || GROW(r->stage_names, n))
+		return oom(err);
+	snprintf(r->job_names[n], 32, "%s", c->fld[col[4]]);
+	r->jobs[n] = (struct web_job){.submit = v[1], .end = v[3] ? v[2] : -1};
+	r->njobs++;
 	return 0;
-nomem:
-	oom(err);
-fail:
-	csv_close(&c);
-	return -1;
 }
 
 /* A stage's index in its job by name, in order of first appearance (tasks
@@ -341,74 +317,66 @@ static int stage_index(struct web_replay *r, int job, const char *name)
 	if (j->nstages == JOB_MAX_STAGES)
 		return -1;
 	snprintf(r->stage_names[job][j->nstages], 24, "%s", name);
-	j->stage_name[j->nstages] = r->stage_names[job][j->nstages];
 	return j->nstages++;
 }
 
-static int load_tasks(struct web_replay *r, char err[512])
+static int tasks_row(struct web_replay *r, struct csv *c, const int *col, char err[512])
 {
-	static const char *const names[] = {"job", "rack", "start_s", "end_s", "state", "kind"};
-	struct csv c;
-	int col[6], cap = 0, rc = csv_open(&c, r->dir, "tasks.csv", err);
-	if (rc <= 0) {
-		if (!rc)
-			snprintf(err, 512, "%s/tasks.csv: missing", r->dir);
+	double v[4];
+	if (nums(c, col, v, 4, err))
+		return -1;
+	/* older results have no stage: map and reduce by kind */
+	const char *state = col[4] < c->n ? c->fld[col[4]] : "",
+		   *stage = c->fld[col[6] >= 0 && col[6] < c->n ? col[6] : col[5] < c->n ? col[5] : 0];
+	int job = (int)v[0];
+	if (job < 0 || job >= r->njobs || racks_seen(r, (int)v[1] < 0 ? 0 : (int)v[1])) {
+		snprintf(err, 512, "%s:%ld: job or rack out of range", c->path, c->lineno);
 		return -1;
 	}
-	if (cols(&c, names, col, 6, err))
-		goto fail;
-	int stage_col = csv_col(&c, "stage", err);   /* older results: map and reduce by kind */
-	while (csv_next(&c)) {
-		double v[4];
-		if (nums(&c, col, v, 4, err))
-			goto fail;
-		const char *state = col[4] < c.n ? c.fld[col[4]] : "", *stage = c.fld[stage_col >= 0 && stage_col < c.n ? stage_col : col[5]];
-		int job = (int)v[0];
-		if (job < 0 || job >= r->njobs || racks_seen(r, (int)v[1] < 0 ? 0 : (int)v[1])) {
-			snprintf(err, 512, "%s:%ld: job or rack out of range", c.path, c.lineno);
-			goto fail;
-		}
-		if (GROW(r->tasks, r->ntasks, cap))
-			goto nomem;
-		int s = stage_index(r, job, stage);
-		bool never = !strcmp(state, "pending");
-		r->tasks[r->ntasks++] = (struct rp_task){job, s, (int)v[1], never ? -1 : v[2], v[3], !strcmp(state, "done")};
-	}
-	csv_close(&c);
+	if (GROW(r->tasks, r->ntasks))
+		return oom(err);
+	bool never = !strcmp(state, "pending");
+	r->tasks[r->ntasks++] = (struct rp_task){job, stage_index(r, job, stage), (int)v[1], never ? -1 : v[2], v[3],
+						 !strcmp(state, "done")};
 	return 0;
-nomem:
-	oom(err);
-fail:
-	csv_close(&c);
-	return -1;
 }
 
-static int load_flows(struct web_replay *r, char err[512])
+static int flows_row(struct web_replay *r, struct csv *c, const int *col, char err[512])
 {
-	static const char *const names[] = {"src_rack", "dst_rack", "bytes", "start_s", "end_s", "circuit_eligible", "done"};
-	struct csv c;
-	int col[7], cap = 0, rc = csv_open(&c, r->dir, "flows.csv", err);
-	if (rc <= 0)
-		return rc;
-	if (cols(&c, names, col, 7, err))
-		goto fail;
-	while (csv_next(&c)) {
-		double v[7];
-		if (nums(&c, col, v, 7, err))
-			goto fail;
-		if (!v[5] || v[0] == v[1] || v[0] < 0 || v[1] < 0 || v[0] >= TOPO_MAX_RACKS || v[1] >= TOPO_MAX_RACKS)
-			continue;
-		if (GROW(r->flows, r->nflows, cap))
-			goto nomem;
-		r->flows[r->nflows++] = (struct rp_flow){(int)v[0], (int)v[1], v[3], v[6] ? v[4] : INFINITY, (uint64_t)v[2]};
-	}
-	csv_close(&c);
+	double v[7];
+	if (nums(c, col, v, 7, err))
+		return -1;
+	if (!v[5] || v[0] == v[1] || v[0] < 0 || v[1] < 0 || v[0] >= TOPO_MAX_RACKS || v[1] >= TOPO_MAX_RACKS)
+		return 0;
+	if (GROW(r->flows, r->nflows))
+		return oom(err);
+	r->flows[r->nflows++] = (struct rp_flow){(int)v[0], (int)v[1], v[3], v[6] ? v[4] : INFINITY, (uint64_t)v[2]};
 	return 0;
-nomem:
-	oom(err);
-fail:
-	csv_close(&c);
-	return -1;
+}
+
+static int load_files(struct web_replay *r, char err[512])
+{
+	static const char *const jobs[] = {"job", "submit_s", "end_s", "finished", "name"},
+				 *const tasks[] = {"job", "rack", "start_s", "end_s", "state", "kind", "?stage"},
+				 *const links[] = {"t_s", "rack", "server", "port", "tx_bytes", "tx_mbps", "rx_mbps",
+						   "drops", "backlog", "link", "class"},
+				 *const ocs[] = {"t_s", "changed", "drain_s", "dark_s", "served_bytes", "demand_bytes",
+						 "config"},
+				 *const flows[] = {"src_rack", "dst_rack", "bytes", "start_s", "end_s", "circuit_eligible",
+						   "done"};
+	if (load_csv(r, "jobs.csv", true, jobs, 5, jobs_row, err) < 0)
+		return -1;
+	for (int j = 0; j < r->njobs; j++) {   /* the arrays have moved while they grew */
+		r->jobs[j].name = r->job_names[j];
+		for (int s = 0; s < JOB_MAX_STAGES; s++)
+			r->jobs[j].stage_name[s] = r->stage_names[j][s];
+	}
+	if (load_csv(r, "tasks.csv", true, tasks, 7, tasks_row, err) < 0 ||
+	    load_csv(r, "links.csv", true, links, 11, links_row, err) < 0 || index_links(r, err))
+		return -1;
+	int rc = load_csv(r, "ocs.csv", false, ocs, 7, ocs_row, err);
+	r->ocs_on = rc > 0;
+	return rc < 0 || load_csv(r, "flows.csv", false, flows, 7, flows_row, err) < 0 ? -1 : 0;
 }
 
 /* ---- summary.json -------------------------------------------------------- */
@@ -451,8 +419,7 @@ int web_replay_load(struct web_replay *r, const char *dir, char err[512])
 {
 	memset(r, 0, sizeof *r);
 	snprintf(r->dir, sizeof r->dir, "%s", dir);
-	if (load_summary(r, err) || load_jobs(r, err) || load_tasks(r, err) || load_links(r, err) || load_ocs(r, err) ||
-	    load_flows(r, err)) {
+	if (load_summary(r, err) || load_files(r, err)) {
 		web_replay_free(r);
 		return -1;
 	}

@@ -4,6 +4,7 @@
 #include "emu/run_int.h"
 #include "emu/web/live.h"
 #include "emu/web/replay.h"
+#include "web_fixture.h"
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -191,39 +192,9 @@ Test(web, snapshot_is_a_pure_function_of_the_run)
 	fake_free(&f);
 }
 
-/* A JobPacker batch on the simulator whose circuits change (12 jobs of the
- * showcase's kind): its results directory. */
 static void sim_fixture(char *dir, size_t len)
 {
-	struct topo t;
-	struct workload w;
-	struct synth_params sp;
-	struct workload_params wp;
-	struct run_params p;
-	char err[512];
-	cr_assert_eq(topo_load(&t, "topologies/geni-10rack.conf", 0, err), 0, "%s", err);
-	synth_params_default(&sp);
-	workload_params_default(&wp);
-	sp.njobs = 12;
-	sp.seed = 12;
-	wp.data_scale = 0.01;
-	wp.time_scale = 0.1;
-	wp.min_shuffle = 100000000;
-	wp.max_maps = 100;
-	cr_assert_eq(workload_synthetic(&w, &sp, &wp, err), 0, "%s", err);
-	run_params_default(&p);
-	p.backend = "sim";
-	p.scheduler = "jobpacker";
-	p.slowstart = 0.7;
-	p.ocs.early = true;
-	p.elephant_bytes = (uint64_t)(1.125e9 * 0.01);
-	p.results_root = root;
-	p.run_name = "jp";
-	p.quiet = true;
-	p.seed = 12;
-	cr_assert_eq(run_experiment(&t, &w, &p, err), 0, "%s", err);
-	workload_free(&w);
-	snprintf(dir, len, "%s/default/jobpacker/jp", root);
+	json_decref(web_fx_sim(root, "jp", 12, NULL, dir, len));
 }
 
 /* ocs.csv's configuration at t, as "src>dst" sorted: read here on its own. */

@@ -4,6 +4,7 @@
  * whose results are those of the run without them. */
 #include "emu/run.h"
 #include "emu/web/server.h"
+#include "web_fixture.h"
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
 #include <jansson.h>
@@ -237,49 +238,11 @@ static void *watch(void *arg)
 	return NULL;
 }
 
-static json_t *sim(const char *rootdir, const char *name, struct web_pub *p)
-{
-	struct topo t;
-	struct workload w;
-	struct synth_params sp;
-	struct workload_params wp;
-	struct run_params rp;
-	char err[512], path[512];
-	cr_assert_eq(topo_load(&t, "topologies/geni-10rack.conf", 0, err), 0, "%s", err);
-	synth_params_default(&sp);
-	workload_params_default(&wp);
-	sp.njobs = 20;
-	sp.seed = 12;
-	wp.data_scale = 0.01;
-	wp.time_scale = 0.1;
-	wp.min_shuffle = 100000000;
-	wp.max_maps = 100;
-	cr_assert_eq(workload_synthetic(&w, &sp, &wp, err), 0, "%s", err);
-	run_params_default(&rp);
-	rp.backend = "sim";
-	rp.scheduler = "jobpacker";
-	rp.slowstart = 0.7;
-	rp.elephant_bytes = (uint64_t)(1.125e9 * 0.01);
-	rp.results_root = rootdir;
-	rp.run_name = name;
-	rp.quiet = true;
-	rp.seed = 12;
-	rp.web = p;
-	if (p)
-		rp.ocs.observer = web_pub_observer(p);
-	cr_assert_eq(run_experiment(&t, &w, &rp, err), 0, "%s", err);
-	workload_free(&w);
-	snprintf(path, sizeof path, "%s/default/jobpacker/%s/summary.json", rootdir, name);
-	json_t *s = json_load_file(path, 0, NULL);
-	cr_assert_not_null(s);
-	return s;
-}
-
 Test(web_server, a_watched_run_has_the_same_results)
 {
 	char rootdir[] = "/tmp/emu-websrv-XXXXXX", cmd[64];
 	cr_assert_not_null(mkdtemp(rootdir));
-	json_t *plain = sim(rootdir, "plain", NULL);
+	json_t *plain = web_fx_sim(rootdir, "plain", 20, NULL, NULL, 0);
 	struct watchers w = {.stop = 0};
 	const char *req = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n";
 	for (int i = 0; i < CLIENTS; i++) {
@@ -288,7 +251,7 @@ Test(web_server, a_watched_run_has_the_same_results)
 	}
 	pthread_t th;
 	cr_assert_eq(pthread_create(&th, NULL, watch, &w), 0);
-	json_t *watched = sim(rootdir, "watched", pub);
+	json_t *watched = web_fx_sim(rootdir, "watched", 20, pub, NULL, 0);
 	usleep(300 * 1000);   /* the final snapshot reaches them */
 	w.stop = 1;
 	pthread_join(th, NULL);
