@@ -41,8 +41,9 @@ int web_pub_put(struct web_pub *p, const char *json, size_t len)
 	s->json[len] = 0;
 	pthread_mutex_lock(&p->mu);
 	struct web_snap *old = p->cur;
-	s->seq = ++p->seq;
+	s->seq = p->seq + 1;
 	p->cur = s;
+	__atomic_store_n(&p->seq, s->seq, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&p->mu);
 	web_snap_unref(old);   /* freed here only if no reader holds it */
 	return 0;
@@ -58,12 +59,10 @@ struct web_snap *web_pub_get(struct web_pub *p)
 	return s;
 }
 
+/* Without the lock: waiting clients poll this, the publisher never waits for them. */
 unsigned long web_pub_seq(struct web_pub *p)
 {
-	pthread_mutex_lock(&p->mu);
-	unsigned long n = p->seq;
-	pthread_mutex_unlock(&p->mu);
-	return n;
+	return __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE);
 }
 
 /* On the OCS controller's thread (the simulator's: the loop's). */

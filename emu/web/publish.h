@@ -21,7 +21,7 @@ struct web_snap {
 };
 
 struct web_pub {
-	pthread_mutex_t mu;       /* cur and seq */
+	pthread_mutex_t mu;       /* cur; seq is written under it, read without */
 	struct web_snap *cur;
 	unsigned long seq;
 	pthread_mutex_t ocs_mu;   /* ocs and ocs_on */

@@ -101,8 +101,11 @@ static enum MHD_Result send_buf(struct MHD_Connection *c, unsigned status, const
 				enum MHD_ResponseMemoryMode mode)
 {
 	struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)b, mode);
-	if (!r)
+	if (!r) {
+		if (mode == MHD_RESPMEM_MUST_FREE)
+			free((void *)b);
 		return MHD_NO;
+	}
 	MHD_add_response_header(r, "Content-Type", type);
 	MHD_add_response_header(r, "Cache-Control", "no-store");
 	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
