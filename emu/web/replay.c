@@ -388,7 +388,10 @@ static int load_summary(struct web_replay *r, char err[512])
 	snprintf(path, sizeof path, "%s/summary.json", r->dir);
 	json_t *s = json_load_file(path, 0, &je);
 	if (!s) {
-		snprintf(err, 512, "%s:%d: %s", path, je.line, je.text);
+		if (je.line > 0)
+			snprintf(err, 512, "%s:%d: %s", path, je.line, je.text);
+		else   /* not there: jansson's text names the path and the reason */
+			snprintf(err, 512, "%s (is %s a run's results directory?)", je.text, r->dir);
 		return -1;
 	}
 	json_t *f = json_object_get(s, "fidelity"), *p = json_object_get(s, "parameters");
