@@ -69,6 +69,7 @@ struct nas_job {
 	double map_since, red_since, cr_since;   /* wait clocks (D^m, D^r), -1 = not waiting */
 	bool delayed;                            /* held back by CR-RTS since its last reduce */
 	double S;                                /* predicted shuffle at the last refresh */
+	int first_pending, requeues;             /* maps before it are not pending (as of j->requeues) */
 };
 
 struct nas {
@@ -157,7 +158,15 @@ static struct task *mts(struct sched *s, struct nas *n, struct job *j, int serve
 	double ratio = nas_ratio(&n->k, j);
 	struct task *lq = NULL, *q = NULL, *ls = NULL, *any = NULL;
 	double lq_out = 0, q_cost = 0, q_out = 0, ls_out = 0, any_out = 0;
-	for (int i = 0; i < j->nmaps; i++) {
+	/* A map that is not pending becomes so again only by a requeue: the
+	 * scan starts past those (the same picks, without revisiting them). */
+	if (st->requeues != j->requeues) {
+		st->requeues = j->requeues;
+		st->first_pending = 0;
+	}
+	while (st->first_pending < j->nmaps && job_map(s->c->w->tasks, j, st->first_pending)->state != TASK_PENDING)
+		st->first_pending++;
+	for (int i = st->first_pending; i < j->nmaps; i++) {
 		struct task *t = job_map(s->c->w->tasks, j, i);
 		if (t->state != TASK_PENDING)
 			continue;
