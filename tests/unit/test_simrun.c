@@ -4,6 +4,7 @@
 #include "emu/run.h"
 #include "emu/sched.h"
 #include "../ocs_log_fixture.h"
+#include "tree_fixture.h"
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <math.h>
@@ -14,22 +15,10 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-static char root[64];
-
-static void make_root(void)
-{
-	snprintf(root, sizeof root, "/tmp/emu-simrun-XXXXXX");
-	cr_assert_not_null(mkdtemp(root));
-}
-
-static void remove_root(void)
-{
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-	cr_assert_eq(system(cmd), 0);
-}
-
-TestSuite(simrun, .init = make_root, .fini = remove_root);
+static char root[64], repo[512];
+static void setup(void) { tf_setup(root, sizeof root, "/tmp/emu-simrun-XXXXXX", repo, sizeof repo, NULL, 0); }
+static void teardown(void) { tf_teardown(root); }
+TestSuite(simrun, .init = setup, .fini = teardown);
 
 static void load_topo(struct topo *t, const char *file)
 {

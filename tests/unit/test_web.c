@@ -5,6 +5,7 @@
 #include "emu/web/live.h"
 #include "emu/web/replay.h"
 #include "web_fixture.h"
+#include "tree_fixture.h"
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,22 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-static char root[64];
-
-static void make_root(void)
-{
-	snprintf(root, sizeof root, "/tmp/emu-web-XXXXXX");
-	cr_assert_not_null(mkdtemp(root));
-}
-
-static void remove_root(void)
-{
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-	cr_assert_eq(system(cmd), 0);
-}
-
-TestSuite(web, .init = make_root, .fini = remove_root);
+static char root[64], repo[512];
+static void setup(void) { tf_setup(root, sizeof root, "/tmp/emu-web-XXXXXX", repo, sizeof repo, NULL, 0); }
+static void teardown(void) { tf_teardown(root); }
+TestSuite(web, .init = setup, .fini = teardown);
 
 static void synth(struct workload *w, int njobs)
 {
