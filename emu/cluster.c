@@ -619,7 +619,6 @@ void cluster_suspend_task(struct cluster *c, struct task *t)
 	j->stages[t->stage].suspended++;
 	t->state = TASK_SUSPENDED;
 	t->suspends++;
-	t->suspended_at = c->now;
 }
 
 void cluster_resume_task(struct cluster *c, struct task *t)

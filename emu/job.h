@@ -50,7 +50,6 @@ struct task {
 	bool rack_local;         /* map: read its input from the same rack */
 	struct res held;         /* what it takes on its server while it runs (cluster_start_task) */
 	int kills, suspends;     /* preemptions it went through */
-	double suspended_at;     /* when it was last suspended */
 };
 
 /* How a stage reads a parent stage's output. */

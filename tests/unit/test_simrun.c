@@ -271,6 +271,18 @@ static void load_workload(struct workload *w, const char *file)
 	cr_assert_eq(workload_read(w, file, &wp, 0, err), 0, "%s", err);
 }
 
+/* Every byte the reduces read was fetched, once (over the network or locally). */
+static void every_byte_read_once(json_t *s, const struct workload *w, const char *sched)
+{
+	uint64_t want = 0;
+	for (int i = 0; i < w->ntasks; i++)
+		want += w->tasks[i].kind == TASK_REDUCE ? w->tasks[i].input_bytes : 0;
+	double fetched = num(json_object_get(s, "agent_bytes"), "shuffle_network") +
+			 num(json_object_get(s, "agent_bytes"), "shuffle_local");
+	cr_assert_eq((uint64_t)fetched, want, "%s: %.0f bytes fetched, tasks read %llu", sched, fetched,
+		     (unsigned long long)want);
+}
+
 /* Jobs as DAGs of stages (workloads/dag.json: shuffle, one-to-one and
  * broadcast edges, and a job that depends on two others): every scheduler
  * runs them; a task ends after every task of each parent stage it reads
@@ -287,13 +299,11 @@ Test(simrun, stages_run_in_dag_order_and_every_byte_is_read_once)
 		load_workload(&w, "workloads/dag.json");
 		json_t *s = sim_run(&t, &w, names[n], "dag", NULL);
 		cr_assert_eq(num(s, "jobs_finished"), 3, "%s", names[n]);
-		uint64_t want = 0;
 		double dep_end = 0;
 		for (int i = 0; i < w.ntasks; i++) {
 			const struct task *x = &w.tasks[i];
 			const struct job *j = &w.jobs[x->job];
 			const struct stage *st = &j->stages[x->stage];
-			want += x->kind == TASK_REDUCE ? x->input_bytes : 0;
 			if (x->job < 2)
 				dep_end = fmax(dep_end, x->t_end);
 			for (int p = 0; p < st->nparents; p++) {
@@ -309,10 +319,7 @@ Test(simrun, stages_run_in_dag_order_and_every_byte_is_read_once)
 				}
 			}
 		}
-		double fetched = num(json_object_get(s, "agent_bytes"), "shuffle_network") +
-				 num(json_object_get(s, "agent_bytes"), "shuffle_local");
-		cr_assert_eq((uint64_t)fetched, want, "%s: %.0f bytes fetched, tasks read %llu", names[n], fetched,
-			     (unsigned long long)want);
+		every_byte_read_once(s, &w, names[n]);
 		const struct job *rep = &w.jobs[2];
 		cr_assert_lt(rep->t_start - dep_end, 0.5, "%s: the dependent job started %.2f s after its parents",
 			     names[n], rep->t_start - dep_end);
@@ -407,11 +414,9 @@ Test(simrun, a_task_starts_after_the_parent_tasks_it_lists)
 		load_workload(&w, "workloads/taskdag.json");
 		json_t *s = sim_run(&t, &w, names[n], "taskdag", NULL);
 		cr_assert_eq(num(s, "jobs_finished"), 2, "%s", names[n]);
-		uint64_t want = 0;
 		int listed = 0;
 		for (int i = 0; i < w.ntasks; i++) {
 			const struct task *x = &w.tasks[i];
-			want += x->kind == TASK_REDUCE ? x->input_bytes : 0;
 			for (int d = 0; d < x->ntdeps; d++, listed++) {
 				const struct task *par = &w.tasks[w.jobs[x->job].first_task + w.tdeps[x->tdep_first + d].task];
 				cr_assert_geq(x->t_start, par->t_end, "%s: task %d started before its parent %d ended", names[n],
@@ -419,9 +424,7 @@ Test(simrun, a_task_starts_after_the_parent_tasks_it_lists)
 			}
 		}
 		cr_assert_eq(listed, 18);
-		double fetched = num(json_object_get(s, "agent_bytes"), "shuffle_network") +
-				 num(json_object_get(s, "agent_bytes"), "shuffle_local");
-		cr_assert_eq((uint64_t)fetched, want, "%s", names[n]);
+		every_byte_read_once(s, &w, names[n]);
 		json_decref(s);
 		workload_free(&w);
 	}
