@@ -23,8 +23,9 @@ PKGS    := libnl-3.0 libnl-route-3.0 libmnl libconfig jansson libpcap libnftable
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -Wno-format-truncation -D_GNU_SOURCE -I. \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-# libsvm (Chapter 5's job classifier, emu/classify.c) has no pkg-config file.
-LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lsvm -lm -lpthread
+# libsvm (Chapter 5's job classifier, emu/classify.c) and GLPK (DSP's ILP,
+# emu/sched/dsp_ilp.c) have no pkg-config file.
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lsvm -lglpk -lm -lpthread
 
 # SAN=1 builds everything with ASan+UBSan into build-san/ (used by `make check`).
 ifeq ($(SAN),1)

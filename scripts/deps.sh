@@ -4,7 +4,7 @@
 set -e
 PKGS="build-essential pkg-config python3 iproute2 iputils-ping iperf3 gnuplot-nox
       libnl-3-dev libnl-route-3-dev libmnl-dev libpcap-dev libconfig-dev
-      libjansson-dev libmicrohttpd-dev libcriterion-dev liblemon-dev libnftables-dev libsvm-dev clang libclang-rt-dev
+      libjansson-dev libmicrohttpd-dev libcriterion-dev liblemon-dev libnftables-dev libsvm-dev libglpk-dev clang libclang-rt-dev
       mandoc tcpdump chromium chromium-driver python3-selenium"
 missing=""
 for p in $PKGS; do
