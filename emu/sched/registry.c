@@ -9,6 +9,7 @@ extern const struct sched_ops sched_jobpacker, sched_corral;
 extern const struct sched_ops sched_nas, sched_nas_mts, sched_nas_nott, sched_nas_noadapt, sched_swdelay;
 extern const struct sched_ops sched_dawn;
 extern const struct sched_ops sched_hfs, sched_hds, sched_h_wo_p, sched_h_wo_js, sched_h_wo_dps;
+extern const struct sched_ops sched_tetris, sched_tetris_nodep, sched_tetris_simdep;
 
 static const struct sched_ops *const all[] = {
 	&sched_fifo,
@@ -18,6 +19,7 @@ static const struct sched_ops *const all[] = {
 	&sched_nas, &sched_nas_mts, &sched_nas_nott, &sched_nas_noadapt, &sched_swdelay,
 	&sched_dawn,
 	&sched_hfs, &sched_hds, &sched_h_wo_p, &sched_h_wo_js, &sched_h_wo_dps,
+	&sched_tetris, &sched_tetris_nodep, &sched_tetris_simdep,
 };
 
 const struct sched_ops *sched_find(const char *name)

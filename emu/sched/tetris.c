@@ -1,0 +1,562 @@
+/* tetris.c — Tetris (Grandl et al., SIGCOMM 2014), the clairvoyant
+ * multi-resource packer that COBRA (seed 001) and DSP (seed 004, TetrisW/oDep
+ * and TetrisW/SimDep) compare against.
+ *
+ * Offered a server, it scores every candidate task that fits what the server
+ * has free by alignment, the dot product of the task's ask and the free
+ * vector, both over the server's capacity (less remote_penalty of it when
+ * the task would read its input from another server), minus eps x its job's
+ * remaining work (SRPT: remaining work = the work x normalised ask summed
+ * over the job's unfinished tasks; eps = m x mean alignment / mean remaining
+ * work over the candidates, so that both terms weigh alike), and returns the
+ * best.  The fairness knob f leaves only the ceil((1 - f) x n) jobs furthest
+ * below their share eligible (dominant share of the cluster's resources held).
+ *
+ * Candidates, per job and stage, so that an offer costs jobs x stages and
+ * not the tasks of every job: a map stage's best map for the server (the
+ * cluster's index); a stage read over shuffles, its first pending task (its
+ * tasks ask alike and are runnable alike); a stage whose tasks wait on their
+ * own parents (one-to-one, listed), the top of a heap of its ready tasks,
+ * kept up to date as parents finish, and a ready task whose one-to-one
+ * parent ran on the server.
+ *
+ * dep=sim (TetrisW/SimDep): only tasks whose parents have ended; a stage's
+ * ready tasks in order of most dependents.  dep=none (TetrisW/oDep): also a
+ * stage's first pending task whatever its parents.  The core starts no task
+ * before its parents end (cluster_task_runnable), so such a choice is
+ * counted and the best runnable candidate goes instead: returned, it would
+ * leave the server idle, and with every server choosing such tasks, for
+ * ever.  When the core holds a disorderly task in its container (issue 48),
+ * tetris_may_start_blocked() says so and the choice goes as it is.
+ *
+ * Clairvoyant: it reads every task's work at submission.  Under
+ * --visibility semi-clairvoyant a stage whose sizes are hidden
+ * (cluster_sizes_known) counts nothing in its job's remaining work; asks are
+ * requests, which it always sees. */
+#include "emu/sched/tetris.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { DEP_NONE, DEP_SIM };
+struct tetris_opts { double f, m, remote_penalty; int dep; bool report; };
+
+/* Per active job, built on first sight and again after a requeue. */
+struct tjob {
+	bool built;
+	int requeues;              /* j->requeues when built */
+	int *missing;              /* per task (job-relative): parents not done (one-to-one, listed) */
+	int *kid_start, *kids;     /* listed children, CSR by task */
+	int *heap;                 /* per-task stages: ready pending tasks (sindex), at stages[st].first */
+	int hn[JOB_MAX_STAGES];
+	int cur[JOB_MAX_STAGES];   /* first task of the stage that may still be pending */
+	int o2o_kids[JOB_MAX_STAGES];   /* stages reading it one-to-one */
+	bool per_task[JOB_MAX_STAGES];
+	double dsum[JOB_MAX_STAGES];    /* a task's ask, summed over resources, normalised */
+	double rem[JOB_MAX_STAGES];     /* work x dsum of its unfinished tasks */
+};
+
+struct cand { struct task *t; int job; double align, score; bool remote, blocked; };
+struct jent { struct job *j; double share, rem; int first, n; bool eligible; };
+
+struct tetris {
+	struct tjob *jobs;
+	struct jent *ent;
+	struct cand *cand;
+	int ncand_max;
+	int ref;                   /* the largest server: what asks are normalised by */
+	double total[RES_KINDS];   /* the cluster's capacity (0: not limited) */
+	struct tetris_stats st;
+};
+
+/* The core cannot yet hold a task whose inputs do not exist (issue 48's
+ * disorder semantics); until it can, such a choice is not returned. */
+static bool tetris_may_start_blocked(void) { return false; }
+
+static bool limited(int64_t cap) { return cap > 0 && cap != RES_UNLIMITED; }
+
+/* ---- per-job state --------------------------------------------------------- */
+
+static void tjob_free(struct tjob *x)
+{
+	free(x->missing);
+	free(x->kid_start);
+	free(x->kids);
+	free(x->heap);
+	memset(x, 0, sizeof *x);
+}
+
+static int dependents(const struct tjob *x, const struct task *t)
+{
+	return t->nchildren + x->o2o_kids[t->stage];
+}
+
+/* Heap order: dep=sim most dependents first, then task order. */
+static bool before(const struct sched *s, const struct tjob *x, const struct job *j, int st, int a, int b)
+{
+	if (((const struct tetris_opts *)s->opts)->dep == DEP_SIM) {
+		int da = dependents(x, stage_task(s->c->w->tasks, j, st, a));
+		int db = dependents(x, stage_task(s->c->w->tasks, j, st, b));
+		if (da != db)
+			return da > db;
+	}
+	return a < b;
+}
+
+static void heap_push(const struct sched *s, struct tjob *x, const struct job *j, int st, int v)
+{
+	int *h = x->heap + j->stages[st].first, i = x->hn[st]++;
+	for (; i > 0 && before(s, x, j, st, v, h[(i - 1) / 2]); i = (i - 1) / 2)
+		h[i] = h[(i - 1) / 2];
+	h[i] = v;
+}
+
+static void heap_pop(const struct sched *s, struct tjob *x, const struct job *j, int st)
+{
+	int *h = x->heap + j->stages[st].first, n = --x->hn[st], v = h[n], i = 0;
+	for (;;) {
+		int k = 2 * i + 1;
+		if (k >= n)
+			break;
+		if (k + 1 < n && before(s, x, j, st, h[k + 1], h[k]))
+			k++;
+		if (!before(s, x, j, st, h[k], v))
+			break;
+		h[i] = h[k];
+		i = k;
+	}
+	if (n)
+		h[i] = v;
+}
+
+static const struct stage_edge *o2o_parent(const struct job *j, int st)
+{
+	for (int p = 0; p < j->stages[st].nparents; p++)
+		if (j->stages[st].parent[p].kind == EDGE_ONE_TO_ONE)
+			return &j->stages[st].parent[p];
+	return NULL;
+}
+
+static double ask_sum(const struct sched *s, const struct task *t)
+{
+	const struct tetris *T = s->priv;
+	const struct server *r = &s->c->servers[T->ref];
+	struct res a = cluster_task_ask(s->c, t, T->ref);
+	double sum = 0;
+	for (int k = 0; k < RES_KINDS; k++)
+		if (limited(r->cap.v[k]))
+			sum += (double)a.v[k] / (double)r->cap.v[k];
+	return sum;
+}
+
+/* From the tasks' states: what is missing, what is ready, what remains. */
+static int tjob_build(struct sched *s, struct job *j)
+{
+	struct tetris *T = s->priv;
+	struct tjob *x = &T->jobs[j->id];
+	struct task *tasks = s->c->w->tasks;
+	const struct task_dep *td = s->c->w->tdeps;
+	int n = j->nmaps + j->nreduces;
+	tjob_free(x);
+	x->missing = calloc(n ? n : 1, sizeof *x->missing);
+	x->kid_start = calloc(n + 1, sizeof *x->kid_start);
+	x->heap = malloc((n ? n : 1) * sizeof *x->heap);
+	if (!x->missing || !x->kid_start || !x->heap)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		const struct task *t = &tasks[j->first_task + i];
+		for (int d = 0; d < t->ntdeps; d++)
+			x->kid_start[td[t->tdep_first + d].task + 1]++;
+	}
+	for (int i = 0; i < n; i++)
+		x->kid_start[i + 1] += x->kid_start[i];
+	if (!(x->kids = malloc((x->kid_start[n] ? x->kid_start[n] : 1) * sizeof *x->kids)))
+		return -1;
+	int *fill = calloc(n ? n : 1, sizeof *fill);
+	if (!fill)
+		return -1;
+	for (int st = 0; st < j->nstages; st++) {
+		const struct stage *sg = &j->stages[st];
+		const struct stage_edge *o = o2o_parent(j, st);
+		for (int p = 0; p < sg->nparents; p++)
+			x->per_task[st] |= sg->parent[p].kind == EDGE_ONE_TO_ONE || sg->parent[p].kind == EDGE_TASKS;
+		if (o)
+			x->o2o_kids[o->stage]++;
+		x->dsum[st] = sg->ntasks ? ask_sum(s, stage_task(tasks, j, st, 0)) : 0;
+		for (int i = 0; i < sg->ntasks; i++) {
+			struct task *t = stage_task(tasks, j, st, i);
+			int rel = t->id - j->first_task;
+			/* The sizes are read here once; the score reads a stage's
+			 * sum only once the run lets it know them (remaining()). */
+			if (t->state != TASK_DONE)
+				x->rem[st] += t->work_s * x->dsum[st];
+			for (int d = 0; d < t->ntdeps; d++) {
+				int par = td[t->tdep_first + d].task;
+				x->kids[x->kid_start[par] + fill[par]++] = rel;
+				x->missing[rel] += tasks[j->first_task + par].state != TASK_DONE;
+			}
+			if (o)
+				x->missing[rel] += stage_task(tasks, j, o->stage, i)->state != TASK_DONE;
+		}
+	}
+	free(fill);
+	for (int st = 1; st < j->nstages; st++)
+		for (int i = 0; x->per_task[st] && i < j->stages[st].ntasks; i++) {
+			const struct task *t = stage_task(tasks, j, st, i);
+			if (t->state == TASK_PENDING && !x->missing[t->id - j->first_task])
+				heap_push(s, x, j, st, i);
+		}
+	x->built = true;
+	x->requeues = j->requeues;
+	return 0;
+}
+
+static struct tjob *tjob_of(struct sched *s, struct job *j)
+{
+	struct tjob *x = &((struct tetris *)s->priv)->jobs[j->id];
+	if ((!x->built || x->requeues != j->requeues) && tjob_build(s, j)) {
+		tjob_free(x);
+		return NULL;
+	}
+	return x;
+}
+
+/* Its stage's sizes are visible (cluster_sizes_known's rule for a stage). */
+static bool stage_known(const struct cluster *c, const struct job *j, int st)
+{
+	if (!c->semi_clairvoyant)
+		return true;
+	for (int p = 0; p < j->stages[st].nparents; p++) {
+		const struct stage *ps = &j->stages[j->stages[st].parent[p].stage];
+		if (ps->done < ps->ntasks)
+			return false;
+	}
+	return true;
+}
+
+static double remaining(const struct cluster *c, const struct tjob *x, const struct job *j)
+{
+	double r = 0;
+	for (int st = 0; st < j->nstages; st++)
+		r += stage_known(c, j, st) ? x->rem[st] : 0;
+	return r > 0 ? r : 0;
+}
+
+/* Dominant share of the cluster's resources its running tasks hold. */
+static double share(const struct sched *s, const struct job *j)
+{
+	const struct tetris *T = s->priv;
+	double held[RES_KINDS] = {0}, dom = 0;
+	for (int st = 0; st < j->nstages; st++) {
+		if (!j->stages[st].running || !j->stages[st].ntasks)
+			continue;
+		struct res a = cluster_task_ask(s->c, stage_task(s->c->w->tasks, j, st, 0), T->ref);
+		for (int k = 0; k < RES_KINDS; k++)
+			held[k] += (double)j->stages[st].running * (double)a.v[k];
+	}
+	for (int k = 0; k < RES_KINDS; k++)
+		if (T->total[k] > 0)
+			dom = fmax(dom, held[k] / T->total[k]);
+	return dom;
+}
+
+/* ---- candidates ------------------------------------------------------------ */
+
+static int add(struct tetris *T, int from, int n, struct task *t, int job, bool remote, bool blocked)
+{
+	for (int i = from; i < n; i++)   /* one task of the job may come by two roads */
+		if (T->cand[i].t == t)
+			return n;
+	T->cand[n] = (struct cand){.t = t, .job = job, .remote = remote, .blocked = blocked};
+	return n + 1;
+}
+
+/* Job j's candidates for `server` into T->cand from n; the new count. */
+static int candidates(struct sched *s, struct job *j, int e, struct tjob *x, int server, int n)
+{
+	int from = n;
+	struct tetris *T = s->priv;
+	const struct tetris_opts *o = s->opts;
+	struct task *tasks = s->c->w->tasks;
+	enum locality loc;
+	struct task *m = cluster_best_map(s->c, j, server, &loc);
+	if (m)
+		n = add(T, from, n, m, e, m->replicas[0] >= 0 && loc != LOCAL_NODE, false);
+	for (int st = 1; st < j->nstages; st++) {
+		const struct stage *sg = &j->stages[st];
+		while (x->cur[st] < sg->ntasks && stage_task(tasks, j, st, x->cur[st])->state != TASK_PENDING)
+			x->cur[st]++;
+		struct task *first = x->cur[st] < sg->ntasks ? stage_task(tasks, j, st, x->cur[st]) : NULL;
+		if (!first)
+			continue;
+		const struct stage_edge *oe = o2o_parent(j, st);
+		if (!x->per_task[st]) {
+			bool ok = cluster_task_runnable(s->c, first);
+			if (ok || o->dep == DEP_NONE)
+				n = add(T, from, n, first, e, false, !ok);
+			continue;
+		}
+		if (o->dep == DEP_NONE && !cluster_task_runnable(s->c, first))
+			n = add(T, from, n, first, e, oe && stage_task(tasks, j, oe->stage, first->sindex)->server != server, true);
+		while (x->hn[st] && stage_task(tasks, j, st, x->heap[sg->first])->state != TASK_PENDING)
+			heap_pop(s, x, j, st);
+		if (!x->hn[st])
+			continue;
+		struct task *top = stage_task(tasks, j, st, x->heap[sg->first]);
+		if (!cluster_task_runnable(s->c, top))
+			continue;   /* the stage's own barrier (a shuffle parent's slowstart) */
+		n = add(T, from, n, top, e, oe && stage_task(tasks, j, oe->stage, top->sindex)->server != server, false);
+		/* A ready task whose one-to-one parent wrote on this server. */
+		for (int i = 1; oe && i < x->hn[st] && i <= 8; i++) {
+			struct task *t = stage_task(tasks, j, st, x->heap[sg->first + i]);
+			if (t->state == TASK_PENDING && stage_task(tasks, j, oe->stage, t->sindex)->server == server) {
+				n = add(T, from, n, t, e, false, false);
+				break;
+			}
+		}
+	}
+	return n;
+}
+
+static double alignment(const struct sched *s, const struct task *t, int server)
+{
+	const struct server *v = &s->c->servers[server];
+	struct res a = cluster_task_ask(s->c, t, server);
+	double sum = 0;
+	for (int k = 0; k < RES_KINDS; k++)
+		if (limited(v->cap.v[k]) && v->avail.v[k] != RES_UNLIMITED)
+			sum += (double)a.v[k] / (double)v->cap.v[k] * (double)v->avail.v[k] / (double)v->cap.v[k];
+	return sum;
+}
+
+static int by_share(const void *pa, const void *pb)
+{
+	const struct jent *a = pa, *b = pb;
+	if (a->share != b->share)
+		return a->share < b->share ? -1 : 1;
+	if (a->j->submit_s != b->j->submit_s)
+		return a->j->submit_s < b->j->submit_s ? -1 : 1;
+	return (a->j->id > b->j->id) - (a->j->id < b->j->id);
+}
+
+/* a beats b: higher score, then (sim) more dependents, earlier job, lower task id. */
+static bool better(const struct sched *s, const struct cand *a, const struct cand *b)
+{
+	const struct tetris *T = s->priv;
+	if (a->score != b->score)
+		return a->score > b->score;
+	if (((const struct tetris_opts *)s->opts)->dep == DEP_SIM) {
+		int da = dependents(&T->jobs[a->t->job], a->t), db = dependents(&T->jobs[b->t->job], b->t);
+		if (da != db)
+			return da > db;
+	}
+	const struct job *ja = T->ent[a->job].j, *jb = T->ent[b->job].j;
+	if (ja->submit_s != jb->submit_s)
+		return ja->submit_s < jb->submit_s;
+	return a->t->id < b->t->id;
+}
+
+/* Scores the eligible candidates that fit; the best, and the best runnable. */
+static void choose(struct sched *s, int server, int ncand, struct cand **best, struct cand **best_ok)
+{
+	struct tetris *T = s->priv;
+	const struct tetris_opts *o = s->opts;
+	double asum = 0, psum = 0;
+	int k = 0;
+	for (int i = 0; i < ncand; i++) {
+		struct cand *c = &T->cand[i];
+		c->score = NAN;   /* not a contender */
+		if (!T->ent[c->job].eligible || !cluster_task_fits(s->c, c->t, server))
+			continue;
+		c->align = alignment(s, c->t, server) * (c->remote ? 1 - o->remote_penalty : 1);
+		c->score = 0;
+		asum += c->align;
+		psum += T->ent[c->job].rem;
+		k++;
+	}
+	*best = *best_ok = NULL;
+	double eps = k && psum > 0 ? o->m * (asum / k) / (psum / k) : 0;
+	for (int i = 0; i < ncand; i++) {
+		struct cand *c = &T->cand[i];
+		if (isnan(c->score))
+			continue;
+		c->score = c->align - eps * T->ent[c->job].rem;
+		if (!*best || better(s, c, *best))
+			*best = c;
+		if (!c->blocked && (!*best_ok || better(s, c, *best_ok)))
+			*best_ok = c;
+	}
+}
+
+static struct task *tetris_offer(struct sched *s, int server)
+{
+	struct tetris *T = s->priv;
+	const struct tetris_opts *o = s->opts;
+	int nj = 0, ncand = 0;
+	for (int i = 0; i < s->c->running_jobs; i++) {
+		struct job *j = cluster_active(s->c, i);
+		struct tjob *x = tjob_of(s, j);
+		if (!x)
+			continue;
+		if (ncand + 2 * JOB_MAX_STAGES + 1 > T->ncand_max) {
+			int want = 2 * T->ncand_max + 4 * JOB_MAX_STAGES;
+			struct cand *c = realloc(T->cand, want * sizeof *c);
+			if (!c)
+				break;
+			T->cand = c;
+			T->ncand_max = want;
+		}
+		int n = candidates(s, j, nj, x, server, ncand);
+		if (n == ncand)
+			continue;
+		T->ent[nj] = (struct jent){.j = j, .first = ncand, .n = n - ncand, .eligible = true};
+		ncand = n;
+		nj++;
+	}
+	if (!nj)
+		return NULL;
+	for (int e = 0; e < nj; e++) {
+		T->ent[e].rem = remaining(s->c, &T->jobs[T->ent[e].j->id], T->ent[e].j);
+		T->ent[e].share = o->f > 0 ? share(s, T->ent[e].j) : 0;
+	}
+	int keep = (int)ceil((1 - o->f) * nj - 1e-9);
+	struct cand *best, *best_ok;
+	if (keep < nj) {
+		/* Rank the jobs by share without moving them (candidates refer to them by index). */
+		struct jent *r = malloc(nj * sizeof *r);
+		if (r) {
+			memcpy(r, T->ent, nj * sizeof *r);
+			for (int e = 0; e < nj; e++)
+				r[e].first = e;   /* its index in T->ent */
+			qsort(r, nj, sizeof *r, by_share);
+			for (int e = 0; e < nj; e++)
+				T->ent[r[e].first].eligible = e < (keep > 0 ? keep : 1);
+			free(r);
+		}
+	}
+	choose(s, server, ncand, &best, &best_ok);
+	if (!best && keep < nj) {   /* work-conserving: nobody eligible fits here */
+		for (int e = 0; e < nj; e++)
+			T->ent[e].eligible = true;
+		choose(s, server, ncand, &best, &best_ok);
+		T->st.widened += best != NULL;
+	}
+	if (best && best->blocked && !tetris_may_start_blocked()) {
+		T->st.blocked++;
+		best = best_ok;
+	}
+	T->st.offers += best != NULL;
+	return best ? best->t : NULL;
+}
+
+static void tetris_task_finished(struct sched *s, struct task *t)
+{
+	struct tetris *T = s->priv;
+	struct job *j = &s->c->w->jobs[t->job];
+	struct tjob *x = &T->jobs[j->id];
+	if (cluster_job_finished(j)) {
+		tjob_free(x);
+		return;
+	}
+	if (!x->built || x->requeues != j->requeues)
+		return;   /* built from the states when next offered */
+	x->rem[t->stage] -= t->work_s * x->dsum[t->stage];
+	struct task *tasks = s->c->w->tasks;
+	int rel = t->id - j->first_task;
+	for (int k = x->kid_start[rel]; k < x->kid_start[rel + 1]; k++) {
+		struct task *kid = &tasks[j->first_task + x->kids[k]];
+		if (!--x->missing[x->kids[k]] && kid->state == TASK_PENDING)
+			heap_push(s, x, j, kid->stage, kid->sindex);
+	}
+	for (int st = t->stage + 1; st < j->nstages; st++) {
+		const struct stage_edge *oe = o2o_parent(j, st);
+		if (!oe || oe->stage != t->stage)
+			continue;
+		struct task *kid = stage_task(tasks, j, st, t->sindex);
+		if (!--x->missing[kid->id - j->first_task] && kid->state == TASK_PENDING)
+			heap_push(s, x, j, st, t->sindex);
+	}
+}
+
+static int tetris_init(struct sched *s)
+{
+	struct tetris *T = s->priv;
+	int nj = s->c->w->njobs ? s->c->w->njobs : 1;
+	T->jobs = calloc(nj, sizeof *T->jobs);
+	T->ent = calloc(nj, sizeof *T->ent);
+	if (!T->jobs || !T->ent)
+		return -1;
+	for (int i = 0; i < s->c->nservers; i++) {
+		const struct server *v = &s->c->servers[i];
+		const struct server *r = &s->c->servers[T->ref];
+		if (v->cap.v[RES_CORES] > r->cap.v[RES_CORES] ||
+		    (v->cap.v[RES_CORES] == r->cap.v[RES_CORES] && v->cap.v[RES_MEM] > r->cap.v[RES_MEM]))
+			T->ref = i;
+		for (int k = 0; k < RES_KINDS; k++)
+			if (limited(v->cap.v[k]))
+				T->total[k] += (double)v->cap.v[k];
+	}
+	return 0;
+}
+
+static void tetris_destroy(struct sched *s)
+{
+	struct tetris *T = s->priv;
+	if (((const struct tetris_opts *)s->opts)->report)
+		fprintf(stderr, "tetris: %ld tasks offered; %ld choices of a task whose parents had not ended; "
+			"%ld offers widened past the fairness knob\n", T->st.offers, T->st.blocked, T->st.widened);
+	for (int i = 0; T->jobs && i < s->c->w->njobs; i++)
+		tjob_free(&T->jobs[i]);
+	free(T->jobs);
+	free(T->ent);
+	free(T->cand);
+}
+
+struct tetris_stats tetris_stats(const struct sched *s)
+{
+	return ((const struct tetris *)s->priv)->st;
+}
+
+static const char *const dep_names[] = {"none", "sim", NULL};
+static const struct sched_opt tetris_opt_table[] = {
+	SCHED_NUM_OPT(struct tetris_opts, f, 0.25, 0, 1, 0,
+		      "fairness knob: only the ceil((1-f) x jobs) jobs furthest below their share are eligible; "
+		      "0 is pure efficiency"),
+	SCHED_NUM_OPT(struct tetris_opts, m, 1, 0, INFINITY, 0,
+		      "weight of the SRPT term: eps = m x mean alignment / mean remaining work; 0: packing alone"),
+	SCHED_NUM_OPT(struct tetris_opts, remote_penalty, 0.1, 0, 1, 0,
+		      "fraction of its alignment a task loses when it would read its input from another server"),
+	SCHED_CHOICE_OPT(struct tetris_opts, dep, DEP_SIM, dep_names,
+			 "task dependencies: sim (TetrisW/SimDep: tasks whose parents ended, most dependents first) or "
+			 "none (TetrisW/oDep: chooses ignoring them)"),
+	SCHED_BOOL_OPT(struct tetris_opts, report, false,
+		       "print at the end (stderr) the tasks offered and the choices dep=none could not start"),
+	{0},
+};
+
+const struct sched_ops sched_tetris = {
+	.name = "tetris",
+	.help = "clairvoyant multi-resource packing, alignment + SRPT (Tetris; COBRA's and DSP's baseline)",
+	.priv_size = sizeof(struct tetris),
+	.opts = tetris_opt_table,
+	.opts_size = sizeof(struct tetris_opts),
+	.init = tetris_init,
+	.destroy = tetris_destroy,
+	.offer = tetris_offer,
+	.task_finished = tetris_task_finished,
+};
+
+static const char *const odep_preset[] = {"dep=none", NULL};
+static const char *const simdep_preset[] = {"dep=sim", NULL};
+const struct sched_ops sched_tetris_nodep = {
+	.name = "tetris-nodep",
+	.help = "DSP's TetrisW/oDep: Tetris choosing without regard to task dependencies",
+	.alias_of = &sched_tetris,
+	.preset = odep_preset,
+};
+const struct sched_ops sched_tetris_simdep = {
+	.name = "tetris-simdep",
+	.help = "DSP's TetrisW/SimDep: Tetris over the tasks whose parents have ended",
+	.alias_of = &sched_tetris,
+	.preset = simdep_preset,
+};
