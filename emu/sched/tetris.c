@@ -282,7 +282,9 @@ static int candidates(struct sched *s, struct job *j, int e, struct tjob *x, int
 	struct task *m = cluster_best_map(s->c, j, server, &loc);
 	if (m)
 		n = add(T, from, n, m, e, m->replicas[0] >= 0 && loc != LOCAL_NODE, false);
-	for (int st = 1; st < j->nstages; st++) {
+	/* Early reduces within YARN's ramp-up limit, as every policy offers them. */
+	bool early_ok = !cluster_pending_maps(s->c, j) || sched_ramp_up_ok(s->c, j);
+	for (int st = 1; st < j->nstages && early_ok; st++) {
 		const struct stage *sg = &j->stages[st];
 		while (x->cur[st] < sg->ntasks && stage_task(tasks, j, st, x->cur[st])->state != TASK_PENDING)
 			x->cur[st]++;
@@ -434,13 +436,9 @@ static struct task *tetris_offer(struct sched *s, int server)
 			free(r);
 		}
 	}
+	/* Nothing eligible fits: the server waits for them (as Fair's chosen job
+	 * that does not fit), which is what lets a large ask ever fit. */
 	choose(s, server, ncand, &best, &best_ok);
-	if (!best && keep < nj) {   /* work-conserving: nobody eligible fits here */
-		for (int e = 0; e < nj; e++)
-			T->ent[e].eligible = true;
-		choose(s, server, ncand, &best, &best_ok);
-		T->st.widened += best != NULL;
-	}
 	if (best && best->blocked && !tetris_may_start_blocked()) {
 		T->st.blocked++;
 		best = best_ok;
@@ -503,8 +501,8 @@ static void tetris_destroy(struct sched *s)
 {
 	struct tetris *T = s->priv;
 	if (((const struct tetris_opts *)s->opts)->report)
-		fprintf(stderr, "tetris: %ld tasks offered; %ld choices of a task whose parents had not ended; "
-			"%ld offers widened past the fairness knob\n", T->st.offers, T->st.blocked, T->st.widened);
+		fprintf(stderr, "tetris: %ld tasks offered; %ld choices of a task whose parents had not ended"
+			"\n", T->st.offers, T->st.blocked);
 	for (int i = 0; T->jobs && i < s->c->w->njobs; i++)
 		tjob_free(&T->jobs[i]);
 	free(T->jobs);

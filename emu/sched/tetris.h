@@ -8,7 +8,6 @@ struct tetris_stats {
 	long offers;       /* offers answered with a task */
 	long blocked;      /* dep=none: its best choice was a task whose parents had not
 			      ended (the core cannot start it yet; the best runnable went) */
-	long widened;      /* f > 0: no eligible job had a task that fit, so every job was */
 };
 
 /* s: a tetris scheduler (or an alias of it). */
