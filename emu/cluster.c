@@ -249,6 +249,19 @@ bool cluster_task_runnable(const struct cluster *c, const struct task *t)
 	       (t->kind == TASK_MAP || (stage_allowed(c, j, t->stage) && task_parents_done(c, j, t)));
 }
 
+bool cluster_task_deps_done(const struct cluster *c, const struct task *t)
+{
+	const struct job *j = &c->w->jobs[t->job];
+	return t->kind == TASK_MAP || (stage_allowed(c, j, t->stage) && task_parents_done(c, j, t));
+}
+
+bool cluster_task_startable(const struct cluster *c, const struct task *t)
+{
+	if (!c->ignore_deps || c->deps_barred)
+		return cluster_task_runnable(c, t);
+	return t->state == TASK_PENDING && cluster_job_active(c, &c->w->jobs[t->job]);
+}
+
 /* Its tasks wait on their own parent tasks (one-to-one, listed). */
 static bool per_task_parents(const struct stage *s)
 {

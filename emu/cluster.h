@@ -52,6 +52,12 @@ struct cluster {
 	uint64_t *job_xrack_bytes;
 
 	struct map_index **map_idx;   /* per job, built on first use (cluster_best_map) */
+
+	/* Disorder: set by a policy that may start a task before its parents
+	 * end (sched_ignore_deps); such a task holds its resources and waits
+	 * for their outputs.  deps_barred: the core's deadlock breaker
+	 * forbids it until some task ends (run.c). */
+	bool ignore_deps, deps_barred;
 };
 
 /* The topology's servers, each as its class says. */
@@ -125,6 +131,14 @@ bool cluster_sizes_known(const struct cluster *c, const struct task *t);
 /* t is pending and may start now (its job is active; a reduce: as
  * cluster_next_reduce would allow it).  The core starts nothing else. */
 bool cluster_task_runnable(const struct cluster *c, const struct task *t);
+/* The dependency part of cluster_task_runnable: t's parents have ended as
+ * far as it must wait for them (listed and one-to-one parents, a shuffle's
+ * or broadcast's slowstart share). */
+bool cluster_task_deps_done(const struct cluster *c, const struct task *t);
+/* What the core starts: a runnable task or, when the policy ignores
+ * dependencies and the deadlock breaker does not forbid it, any pending
+ * task of an active job (it then waits for its parents: a disorder). */
+bool cluster_task_startable(const struct cluster *c, const struct task *t);
 /* Every stage's task fits on some server of the topology (a slot server
  * takes any); else -1 and err names the job and stage. */
 int cluster_check_asks(const struct topo *t, const struct workload *w, char err[512]);

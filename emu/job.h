@@ -50,6 +50,8 @@ struct task {
 	bool rack_local;         /* map: read its input from the same rack */
 	struct res held;         /* what it takes on its server while it runs (cluster_start_task) */
 	int kills, suspends;     /* preemptions it went through */
+	bool disordered;         /* this attempt started before its parents ended (cluster.h, ignore_deps) */
+	int disorders;           /* attempts that did */
 };
 
 /* How a stage reads a parent stage's output. */

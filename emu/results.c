@@ -365,6 +365,12 @@ int results_write(struct run *r)
 			    json_pack("{s:f,s:I}", "threshold", 0.8, "rack_samples", (json_int_t)r->congested_samples));
 	json_object_set_new(sum_j, "preemptions", json_pack("{s:I,s:I}", "kills", (json_int_t)r->kills, "suspends",
 								 (json_int_t)r->suspends));
+	int disordered = 0;
+	for (int i = 0; i < r->w->ntasks; i++)
+		disordered += r->w->tasks[i].disorders > 0;
+	json_object_set_new(sum_j, "disorders",
+			    json_pack("{s:I,s:i,s:I}", "starts", (json_int_t)r->disorders, "tasks", disordered,
+				      "deadlock_breaks", (json_int_t)r->deadlock_breaks));
 	int rc = write_jobs(r) | write_tasks(r) | commit(r, "flows.csv", r->flows_csv) |
 		 commit(r, "preemptions.csv", r->preemptions_csv);
 	r->flows_csv = r->preemptions_csv = NULL;

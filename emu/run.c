@@ -101,9 +101,24 @@ static int input_source(struct run *r, struct task *t, int server)
 	return src;
 }
 
+static void preempt_log(struct run *r, const struct task *t, const char *op);
+
 static void start_task(struct run *r, struct task *t, int server)
 {
+	/* Out of order (a policy that ignores dependencies): it holds its
+	 * resources and waits for its parents' outputs (shuffle.c). */
+	t->disordered = !cluster_task_deps_done(&r->c, t);
 	cluster_start_task(&r->c, t, server);
+	if (t->disordered) {
+		t->disorders++;
+		r->disorders++;
+		bool listed = false;   /* from an earlier attempt, not pruned yet */
+		for (int i = 0; t->disorders > 1 && i < r->nwaiting; i++)
+			listed |= r->waiting[i] == t->id;
+		if (!listed)
+			r->waiting[r->nwaiting++] = t->id;
+		preempt_log(r, t, "disorder");
+	}
 	if (t->attempts > 1)
 		r->reruns++;
 	if (t->kind == TASK_MAP) {
@@ -142,6 +157,19 @@ static void resume_task(struct run *r, struct task *t)
 	forget_suspended(r, t);
 }
 
+/* A running task back to pending, to restart from zero (`why`: the log's op). */
+static void kill_task(struct run *r, struct task *t, const char *why)
+{
+	r->be->preempt(r, t, PREEMPT_KILL);
+	preempt_log(r, t, why);
+	xfer_drop_task(r, t->id, r->c.now);
+	t->kills++;
+	r->kills++;
+	cluster_requeue_task(&r->c, t);
+	if (t->kind == TASK_REDUCE)
+		shuffle_reset_reduce(r, t);
+}
+
 /* The scheduler's preemptions: only of running tasks. */
 static void preemptions(struct run *r)
 {
@@ -151,22 +179,48 @@ static void preemptions(struct run *r)
 		struct task *t = out[i].t;
 		if (!t || t->state != TASK_RUNNING)
 			continue;
-		r->be->preempt(r, t, out[i].op);
 		if (out[i].op == PREEMPT_KILL) {
-			preempt_log(r, t, "kill");
-			xfer_drop_task(r, t->id, r->c.now);
-			t->kills++;
-			r->kills++;
-			cluster_requeue_task(&r->c, t);
-			if (t->kind == TASK_REDUCE)
-				shuffle_reset_reduce(r, t);
+			kill_task(r, t, "kill");
 		} else {
+			r->be->preempt(r, t, out[i].op);
 			preempt_log(r, t, "suspend");
 			cluster_suspend_task(&r->c, t);
 			r->suspended[r->nsuspended++] = t->id;
 			r->suspends++;
 		}
 	}
+}
+
+/* The deadlock breaker of disorder.  When every running task is one that
+ * started out of order and still waits for its parents, and was so at the
+ * previous heartbeat too (the policy had a round of offers to start
+ * something that can end), nothing will end: the one started last (the
+ * least work lost) is killed and pending again, and until some task ends
+ * the core starts only runnable tasks, so that what runs next can end. */
+static void break_deadlock(struct run *r)
+{
+	int running = 0, w = 0;
+	struct task *last = NULL;
+	for (int i = 0; i < r->nwaiting; i++) {
+		struct task *t = &r->w->tasks[r->waiting[i]];
+		if (t->state != TASK_RUNNING || !t->disordered || cluster_task_deps_done(&r->c, t))
+			continue;   /* ended, preempted, or its inputs are there: it can end */
+		r->waiting[w++] = t->id;
+		if (!last || t->t_start >= last->t_start)
+			last = t;
+	}
+	r->nwaiting = w;
+	for (int i = 0; i < r->c.running_jobs; i++)
+		running += sched_running(cluster_active(&r->c, i));
+	bool stuck = w && w == running;
+	if (stuck && r->deadlock_seen) {
+		run_say(r, "deadlock: every running task waits for its parents; killing task %d", last->id);
+		kill_task(r, last, "deadlock");
+		r->deadlock_breaks++;
+		r->c.deps_barred = true;
+		stuck = false;
+	}
+	r->deadlock_seen = stuck;
 }
 
 /* Nothing else for `server`: its suspended tasks resume as they fit, in
@@ -196,7 +250,7 @@ static void offer(struct run *r, int server)
 		}
 		if (!t && r->nsuspended)
 			resume_waiting(r, server);
-		if (!t || !cluster_task_runnable(&r->c, t) || !cluster_task_fits(&r->c, t, server))
+		if (!t || !cluster_task_startable(&r->c, t) || !cluster_task_fits(&r->c, t, server))
 			break;
 		start_task(r, t, server);
 	}
@@ -288,6 +342,7 @@ void run_task_done(struct run *r, int server, int task, bool ok, uint64_t bytes,
 	}
 	cluster_finish_task(&r->c, t);
 	r->tasks_done++;
+	r->c.deps_barred = false;   /* something ended: out of order may go on (break_deadlock) */
 	if (!j->stages[t->stage].has_children)
 		place_output(r, t);
 	r->job_ended |= cluster_job_finished(j);
@@ -394,6 +449,8 @@ static void loop(struct run *r)
 			if (r->s.ops->tick)
 				r->s.ops->tick(&r->s);
 			preemptions(r);
+			if (r->c.ignore_deps)
+				break_deadlock(r);
 			for (int s = 0; s < r->c.nservers; s++)
 				offer(r, s);
 			for (int j = 0; j < r->w->njobs; j++)
@@ -485,8 +542,10 @@ int run_experiment(const struct topo *t, struct workload *w, const struct run_pa
 	r->scratch_xfers = calloc(ns, sizeof *r->scratch_xfers);
 	r->attempt_fetched = calloc(nt, sizeof *r->attempt_fetched);
 	r->suspended = calloc(nt, sizeof *r->suspended);
+	r->waiting = calloc(nt, sizeof *r->waiting);
 	if (!r->requested || !r->done_maps || !r->cursor || !r->final_sent || !r->scratch_bytes ||
-	    !r->scratch_holders || !r->scratch_seen || !r->scratch_xfers || !r->attempt_fetched || !r->suspended) {
+	    !r->scratch_holders || !r->scratch_seen || !r->scratch_xfers || !r->attempt_fetched || !r->suspended ||
+	    !r->waiting) {
 		snprintf(err, 512, "out of memory");
 		goto out;
 	}
@@ -549,6 +608,7 @@ out:
 	xfer_flush(r);
 	free(r->attempt_fetched);
 	free(r->suspended);
+	free(r->waiting);
 	if (r->flows_csv)
 		fclose(r->flows_csv);
 	if (r->preemptions_csv)

@@ -129,6 +129,12 @@ struct run {
 	FILE *preemptions_csv;       /* every kill, suspend and resume, as it happens */
 	unsigned long kills, suspends;
 	int *suspended, nsuspended;   /* suspended tasks, in the order they were */
+	/* Disorder (cluster.h, ignore_deps): starts of tasks whose parents had
+	 * not ended, the deadlock breaker's kills, and the running tasks
+	 * started so that are still waiting for their parents (a superset). */
+	unsigned long disorders, deadlock_breaks;
+	int *waiting, nwaiting;
+	bool deadlock_seen;       /* every running task was waiting at the last heartbeat */
 	bool job_ended;          /* a job finished: jobs that depend on it may arrive */
 	struct rng out_rng;      /* where output replicas go (its own: other draws stay as they were) */
 };

@@ -78,8 +78,13 @@ bool sched_ramp_up_ok(const struct cluster *c, const struct job *j)
 
 struct task *sched_job_task(struct sched *s, struct job *j, int server)
 {
+	return sched_job_task_if(s, j, server, true);
+}
+
+struct task *sched_job_task_if(struct sched *s, struct job *j, int server, bool early_ok)
+{
 	struct task *r = cluster_next_reduce_on(s->c, j, server);
-	if (r && cluster_pending_maps(s->c, j) && sched_ramp_up_ok(s->c, j))
+	if (r && cluster_pending_maps(s->c, j) && early_ok && sched_ramp_up_ok(s->c, j))
 		return r;
 	struct task *t = cluster_best_map(s->c, j, server, NULL);
 	return t ? t : r;

@@ -140,6 +140,18 @@ struct sched {
 	const void *opts;              /* the policy's options struct, every option set */
 };
 
+/* Disorder, for baselines that ignore dependencies (DSP's TetrisW/oDep,
+ * SRPT, Amoeba, Natjam): called in init (as an option decides), it lets
+ * offer return a pending task whose parents have not ended.  The core
+ * starts it (cluster_task_startable says which tasks it would); it holds
+ * its resources and waits for its parents' outputs, and counts as a
+ * disorder (summary.json, preemptions.csv).  When every running task is
+ * such a wait at two heartbeats in a row, the core kills the one started
+ * last and starts only runnable tasks until some task ends (the deadlock
+ * breaker, run.c).  Without the call nothing changes: a task starts once
+ * runnable (cluster_task_runnable). */
+static inline void sched_ignore_deps(struct sched *s) { s->c->ignore_deps = true; }
+
 /* A policy or an alias by name; NULL if there is none. */
 const struct sched_ops *sched_find(const char *name);
 /* Every name with its help, an alias with what it stands for. */
@@ -172,6 +184,9 @@ bool sched_circuit_eligible(struct sched *s, const struct task *reduce, int src_
  * reduce within the ramp-up limit, else its best map, else a reduce), and
  * the job order of Fair sharing. */
 struct task *sched_job_task(struct sched *s, struct job *j, int server);
+/* The same, an early reduce (one whose maps are pending) only if early_ok
+ * too: a policy's own limit, e.g. on a partition of the cluster. */
+struct task *sched_job_task_if(struct sched *s, struct job *j, int server, bool early_ok);
 /* YARN's reduce ramp-up: may job j, past slowstart with maps still pending,
  * take a reduce now?  As the MapReduce AM
  * (yarn.app.mapreduce.am.job.reduce.rampup.limit, default 0.5), a job's

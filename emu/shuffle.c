@@ -59,8 +59,9 @@ static int nsources(const struct job *j)
 
 /* Every output the reduce reads is there: no more will follow.  Over a
  * shuffle or broadcast that is the whole parent stage; over one-to-one and
- * listed edges its own parent tasks, which were done before it started. */
-static bool parents_done(const struct job *j, const struct task *red)
+ * listed edges its own parent tasks, which were done before it started
+ * unless it started out of order (disordered: it waits for them). */
+static bool parents_done(const struct cluster *c, const struct job *j, const struct task *red)
 {
 	const struct stage *s = &j->stages[red->stage];
 	for (int p = 0; p < s->nparents; p++) {
@@ -68,7 +69,7 @@ static bool parents_done(const struct job *j, const struct task *red)
 		if ((s->parent[p].kind == EDGE_SHUFFLE || s->parent[p].kind == EDGE_BROADCAST) && ps->done < ps->ntasks)
 			return false;
 	}
-	return true;
+	return !red->disordered || cluster_task_deps_done(c, red);
 }
 
 static uint8_t *requested_row(struct run *r, struct job *j, int ri)
@@ -140,7 +141,7 @@ static int by_fetch_order(const void *a, const void *b, void *arg)
 static void pump_reduce(struct run *r, struct job *j, struct task *red, int first_rack)
 {
 	struct done_list *d = &r->done_maps[j->id];
-	bool final = parents_done(j, red);
+	bool final = parents_done(&r->c, j, red);
 	if (r->final_sent[red->id] || (r->cursor[red->id] == d->n && !final) || !sched_shuffle_ready(&r->s, red))
 		return;
 	uint8_t *row = requested_row(r, j, red->index);

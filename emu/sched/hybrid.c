@@ -49,6 +49,7 @@ struct hybrid {
 	struct hybrid_job *js;
 	struct job **order;
 	int *up, nup;           /* scale-up servers */
+	int up_containers;      /* theirs together */
 	int *out, nout;         /* scale-out servers, rack by rack */
 };
 
@@ -130,6 +131,24 @@ static void steal(struct sched *s)
 	}
 }
 
+/* YARN's ramp-up limit on early reduces counts the whole cluster: the
+ * scale-up queue's few servers could fill with reduces waiting for maps
+ * that find no container there (a deadlock seen with stealing off).  The
+ * queue's early reduces hold at most half of its servers' containers. */
+static bool queue_ramp_up_ok(const struct sched *s, const struct job *j)
+{
+	const struct hybrid *h = s->priv;
+	if (!OPTS(s)->placement || h->js[j->id].queue != Q_UP)
+		return true;
+	int early = 0;
+	for (int i = 0; i < s->c->running_jobs; i++) {
+		const struct job *o = cluster_active(s->c, i);
+		if (h->js[o->id].queue == Q_UP && cluster_pending_maps(s->c, o))
+			early += o->reduces_running;
+	}
+	return early < 0.5 * h->up_containers;
+}
+
 /* Fair within queue q: the job with the fewest running tasks (then the
  * earliest), as fair.c. */
 static struct task *fs_pick(struct sched *s, int server, int q)
@@ -143,7 +162,7 @@ static struct task *fs_pick(struct sched *s, int server, int q)
 		    (sched_running(j) == sched_running(best) && j->submit_s < best->submit_s))
 			best = j;
 	}
-	return best ? sched_job_task(s, best, server) : NULL;
+	return best ? sched_job_task_if(s, best, server, queue_ramp_up_ok(s, best)) : NULL;
 }
 
 /* Delay within queue q, as delay.c: in fair order, a job takes a reduce
@@ -157,7 +176,7 @@ static struct task *ds_pick(struct sched *s, int server, int q)
 		if (!in_queue(h, j, q))
 			continue;
 		struct task *r = cluster_next_reduce(s->c, j);
-		if (r && cluster_pending_maps(s->c, j) && sched_ramp_up_ok(s->c, j))
+		if (r && cluster_pending_maps(s->c, j) && sched_ramp_up_ok(s->c, j) && queue_ramp_up_ok(s, j))
 			return r;
 		enum locality loc;
 		struct task *m = cluster_best_map(s->c, j, server, &loc);
@@ -274,9 +293,10 @@ static int hybrid_init(struct sched *s)
 	for (int i = 0; i < c->w->njobs; i++)
 		h->js[i].waiting_since = -1;
 	for (int i = 0; i < c->nservers; i++) {
-		if (is_up(&c->servers[i]))
+		if (is_up(&c->servers[i])) {
 			h->up[h->nup++] = i;
-		else
+			h->up_containers += c->servers[i].containers;
+		} else
 			h->out[h->nout++] = i;
 	}
 	char err[512];

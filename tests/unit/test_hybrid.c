@@ -123,8 +123,8 @@ Test(hybrid, the_svm_learns_a_labelled_set_and_survives_a_model_file)
  * by the crosspoint rule (no model). */
 #define UP 40
 
-static void start(struct sched *s, struct cluster *c, struct workload **w, const char *policy, int njobs,
-		  const double *input)
+static void start_jobs(struct sched *s, struct cluster *c, struct workload **w, const char *policy, int njobs,
+		       const double *input, int nreduces, double slowstart)
 {
 	struct topo t;
 	char err[TOPO_ERR_LEN];
@@ -132,9 +132,10 @@ static void start(struct sched *s, struct cluster *c, struct workload **w, const
 	*w = fx_workload_new(njobs);
 	(*w)->params.data_scale = 1;
 	for (int i = 0; i < njobs; i++)
-		(*w)->jobs[i] = (struct job){.id = i, .nmaps = 2, .input_bytes = (uint64_t)input[i], .submit_s = i};
+		(*w)->jobs[i] = (struct job){
+			.id = i, .nmaps = 2, .nreduces = nreduces, .input_bytes = (uint64_t)input[i], .submit_s = i};
 	fx_workload_layout(*w);
-	cr_assert_eq(cluster_init_topo(c, &t, *w, 1), 0);
+	cr_assert_eq(cluster_init_topo(c, &t, *w, slowstart), 0);
 	struct sched_params p = {.node_wait_s = 3, .rack_wait_s = 3, .seed = 1, .opts = fx_opts, .nopts = fx_nopts};
 	cr_assert_eq(sched_init(s, sched_find(policy), c, &p), 0);
 	for (int i = 0; i < njobs; i++) {
@@ -144,6 +145,12 @@ static void start(struct sched *s, struct cluster *c, struct workload **w, const
 		cluster_job_arrive(c, j);
 		s->ops->job_arrived(s, j);
 	}
+}
+
+static void start(struct sched *s, struct cluster *c, struct workload **w, const char *policy, int njobs,
+		  const double *input)
+{
+	start_jobs(s, c, w, policy, njobs, input, 0, 1);
 }
 
 static int job_of(struct task *t) { return t ? t->job : -1; }
@@ -199,6 +206,30 @@ Test(hybrid, an_idle_scale_out_server_steals_the_unstarted_job_nearest_the_hyper
 	cr_assert_null(s.ops->offer(&s, 1), "without stealing a scale-out server waits");
 	fx_sched_stop(&s, &c, w);
 	fx_sched_opts_clear();
+}
+
+/* YARN's limit on early reduces counts the whole cluster; the scale-up
+ * queue's own servers must keep room for maps, or reduces waiting for maps
+ * that find no container there hold them all. */
+Test(hybrid, early_reduces_hold_at_most_half_of_the_scale_up_servers)
+{
+	struct sched s;
+	struct cluster c;
+	struct workload *w;
+	double input[40];
+	for (int i = 0; i < 40; i++)
+		input[i] = 1e6;   /* every job scale-up */
+	fx_sched_opts_clear();
+	start_jobs(&s, &c, &w, "h-fs", 40, input, 1, 0);
+	int slots = c.servers[UP].containers + c.servers[UP + 1].containers, reduces = 0, started = 0;
+	for (struct task *t; started < slots && (t = s.ops->offer(&s, UP + started % 2)); started++) {
+		reduces += t->kind == TASK_REDUCE;
+		cluster_start_task(&c, t, UP + started % 2);
+	}
+	cr_assert_eq(started, slots, "the scale-up servers fill up");
+	cr_assert_gt(reduces, 0);
+	cr_assert_leq(reduces, slots / 2, "%d early reduces on %d containers", reduces, slots);
+	fx_sched_stop(&s, &c, w);
 }
 
 Test(hybrid, replicas_one_and_two_on_a_scale_out_rack_replica_three_on_scale_up)
