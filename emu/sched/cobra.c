@@ -65,8 +65,11 @@ static struct task *cobra_pick(struct lease *l, struct container *k, struct job 
 	struct cobra *x = s->priv;
 	enum locality loc = LOCAL_NONE;
 	struct task *m = cluster_pending_maps(s->c, j) ? cluster_best_map(s->c, j, k->server, &loc) : NULL;
-	if (m && loc == LOCAL_NODE)
-		return lease_fits(l, k, m) ? m : NULL;
+	if (m && loc == LOCAL_NODE) {
+		if (lease_fits(l, k, m))
+			return m;
+		m = NULL;   /* the job's maps are alike: none fits */
+	}
 	struct task *r = cluster_next_reduce_on(s->c, j, k->server);
 	if (r && lease_fits(l, k, r))
 		return r;
