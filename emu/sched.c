@@ -63,17 +63,26 @@ int sched_running(const struct job *j)
 	return j->maps_running + j->reduces_running;
 }
 
-bool sched_ramp_up_ok(const struct cluster *c, const struct job *j)
+int sched_early_reduces(const struct cluster *c)
 {
-	if (j->reduces_running >= 0.5 * (sched_running(j) + 1))
-		return false;
 	int early = 0;
 	for (int i = 0; i < c->running_jobs; i++) {
 		const struct job *o = cluster_active(c, i);
 		if (cluster_pending_maps(c, o))
 			early += o->reduces_running;
 	}
-	return early < 0.5 * c->containers;   /* the nominal cluster */
+	return early;
+}
+
+bool sched_ramp_up_ok_early(const struct cluster *c, const struct job *j, int early)
+{
+	return j->reduces_running < 0.5 * (sched_running(j) + 1) && early < 0.5 * c->containers;   /* the nominal cluster */
+}
+
+bool sched_ramp_up_ok(const struct cluster *c, const struct job *j)
+{
+	/* The job's own limit first: it spares the count. */
+	return j->reduces_running < 0.5 * (sched_running(j) + 1) && sched_ramp_up_ok_early(c, j, sched_early_reduces(c));
 }
 
 struct task *sched_job_task(struct sched *s, struct job *j, int server)

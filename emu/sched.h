@@ -195,5 +195,9 @@ struct task *sched_job_task_if(struct sched *s, struct job *j, int server, bool 
  * jobs at most half of the cluster's.  Every policy that offers a job's
  * reduces while its maps are pending asks this (sched_job_task, delay, nas). */
 bool sched_ramp_up_ok(const struct cluster *c, const struct job *j);
+/* The same in two parts, for a policy that asks it of every job in one
+ * offer: the early reduces of all jobs (counted once), then each job. */
+int sched_early_reduces(const struct cluster *c);
+bool sched_ramp_up_ok_early(const struct cluster *c, const struct job *j, int early);
 int sched_running(const struct job *j);
 #endif

@@ -21,13 +21,13 @@
  * parent ran on the server.
  *
  * dep=sim (TetrisW/SimDep): only tasks whose parents have ended; a stage's
- * ready tasks in order of most dependents.  dep=none (TetrisW/oDep): also a
- * stage's first pending task whatever its parents.  The core starts no task
- * before its parents end (cluster_task_runnable), so such a choice is
- * counted and the best runnable candidate goes instead: returned, it would
- * leave the server idle, and with every server choosing such tasks, for
- * ever.  When the core holds a disorderly task in its container (issue 48),
- * tetris_may_start_blocked() says so and the choice goes as it is.
+ * ready tasks in order of most dependents; early reduces within YARN's
+ * ramp-up limit, as every policy offers them.  dep=none (TetrisW/oDep): also
+ * a stage's first pending task whatever its parents (shuffle barriers
+ * included), no ramp-up limit (it too is about dependencies); the core
+ * starts such a task, which holds its resources and waits for its inputs (a
+ * disorder, sched_ignore_deps), except while its deadlock breaker bars them:
+ * then the best candidate that may start goes instead.
  *
  * Clairvoyant: it reads every task's work at submission.  Under
  * --visibility semi-clairvoyant a stage whose sizes are hidden
@@ -56,7 +56,7 @@ struct tjob {
 	double rem[JOB_MAX_STAGES];     /* work x dsum of its unfinished tasks */
 };
 
-struct cand { struct task *t; int job; double align, score; bool remote, blocked; };
+struct cand { struct task *t; int job; double align, score; bool remote, blocked; };   /* blocked: parents not ended */
 struct jent { struct job *j; double share, rem; int first, n; bool eligible; };
 
 struct tetris {
@@ -68,10 +68,6 @@ struct tetris {
 	double total[RES_KINDS];   /* the cluster's capacity (0: not limited) */
 	struct tetris_stats st;
 };
-
-/* The core cannot yet hold a task whose inputs do not exist (issue 48's
- * disorder semantics); until it can, such a choice is not returned. */
-static bool tetris_may_start_blocked(void) { return false; }
 
 static bool limited(int64_t cap) { return cap > 0 && cap != RES_UNLIMITED; }
 
@@ -272,7 +268,7 @@ static int add(struct tetris *T, int from, int n, struct task *t, int job, bool 
 }
 
 /* Job j's candidates for `server` into T->cand from n; the new count. */
-static int candidates(struct sched *s, struct job *j, int e, struct tjob *x, int server, int n)
+static int candidates(struct sched *s, struct job *j, int e, struct tjob *x, int server, int n, int *early)
 {
 	int from = n;
 	struct tetris *T = s->priv;
@@ -282,8 +278,13 @@ static int candidates(struct sched *s, struct job *j, int e, struct tjob *x, int
 	struct task *m = cluster_best_map(s->c, j, server, &loc);
 	if (m)
 		n = add(T, from, n, m, e, m->replicas[0] >= 0 && loc != LOCAL_NODE, false);
-	/* Early reduces within YARN's ramp-up limit, as every policy offers them. */
-	bool early_ok = !cluster_pending_maps(s->c, j) || sched_ramp_up_ok(s->c, j);
+	/* Early reduces within YARN's ramp-up limit (dep=sim). */
+	bool early_ok = o->dep == DEP_NONE || !cluster_pending_maps(s->c, j);
+	if (!early_ok && j->reduces_running < 0.5 * (sched_running(j) + 1)) {
+		if (*early < 0)   /* the same for every job of the offer: counted once */
+			*early = sched_early_reduces(s->c);
+		early_ok = sched_ramp_up_ok_early(s->c, j, *early);
+	}
 	for (int st = 1; st < j->nstages && early_ok; st++) {
 		const struct stage *sg = &j->stages[st];
 		while (x->cur[st] < sg->ntasks && stage_task(tasks, j, st, x->cur[st])->state != TASK_PENDING)
@@ -394,7 +395,7 @@ static struct task *tetris_offer(struct sched *s, int server)
 {
 	struct tetris *T = s->priv;
 	const struct tetris_opts *o = s->opts;
-	int nj = 0, ncand = 0;
+	int nj = 0, ncand = 0, early = -1;
 	for (int i = 0; i < s->c->running_jobs; i++) {
 		struct job *j = cluster_active(s->c, i);
 		struct tjob *x = tjob_of(s, j);
@@ -408,7 +409,7 @@ static struct task *tetris_offer(struct sched *s, int server)
 			T->cand = c;
 			T->ncand_max = want;
 		}
-		int n = candidates(s, j, nj, x, server, ncand);
+		int n = candidates(s, j, nj, x, server, ncand, &early);
 		if (n == ncand)
 			continue;
 		T->ent[nj] = (struct jent){.j = j, .first = ncand, .n = n - ncand, .eligible = true};
@@ -439,9 +440,13 @@ static struct task *tetris_offer(struct sched *s, int server)
 	/* Nothing eligible fits: the server waits for them (as Fair's chosen job
 	 * that does not fit), which is what lets a large ask ever fit. */
 	choose(s, server, ncand, &best, &best_ok);
-	if (best && best->blocked && !tetris_may_start_blocked()) {
-		T->st.blocked++;
-		best = best_ok;
+	if (best && best->blocked) {
+		if (cluster_task_startable(s->c, best->t)) {
+			T->st.disorders++;
+		} else {   /* the deadlock breaker bars it */
+			T->st.barred++;
+			best = best_ok;
+		}
 	}
 	T->st.offers += best != NULL;
 	return best ? best->t : NULL;
@@ -479,6 +484,8 @@ static void tetris_task_finished(struct sched *s, struct task *t)
 static int tetris_init(struct sched *s)
 {
 	struct tetris *T = s->priv;
+	if (((const struct tetris_opts *)s->opts)->dep == DEP_NONE)
+		sched_ignore_deps(s);
 	int nj = s->c->w->njobs ? s->c->w->njobs : 1;
 	T->jobs = calloc(nj, sizeof *T->jobs);
 	T->ent = calloc(nj, sizeof *T->ent);
@@ -501,8 +508,8 @@ static void tetris_destroy(struct sched *s)
 {
 	struct tetris *T = s->priv;
 	if (((const struct tetris_opts *)s->opts)->report)
-		fprintf(stderr, "tetris: %ld tasks offered; %ld choices of a task whose parents had not ended"
-			"\n", T->st.offers, T->st.blocked);
+		fprintf(stderr, "tetris: %ld tasks offered, %ld before their parents ended; %ld such choices barred "
+			"by the deadlock breaker\n", T->st.offers, T->st.disorders, T->st.barred);
 	for (int i = 0; T->jobs && i < s->c->w->njobs; i++)
 		tjob_free(&T->jobs[i]);
 	free(T->jobs);
@@ -526,9 +533,10 @@ static const struct sched_opt tetris_opt_table[] = {
 		      "fraction of its alignment a task loses when it would read its input from another server"),
 	SCHED_CHOICE_OPT(struct tetris_opts, dep, DEP_SIM, dep_names,
 			 "task dependencies: sim (TetrisW/SimDep: tasks whose parents ended, most dependents first) or "
-			 "none (TetrisW/oDep: chooses ignoring them)"),
+			 "none (TetrisW/oDep: chooses ignoring them; a task started before its parents end waits for them "
+			 "holding its resources)"),
 	SCHED_BOOL_OPT(struct tetris_opts, report, false,
-		       "print at the end (stderr) the tasks offered and the choices dep=none could not start"),
+		       "print at the end (stderr) the tasks offered and how many started before their parents ended"),
 	{0},
 };
 

@@ -6,8 +6,9 @@
 
 struct tetris_stats {
 	long offers;       /* offers answered with a task */
-	long blocked;      /* dep=none: its best choice was a task whose parents had not
-			      ended (the core cannot start it yet; the best runnable went) */
+	long disorders;    /* dep=none: of them, tasks whose parents had not ended */
+	long barred;       /* dep=none: such best choices the core's deadlock breaker
+			      barred (the best that could start went instead) */
 };
 
 /* s: a tetris scheduler (or an alias of it). */
