@@ -391,3 +391,53 @@ Test(cobra, srs_never_more_than_two_containers)
 	}
 	workload_free(&w);
 }
+
+/* Drain (COBRA's shrinking, no preemption): a job over its allotment gives
+ * back its idle containers at once and a busy one only when it empties,
+ * and the job below gets each as it comes free. */
+Test(cobra, lease_gives_back_lazily)
+{
+	struct workload *w = fx_workload_new(2);
+	for (int j = 0; j < 2; j++) {
+		w->jobs[j].nmaps = 4;
+		w->jobs[j].submit_s = j;
+	}
+	fx_workload_layout(w);
+	struct cluster c;
+	cr_assert_eq(cluster_init(&c, 1, 2, 2, w, 1), 0);
+	struct lease l;
+	struct lease_params lp = {.per_server = 2, .latency_s = 0, .drain = true};
+	cr_assert_eq(lease_init(&l, &c, &lp), 0);
+	cluster_job_arrive(&c, &w->jobs[0]);
+	l.job[0].want = 4;
+	lease_balance(&l);
+	cr_assert_eq(l.job[0].held, 4);
+	for (int i = 0; i < 2; i++) {   /* tasks in containers 0 and 1; 2 and 3 idle */
+		cr_assert(lease_usable(&l, &l.ctr[i]));
+		lease_place(&l, &l.ctr[i], &w->tasks[i]);
+		cluster_start_task(&c, &w->tasks[i], l.ctr[i].server);
+	}
+	cluster_job_arrive(&c, &w->jobs[1]);
+	l.job[1].want = 4;
+	lease_balance(&l);
+	cr_assert_eq(l.job[0].allot, 2);
+	cr_assert_eq(l.job[0].held, 2, "its two idle containers went back at once");
+	cr_assert_eq(l.job[1].held, 2);
+	cr_assert(l.ctr[0].owner == 0 && l.ctr[1].owner == 0);
+	l.job[0].want = 1;
+	lease_balance(&l);
+	cr_assert_eq(l.job[1].allot, 3);
+	cr_assert_eq(l.job[0].held, 2, "both busy: nothing is taken back");
+	int drained = l.ctr[0].draining ? 0 : 1;
+	cr_assert(l.ctr[drained].draining && !l.ctr[1 - drained].draining, "one drains");
+	cr_assert_not(lease_usable(&l, &l.ctr[drained]), "a draining container takes no task");
+	c.now = 2;
+	cluster_finish_task(&c, &w->tasks[drained]);
+	lease_balance(&l);
+	cr_assert_eq(l.job[0].held, 1);
+	cr_assert_eq(l.ctr[drained].owner, 1, "emptied, it went to the job below its allotment");
+	cr_assert_eq(l.job[1].held, 3);
+	lease_free(&l);
+	cluster_free(&c);
+	fx_workload_free(w);
+}
