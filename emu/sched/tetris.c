@@ -29,6 +29,11 @@
  * disorder, sched_ignore_deps), except while its deadlock breaker bars them:
  * then the best candidate that may start goes instead.
  *
+ * grant_latency (COBRA's Tetris, whose variable-sized containers are
+ * disposable and each costs the container response time): a choice is a
+ * grant that holds the task's ask on the server and starts it that long
+ * after (at the first offer of the server from then); 0 starts it at once.
+ *
  * Clairvoyant: it reads every task's work at submission.  Under
  * --visibility semi-clairvoyant a stage whose sizes are hidden
  * (cluster_sizes_known) counts nothing in its job's remaining work; asks are
@@ -39,7 +44,7 @@
 #include <string.h>
 
 enum { DEP_NONE, DEP_SIM };
-struct tetris_opts { double f, m, remote_penalty; int dep; bool report; };
+struct tetris_opts { double f, m, remote_penalty, grant_latency; int dep; bool report; };
 
 /* Per active job, built on first sight and again after a requeue. */
 struct tjob {
@@ -50,6 +55,7 @@ struct tjob {
 	int *heap;                 /* per-task stages: ready pending tasks (sindex), at stages[st].first */
 	int hn[JOB_MAX_STAGES];
 	int cur[JOB_MAX_STAGES];   /* first task of the stage that may still be pending */
+	int mcur;                  /* first map that may still be pending (grants) */
 	int o2o_kids[JOB_MAX_STAGES];   /* stages reading it one-to-one */
 	bool per_task[JOB_MAX_STAGES];
 	double dsum[JOB_MAX_STAGES];    /* a task's ask, summed over resources, normalised */
@@ -59,6 +65,9 @@ struct tjob {
 struct cand { struct task *t; int job; double align, score; bool remote, blocked; };   /* blocked: parents not ended */
 struct jent { struct job *j; double share, rem; int first, n; bool eligible; };
 
+/* A chosen task waiting for its container (grant_latency). */
+struct grant { int task; double ready; };
+
 struct tetris {
 	struct tjob *jobs;
 	struct jent *ent;
@@ -67,9 +76,20 @@ struct tetris {
 	int ref;                   /* the largest server: what asks are normalised by */
 	double total[RES_KINDS];   /* the cluster's capacity (0: not limited) */
 	struct tetris_stats st;
+	/* grant_latency: per server its grants and what they hold; per task, granted */
+	struct grant **g;
+	int *ng, *gcap;
+	struct res *held;
+	unsigned char *granted;
 };
 
 static bool limited(int64_t cap) { return cap > 0 && cap != RES_UNLIMITED; }
+
+/* Not a candidate: started, done, or granted a container already. */
+static bool taken(const struct tetris *T, const struct task *t)
+{
+	return t->state != TASK_PENDING || (T->granted && T->granted[t->id]);
+}
 
 /* ---- per-job state --------------------------------------------------------- */
 
@@ -276,6 +296,14 @@ static int candidates(struct sched *s, struct job *j, int e, struct tjob *x, int
 	struct task *tasks = s->c->w->tasks;
 	enum locality loc;
 	struct task *m = cluster_best_map(s->c, j, server, &loc);
+	if (m && taken(T, m)) {   /* granted: the first map that is not */
+		while (x->mcur < j->nmaps && job_map(tasks, j, x->mcur)->state != TASK_PENDING)
+			x->mcur++;
+		m = NULL;
+		for (int i = x->mcur; i < j->nmaps && !m; i++)
+			m = taken(T, job_map(tasks, j, i)) ? NULL : job_map(tasks, j, i);
+		loc = m ? cluster_locality(s->c, m, server) : LOCAL_NONE;
+	}
 	if (m)
 		n = add(T, from, n, m, e, m->replicas[0] >= 0 && loc != LOCAL_NODE, false);
 	/* Early reduces within YARN's ramp-up limit (dep=sim). */
@@ -289,7 +317,9 @@ static int candidates(struct sched *s, struct job *j, int e, struct tjob *x, int
 		const struct stage *sg = &j->stages[st];
 		while (x->cur[st] < sg->ntasks && stage_task(tasks, j, st, x->cur[st])->state != TASK_PENDING)
 			x->cur[st]++;
-		struct task *first = x->cur[st] < sg->ntasks ? stage_task(tasks, j, st, x->cur[st]) : NULL;
+		struct task *first = NULL;
+		for (int i = x->cur[st]; i < sg->ntasks && !first; i++)
+			first = taken(T, stage_task(tasks, j, st, i)) ? NULL : stage_task(tasks, j, st, i);
 		if (!first)
 			continue;
 		const struct stage_edge *oe = o2o_parent(j, st);
@@ -301,8 +331,8 @@ static int candidates(struct sched *s, struct job *j, int e, struct tjob *x, int
 		}
 		if (o->dep == DEP_NONE && !cluster_task_runnable(s->c, first))
 			n = add(T, from, n, first, e, oe && stage_task(tasks, j, oe->stage, first->sindex)->server != server, true);
-		while (x->hn[st] && stage_task(tasks, j, st, x->heap[sg->first])->state != TASK_PENDING)
-			heap_pop(s, x, j, st);
+		while (x->hn[st] && taken(T, stage_task(tasks, j, st, x->heap[sg->first])))
+			heap_pop(s, x, j, st);   /* a grant dropped unstarted rebuilds the job */
 		if (!x->hn[st])
 			continue;
 		struct task *top = stage_task(tasks, j, st, x->heap[sg->first]);
@@ -312,7 +342,7 @@ static int candidates(struct sched *s, struct job *j, int e, struct tjob *x, int
 		/* A ready task whose one-to-one parent wrote on this server. */
 		for (int i = 1; oe && i < x->hn[st] && i <= 8; i++) {
 			struct task *t = stage_task(tasks, j, st, x->heap[sg->first + i]);
-			if (t->state == TASK_PENDING && stage_task(tasks, j, oe->stage, t->sindex)->server == server) {
+			if (!taken(T, t) && stage_task(tasks, j, oe->stage, t->sindex)->server == server) {
 				n = add(T, from, n, t, e, false, false);
 				break;
 			}
@@ -321,14 +351,26 @@ static int candidates(struct sched *s, struct job *j, int e, struct tjob *x, int
 	return n;
 }
 
-static double alignment(const struct sched *s, const struct task *t, int server)
+/* What is free on the server less what its grants hold. */
+static struct res free_now(const struct sched *s, int server)
+{
+	const struct tetris *T = s->priv;
+	struct res f = s->c->servers[server].avail;
+	if (T->held)
+		for (int k = 0; k < RES_KINDS; k++)
+			if (f.v[k] != RES_UNLIMITED)
+				f.v[k] -= T->held[server].v[k];
+	return f;
+}
+
+static double alignment(const struct sched *s, const struct task *t, int server, const struct res *f)
 {
 	const struct server *v = &s->c->servers[server];
 	struct res a = cluster_task_ask(s->c, t, server);
 	double sum = 0;
 	for (int k = 0; k < RES_KINDS; k++)
-		if (limited(v->cap.v[k]) && v->avail.v[k] != RES_UNLIMITED)
-			sum += (double)a.v[k] / (double)v->cap.v[k] * (double)v->avail.v[k] / (double)v->cap.v[k];
+		if (limited(v->cap.v[k]) && f->v[k] != RES_UNLIMITED)
+			sum += (double)a.v[k] / (double)v->cap.v[k] * (double)f->v[k] / (double)v->cap.v[k];
 	return sum;
 }
 
@@ -366,12 +408,15 @@ static void choose(struct sched *s, int server, int ncand, struct cand **best, s
 	const struct tetris_opts *o = s->opts;
 	double asum = 0, psum = 0;
 	int k = 0;
+	struct res f = free_now(s, server);
+	bool alive = s->c->servers[server].alive;
 	for (int i = 0; i < ncand; i++) {
 		struct cand *c = &T->cand[i];
 		c->score = NAN;   /* not a contender */
-		if (!T->ent[c->job].eligible || !cluster_task_fits(s->c, c->t, server))
+		struct res ask = cluster_task_ask(s->c, c->t, server);
+		if (!T->ent[c->job].eligible || !alive || !res_fits(&ask, &f))
 			continue;
-		c->align = alignment(s, c->t, server) * (c->remote ? 1 - o->remote_penalty : 1);
+		c->align = alignment(s, c->t, server, &f) * (c->remote ? 1 - o->remote_penalty : 1);
 		c->score = 0;
 		asum += c->align;
 		psum += T->ent[c->job].rem;
@@ -391,7 +436,8 @@ static void choose(struct sched *s, int server, int ncand, struct cand **best, s
 	}
 }
 
-static struct task *tetris_offer(struct sched *s, int server)
+/* The best task for `server` now, or NULL. */
+static struct task *pick(struct sched *s, int server)
 {
 	struct tetris *T = s->priv;
 	const struct tetris_opts *o = s->opts;
@@ -448,8 +494,83 @@ static struct task *tetris_offer(struct sched *s, int server)
 			best = best_ok;
 		}
 	}
-	T->st.offers += best != NULL;
 	return best ? best->t : NULL;
+}
+
+/* A grant ends: what it held is free again; unstarted, its task is a
+ * candidate again (its job's heaps are rebuilt). */
+static void grant_end(struct sched *s, int server, int i, bool started)
+{
+	struct tetris *T = s->priv;
+	struct task *t = &s->c->w->tasks[T->g[server][i].task];
+	struct res ask = cluster_task_ask(s->c, t, server);
+	for (int k = 0; k < RES_KINDS; k++)
+		T->held[server].v[k] -= ask.v[k];
+	T->granted[t->id] = 0;
+	if (!started)
+		T->jobs[t->job].built = false;
+	T->g[server][i] = T->g[server][--T->ng[server]];
+}
+
+static int grant(struct sched *s, int server, struct task *t)
+{
+	struct tetris *T = s->priv;
+	if (T->ng[server] == T->gcap[server]) {
+		int want = T->gcap[server] ? 2 * T->gcap[server] : 8;
+		struct grant *g = realloc(T->g[server], want * sizeof *g);
+		if (!g)
+			return -1;
+		T->g[server] = g;
+		T->gcap[server] = want;
+	}
+	struct res ask = cluster_task_ask(s->c, t, server);
+	for (int k = 0; k < RES_KINDS; k++)
+		T->held[server].v[k] += ask.v[k];
+	T->granted[t->id] = 1;
+	T->g[server][T->ng[server]++] = (struct grant){t->id, s->c->now + ((const struct tetris_opts *)s->opts)->grant_latency};
+	return 0;
+}
+
+/* With a grant latency: a grant of this server that is due starts; else
+ * the server's free part is granted, task by task, and nothing starts. */
+static struct task *offer_granted(struct sched *s, int server)
+{
+	struct tetris *T = s->priv;
+	for (int i = 0; i < T->ng[server]; i++) {
+		struct task *t = &s->c->w->tasks[T->g[server][i].task];
+		bool ok = t->state == TASK_PENDING && cluster_task_startable(s->c, t);
+		if (ok && T->g[server][i].ready > s->c->now + 1e-6)
+			continue;
+		if (ok && !cluster_task_fits(s->c, t, server))
+			continue;   /* cannot happen while it holds its ask; wait */
+		grant_end(s, server, i, ok);
+		if (ok)
+			return t;
+		i--;
+	}
+	for (int n = 0; n < 4096; n++) {
+		struct task *t = pick(s, server);
+		if (!t || grant(s, server, t))
+			break;
+	}
+	return NULL;
+}
+
+/* Grants on a lost server end unstarted (it is never offered again). */
+static void tetris_tick(struct sched *s)
+{
+	struct tetris *T = s->priv;
+	for (int i = 0; T->g && i < s->c->nservers; i++)
+		while (T->ng[i] && !s->c->servers[i].alive)
+			grant_end(s, i, T->ng[i] - 1, false);
+}
+
+static struct task *tetris_offer(struct sched *s, int server)
+{
+	struct tetris *T = s->priv;
+	struct task *t = T->g ? offer_granted(s, server) : pick(s, server);
+	T->st.offers += t != NULL;
+	return t;
 }
 
 static void tetris_task_finished(struct sched *s, struct task *t)
@@ -491,6 +612,12 @@ static int tetris_init(struct sched *s)
 	T->ent = calloc(nj, sizeof *T->ent);
 	if (!T->jobs || !T->ent)
 		return -1;
+	int ns = s->c->nservers ? s->c->nservers : 1;
+	if (((const struct tetris_opts *)s->opts)->grant_latency > 0 &&
+	    (!(T->g = calloc(ns, sizeof *T->g)) || !(T->ng = calloc(ns, sizeof *T->ng)) ||
+	     !(T->gcap = calloc(ns, sizeof *T->gcap)) || !(T->held = calloc(ns, sizeof *T->held)) ||
+	     !(T->granted = calloc(s->c->w->ntasks ? s->c->w->ntasks : 1, 1))))
+		return -1;
 	for (int i = 0; i < s->c->nservers; i++) {
 		const struct server *v = &s->c->servers[i];
 		const struct server *r = &s->c->servers[T->ref];
@@ -515,6 +642,13 @@ static void tetris_destroy(struct sched *s)
 	free(T->jobs);
 	free(T->ent);
 	free(T->cand);
+	for (int i = 0; T->g && i < s->c->nservers; i++)
+		free(T->g[i]);
+	free(T->g);
+	free(T->ng);
+	free(T->gcap);
+	free(T->held);
+	free(T->granted);
 }
 
 struct tetris_stats tetris_stats(const struct sched *s)
@@ -531,6 +665,9 @@ static const struct sched_opt tetris_opt_table[] = {
 		      "weight of the SRPT term: eps = m x mean alignment / mean remaining work; 0: packing alone"),
 	SCHED_NUM_OPT(struct tetris_opts, remote_penalty, 0.1, 0, 1, 0,
 		      "fraction of its alignment a task loses when it would read its input from another server"),
+	SCHED_NUM_OPT(struct tetris_opts, grant_latency, 0, 0, 3600, 0,
+		      "seconds from choosing a task to starting it, its ask held on the server meanwhile (COBRA's "
+		      "container response time, 1; 0: at once)"),
 	SCHED_CHOICE_OPT(struct tetris_opts, dep, DEP_SIM, dep_names,
 			 "task dependencies: sim (TetrisW/SimDep: tasks whose parents ended, most dependents first) or "
 			 "none (TetrisW/oDep: chooses ignoring them; a task started before its parents end waits for them "
@@ -550,6 +687,7 @@ const struct sched_ops sched_tetris = {
 	.destroy = tetris_destroy,
 	.offer = tetris_offer,
 	.task_finished = tetris_task_finished,
+	.tick = tetris_tick,
 };
 
 static const char *const odep_preset[] = {"dep=none", NULL};
