@@ -148,6 +148,18 @@ int lease_total(const struct lease *l)
 	return n;
 }
 
+struct task *lease_next_reduce(const struct lease *l, const struct job *j, int server)
+{
+	struct task *t = cluster_next_reduce_on(l->c, j, server);
+	if (!t)
+		return NULL;
+	const struct stage *st = &j->stages[t->stage];
+	for (int p = 0; p < st->nparents; p++)
+		if (j->stages[st->parent[p].stage].done < j->stages[st->parent[p].stage].ntasks)
+			return NULL;
+	return t;
+}
+
 /* ---- the fair job scheduler ------------------------------------------------ */
 
 static const struct lease *sort_l;

@@ -86,6 +86,13 @@ void lease_release(struct lease *l, struct container *k);
 /* The containers that could be held: on live servers. */
 int lease_total(const struct lease *l);
 
+/* A task of a later stage job j may start in a container on `server`: as
+ * cluster_next_reduce_on, but only once every parent stage of its stage is
+ * done (the seed's model, whatever --slowstart says): a job's few
+ * containers never fill with tasks that wait for tasks that cannot get
+ * one.  NULL: none. */
+struct task *lease_next_reduce(const struct lease *l, const struct job *j, int server);
+
 /* The fair job scheduler: allotments by max-min water-filling of the
  * active jobs' `want` over the containers (ties: earlier submission, then
  * id), then containers moved toward them: those of finished jobs, and with

@@ -70,7 +70,7 @@ static struct task *cobra_pick(struct lease *l, struct container *k, struct job 
 			return m;
 		m = NULL;   /* the job's maps are alike: none fits */
 	}
-	struct task *r = cluster_next_reduce_on(s->c, j, k->server);
+	struct task *r = lease_next_reduce(l, j, k->server);
 	if (r && lease_fits(l, k, r))
 		return r;
 	if (!m || !lease_fits(l, k, m))

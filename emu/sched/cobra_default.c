@@ -43,7 +43,7 @@ static struct task *cdef_pick(struct lease *l, struct container *k, struct job *
 		return NULL;
 	struct task *t = cluster_pending_maps(s->c, j) ? cluster_best_map(s->c, j, k->server, NULL) : NULL;
 	if (!t)
-		t = cluster_next_reduce_on(s->c, j, k->server);
+		t = lease_next_reduce(l, j, k->server);
 	if (t && lease_fits(l, k, t))
 		return t;
 	if (!t)

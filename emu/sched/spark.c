@@ -14,7 +14,7 @@ static struct task *spark_pick(struct lease *l, struct container *k, struct job 
 	struct task *t = NULL;
 	if (m && loc == LOCAL_NODE)
 		t = m;
-	else if ((t = cluster_next_reduce_on(s->c, j, k->server)))
+	else if ((t = lease_next_reduce(l, j, k->server)))
 		;   /* no locality preference */
 	else if (m && (s->c->now - *last >= 2 * o->wait || (loc == LOCAL_RACK && s->c->now - *last >= o->wait)))
 		t = m;
