@@ -479,3 +479,45 @@ Test(cobra, every_lease_policy_finishes_a_dag_with_slowstart)
 		workload_free(&w);
 	}
 }
+
+/* DRS's ramp (Spark's dynamic allocation): nothing until tasks have waited
+ * backlog_timeout, then +1, +2, +4, ... a second apart, capped at what the
+ * waiting tasks need; the target falls to the need when it falls. */
+Test(cobra, drs_ramps_up_exponentially_to_the_need)
+{
+	struct workload *w = fx_workload_new(1);
+	w->jobs[0].nmaps = 20;
+	fx_workload_layout(w);
+	struct cluster c;
+	cr_assert_eq(cluster_init(&c, 2, 10, 4, w, 1), 0);
+	static const char *opts[] = {"grant_latency=1"};
+	struct sched_params p = {.seed = 1, .opts = opts, .nopts = 1};
+	struct sched s;
+	cr_assert_eq(sched_init(&s, sched_find("drs"), &c, &p), 0);
+	struct lease *l = s.priv;   /* struct drs starts with its executors' lease */
+	cluster_job_arrive(&c, &w->jobs[0]);
+	s.ops->job_arrived(&s, &w->jobs[0]);
+	static const double at[] = {0.5, 1, 2, 3, 4, 5, 6};
+	static const int want[] = {0, 1, 3, 7, 15, 20, 20};
+	for (int i = 0; i < 7; i++) {
+		c.now = at[i];
+		s.ops->tick(&s);
+		cr_assert_eq(l->job[0].want, want[i], "at %g s: %d", at[i], l->job[0].want);
+		cr_assert_eq(l->job[0].held, want[i], "granted as asked (the cluster has 80)");
+	}
+	/* 12 maps done: 8 left to run, the target falls to 8 (idle executors stay for 60 s). */
+	for (int i = 0; i < 12; i++) {
+		cluster_start_task(&c, &w->tasks[i], 0);
+		cluster_finish_task(&c, &w->tasks[i]);
+	}
+	c.now = 7;
+	s.ops->tick(&s);
+	cr_assert_eq(l->job[0].want, 8);
+	cr_assert_eq(l->job[0].held, 20);
+	c.now = 67;
+	s.ops->tick(&s);
+	cr_assert_eq(l->job[0].held, 8, "executors idle 60 s went back, down to the target");
+	sched_destroy(&s);
+	cluster_free(&c);
+	fx_workload_free(w);
+}
