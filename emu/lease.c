@@ -18,7 +18,9 @@ int lease_init(struct lease *l, struct cluster *c, const struct lease_params *p)
 	l->count = calloc(c->nservers ? c->nservers : 1, sizeof *l->count);
 	l->job = calloc(c->w->njobs ? c->w->njobs : 1, sizeof *l->job);
 	l->order = calloc(c->w->njobs ? c->w->njobs : 1, sizeof *l->order);
-	if (!l->first || !l->count || !l->job || !l->order)
+	l->draining = calloc(c->w->njobs ? c->w->njobs : 1, sizeof *l->draining);
+	l->skip = calloc(c->w->njobs ? c->w->njobs : 1, sizeof *l->skip);
+	if (!l->first || !l->count || !l->job || !l->order || !l->draining || !l->skip)
 		return -1;
 	for (int s = 0; s < c->nservers; s++) {
 		const struct server *sv = &c->servers[s];
@@ -56,6 +58,8 @@ void lease_free(struct lease *l)
 	free(l->count);
 	free(l->job);
 	free(l->order);
+	free(l->draining);
+	free(l->skip);
 	memset(l, 0, sizeof *l);
 }
 
@@ -303,10 +307,11 @@ static void grant(struct lease *l, struct container *k, int j)
 void lease_balance(struct lease *l)
 {
 	struct cluster *c = l->c;
-	int *draining = l->order;   /* per job, until allot() reuses it */
 	int nfree = 0;
-	for (int i = 0; i < c->w->njobs; i++)
-		draining[i] = 0;
+	for (int i = 0; i < c->w->njobs; i++) {
+		l->draining[i] = 0;
+		l->skip[i] = false;
+	}
 	for (int i = 0; i < l->n; i++) {
 		struct container *k = &l->ctr[i];
 		if (k->gone)
@@ -320,22 +325,13 @@ void lease_balance(struct lease *l)
 		if (k->owner >= 0 && !cluster_job_active(c, &c->w->jobs[k->owner]))
 			lease_release(l, k);
 		if (k->owner >= 0 && k->draining)
-			draining[k->owner]++;
+			l->draining[k->owner]++;
 	}
-	if (l->p.drain) {
-		int *want = malloc((c->w->njobs ? c->w->njobs : 1) * sizeof *want);
-		if (want)
-			for (int i = 0; i < c->w->njobs; i++)
-				want[i] = draining[i];
-		allot(l);
-		for (int i = 0; want && i < c->running_jobs; i++) {
-			int j = c->active[i], over = l->job[j].held - l->job[j].allot;
-			if (want[j] != (over > 0 ? over : 0))
-				set_draining(l, j, want[j], over > 0 ? over : 0);
-		}
-		free(want);
-	} else {
-		allot(l);
+	allot(l);
+	for (int i = 0; l->p.drain && i < c->running_jobs; i++) {
+		int j = c->active[i], over = l->job[j].held - l->job[j].allot;
+		if (l->draining[j] != (over > 0 ? over : 0))
+			set_draining(l, j, l->draining[j], over > 0 ? over : 0);
 	}
 	for (int i = 0; i < l->n; i++) {
 		struct container *k = &l->ctr[i];
@@ -345,14 +341,13 @@ void lease_balance(struct lease *l)
 	}
 	/* Grants: the job furthest below its allotment first; a job the policy
 	 * will not serve where containers are free now sits out this round. */
-	bool *skip = calloc(c->w->njobs ? c->w->njobs : 1, sizeof *skip);
-	while (skip && nfree > 0) {
+	while (nfree > 0) {
 		const struct job *best = NULL;
 		for (int i = 0; i < c->running_jobs; i++) {
 			const struct job *j = cluster_active(c, i);
 			const struct lease_job *lj = &l->job[j->id], *lb = best ? &l->job[best->id] : NULL;
 			int below = lj->allot - lj->held;
-			if (skip[j->id] || below <= 0)
+			if (l->skip[j->id] || below <= 0)
 				continue;
 			if (!best || below > lb->allot - lb->held ||
 			    (below == lb->allot - lb->held && (lj->held < lb->held ||
@@ -364,7 +359,7 @@ void lease_balance(struct lease *l)
 		enum locality loc;
 		int k = pick_free(l, best, l->reach ? l->reach(l, best) : LOCAL_NONE, &loc);
 		if (k < 0) {
-			skip[best->id] = true;
+			l->skip[best->id] = true;
 			continue;
 		}
 		grant(l, &l->ctr[k], best->id);
@@ -372,7 +367,6 @@ void lease_balance(struct lease *l)
 			l->granted(l, best, loc);
 		nfree--;
 	}
-	free(skip);
 }
 
 struct task *lease_offer(struct lease *l, int server, lease_pick_fn pick)

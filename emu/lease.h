@@ -61,7 +61,8 @@ struct lease {
 	lease_reach_fn reach;
 	lease_granted_fn granted;
 	void *ctx;                /* the policy's (its struct sched) */
-	int *order;               /* scratch: active jobs */
+	int *order, *draining;    /* scratch, per job: active jobs; its containers draining */
+	bool *skip;               /* scratch, per job: sits out this round of grants */
 };
 
 int lease_init(struct lease *l, struct cluster *c, const struct lease_params *p);
