@@ -10,7 +10,8 @@
  * over the job's unfinished tasks; eps = m x mean alignment / mean remaining
  * work over the candidates, so that both terms weigh alike), and returns the
  * best.  The fairness knob f leaves only the ceil((1 - f) x n) jobs furthest
- * below their share eligible (dominant share of the cluster's resources held).
+ * below their share eligible (dominant share of the cluster's resources held);
+ * a server none of their tasks fits waits for them.
  *
  * Candidates, per job and stage, so that an offer costs jobs x stages and
  * not the tasks of every job: a map stage's best map for the server (the
@@ -70,7 +71,7 @@ struct grant { int task; double ready; };
 
 struct tetris {
 	struct tjob *jobs;
-	struct jent *ent;
+	struct jent *ent, *rank;   /* an offer's jobs, and the same by share (f) */
 	struct cand *cand;
 	int ncand_max;
 	int ref;                   /* the largest server: what asks are normalised by */
@@ -472,16 +473,13 @@ static struct task *pick(struct sched *s, int server)
 	struct cand *best, *best_ok;
 	if (keep < nj) {
 		/* Rank the jobs by share without moving them (candidates refer to them by index). */
-		struct jent *r = malloc(nj * sizeof *r);
-		if (r) {
-			memcpy(r, T->ent, nj * sizeof *r);
-			for (int e = 0; e < nj; e++)
-				r[e].first = e;   /* its index in T->ent */
-			qsort(r, nj, sizeof *r, by_share);
-			for (int e = 0; e < nj; e++)
-				T->ent[r[e].first].eligible = e < (keep > 0 ? keep : 1);
-			free(r);
-		}
+		struct jent *r = T->rank;
+		memcpy(r, T->ent, nj * sizeof *r);
+		for (int e = 0; e < nj; e++)
+			r[e].first = e;   /* its index in T->ent */
+		qsort(r, nj, sizeof *r, by_share);
+		for (int e = 0; e < nj; e++)
+			T->ent[r[e].first].eligible = e < (keep > 0 ? keep : 1);
 	}
 	/* Nothing eligible fits: the server waits for them (as Fair's chosen job
 	 * that does not fit), which is what lets a large ask ever fit. */
@@ -610,7 +608,8 @@ static int tetris_init(struct sched *s)
 	int nj = s->c->w->njobs ? s->c->w->njobs : 1;
 	T->jobs = calloc(nj, sizeof *T->jobs);
 	T->ent = calloc(nj, sizeof *T->ent);
-	if (!T->jobs || !T->ent)
+	T->rank = calloc(nj, sizeof *T->rank);
+	if (!T->jobs || !T->ent || !T->rank)
 		return -1;
 	int ns = s->c->nservers ? s->c->nservers : 1;
 	if (((const struct tetris_opts *)s->opts)->grant_latency > 0 &&
@@ -641,6 +640,7 @@ static void tetris_destroy(struct sched *s)
 		tjob_free(&T->jobs[i]);
 	free(T->jobs);
 	free(T->ent);
+	free(T->rank);
 	free(T->cand);
 	for (int i = 0; T->g && i < s->c->nservers; i++)
 		free(T->g[i]);
