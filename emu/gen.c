@@ -49,6 +49,11 @@ static const struct gen_def gens[] = {
 	  {"median_tasks", 20, 1, 1e5, "median tasks of a job's first stage (lognormal, sigma 1.8)"},
 	  {"median", 40, 0.1, 1e5, "median task duration, s (lognormal)"},
 	  {"sigma", 1.2, 0, 5, "sigma of log duration"}}},
+	{"fawkes", "FAWKES's WKLD-A..E: WC/ST (1, 50, 100 GB) and BTWorld jobs for 3 logical clusters",
+	 "percent of the paper's job counts", 100, gen_fawkes,
+	 {{"wkld", 4, 1, 5, "the workload: 1..5 = WKLD-A..E"},
+	  {"span", 3600, 1, 1e7, "D, E: seconds over which 'average' and 'bursty' jobs arrive"},
+	  {"bursts", 3, 1, 100, "D: bursts of c-2's medium and large jobs"}}},
 };
 #define NGENS (int)(sizeof gens / sizeof *gens)
 

@@ -23,6 +23,7 @@ int gen_dawn_tpch(struct workload *w, const struct gen_ctx *g, char *err);
 int gen_dawn_tez(struct workload *w, const struct gen_ctx *g, char *err);
 int gen_dsp_dag(struct workload *w, const struct gen_ctx *g, char *err);
 int gen_cobra(struct workload *w, const struct gen_ctx *g, char *err);
+int gen_fawkes(struct workload *w, const struct gen_ctx *g, char *err);
 
 /* A splitmix64 stream per purpose, as synth.c's: one knob does not move
  * another's draws. */

@@ -94,6 +94,8 @@ struct job {
 	uint64_t lineage_bytes;  /* the first bytes of its input are its deps' output, in deps order
 				    (each dep's last-stage tasks in order); the rest is new data */
 	double deadline_s;       /* 0 = none */
+	int cluster;             /* the logical cluster it is submitted to (1..), 0 = none:
+				    multi-cluster policies (FAWKES) read it, others ignore it */
 	int nstages;             /* 1 (maps only) or more; stages[0] is the maps */
 	struct stage stages[JOB_MAX_STAGES];   /* parents before children */
 

@@ -293,6 +293,7 @@ static void fill_job(struct job *j, int id, const struct job_spec *s, double ds,
 	j->ndeps = s->ndeps;
 	memcpy(j->deps, s->deps, sizeof(j->deps));
 	j->deadline_s = s->deadline * ts;
+	j->cluster = s->cluster;
 }
 
 /* A stage's ask: its own, else the job's, else the defaults. */

@@ -31,6 +31,9 @@
  *                                           stage wrote it), then "input" as a base input
  *                                           (default 0); default false: "input" is new data
  *       "deadline": 600,                    seconds after submission, 0 = none
+ *       "cluster": 2,                       the logical cluster (queue) it is submitted to,
+ *                                           1..; default 0: none (multi-cluster policies,
+ *                                           e.g. fawkes, put it in the first)
  *       "cpu": 1, "mem_gb": 2,              what each task asks of a server with resources:
  *       "disk_mbps": 0,                     cores, GB, MB/s; default task_cpu, task_mem_gb, 0
  *                                           (a server with slots gives every task one slot)
@@ -520,6 +523,13 @@ static int field_deadline(struct native *nf, int j, const char *k, json_t *v, st
 	return get_seconds(nf, j, k, NULL, -1, v, &s->deadline);
 }
 
+static int field_cluster(struct native *nf, int j, const char *k, json_t *v, struct job_spec *s,
+			 struct jobx *x)
+{
+	(void)x;
+	return get_count(nf, j, k, v, 0, &s->cluster);
+}
+
 /* A task's ask: "cpu" (cores, > 0), "mem_gb", "disk_mbps" (>= 0). */
 static const char *const ask_keys[RES_KINDS] = {[RES_CORES] = "cpu", [RES_MEM] = "mem_gb", [RES_DISK] = "disk_mbps"};
 
@@ -807,7 +817,7 @@ static const struct field {
 	{"map_duration", field_durations}, {"reduce_duration", field_durations}, {"map_input", field_map_input},
 	{"recurring", field_recurring}, {"lineage", field_recurring}, {"predicted", field_predicted},
 	{"deps", field_deps},
-	{"deadline", field_deadline}, {"cpu", field_resources}, {"mem_gb", field_resources},
+	{"deadline", field_deadline}, {"cluster", field_cluster}, {"cpu", field_resources}, {"mem_gb", field_resources},
 	{"disk_mbps", field_resources}, {"map_resources", field_stage_resources},
 	{"reduce_resources", field_stage_resources}, {"stages", field_stages}, {"comment", field_comment},
 };

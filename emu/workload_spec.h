@@ -52,6 +52,7 @@ struct job_spec {
 	int deps[JOB_MAX_DEPS];
 	int ndeps;
 	double deadline;            /* seconds after submission, unscaled; 0 = none */
+	int cluster;                /* its logical cluster (1..), 0 = none */
 	/* What each task asks for, in the file's units (cores, GB, MB/s; [RES_CORES]
 	 * and so on), for the whole job and per stage ([TASK_MAP], [TASK_REDUCE]);
 	 * < 0 = not given: the stage's, else the job's, else task_cpu, task_mem_gb, 0. */

@@ -243,6 +243,10 @@ static int put_job(FILE *f, const struct workload *w, const struct job *j)
 		put_key(&o, "deadline");
 		put_real(f, j->deadline_s);
 	}
+	if (j->cluster > 0) {
+		put_key(&o, "cluster");
+		fprintf(f, "%d", j->cluster);
+	}
 	const struct res *ra = &j->stages[j->nstages - 1].ask;   /* the reduces', or the maps' when none */
 	if (mr)
 		put_ask(&o, &j->stages[0].ask, NULL);

@@ -9,20 +9,19 @@
  * preempt_timeout seconds takes containers back from the jobs most over
  * theirs, their latest-started tasks first, as the ResourceManager picks
  * its victims. */
-#include "emu/sched.h"
+#include "emu/sched/fair.h"
 #include <math.h>
 #include <stdlib.h>
 
 struct fair_opts { int preempt; double preempt_timeout; };
 struct fair { double *starved_since; };   /* per job; < 0: not starved */
 
-/* The job Fair would serve first among those with something runnable. */
-static struct job *fair_pick(struct sched *s)
+struct job *fair_pick_in(struct sched *s, bool (*in)(void *ctx, const struct job *j), void *ctx)
 {
 	struct job *best = NULL;
 	for (int i = 0; i < s->c->running_jobs; i++) {
 		struct job *j = cluster_active(s->c, i);
-		if (!cluster_pending_maps(s->c, j) && !cluster_pending_reduces(s->c, j))
+		if (in ? !in(ctx, j) : !cluster_pending_maps(s->c, j) && !cluster_pending_reduces(s->c, j))
 			continue;
 		if (!best || sched_running(j) < sched_running(best) ||
 		    (sched_running(j) == sched_running(best) && j->submit_s < best->submit_s))
@@ -33,7 +32,7 @@ static struct job *fair_pick(struct sched *s)
 
 static struct task *fair_offer(struct sched *s, int server)
 {
-	struct job *j = fair_pick(s);
+	struct job *j = fair_pick_in(s, NULL, NULL);
 	return j ? sched_job_task(s, j, server) : NULL;
 }
 

@@ -12,6 +12,7 @@ extern const struct sched_ops sched_dsp, sched_dsp_nopp, sched_srpt;
 extern const struct sched_ops sched_hfs, sched_hds, sched_h_wo_p, sched_h_wo_js, sched_h_wo_dps;
 extern const struct sched_ops sched_tetris, sched_tetris_nodep, sched_tetris_simdep;
 extern const struct sched_ops sched_cobra, sched_cobra_default, sched_srs, sched_drs;
+extern const struct sched_ops sched_fawkes;
 
 static const struct sched_ops *const all[] = {
 	&sched_fifo,
@@ -24,6 +25,7 @@ static const struct sched_ops *const all[] = {
 	&sched_hfs, &sched_hds, &sched_h_wo_p, &sched_h_wo_js, &sched_h_wo_dps,
 	&sched_tetris, &sched_tetris_nodep, &sched_tetris_simdep,
 	&sched_cobra, &sched_cobra_default, &sched_srs, &sched_drs,
+	&sched_fawkes,
 };
 
 const struct sched_ops *sched_find(const char *name)

@@ -17,9 +17,9 @@
 
 /* Small instances of every generator. */
 static const char *const small[] = {
-	"dawn-ml", "dawn-tpch", "dawn-tez", "dsp-dag:scale=0.01", "cobra:median_tasks=5",
+	"dawn-ml", "dawn-tpch", "dawn-tez", "dsp-dag:scale=0.01", "cobra:median_tasks=5", "fawkes:wkld=5",
 };
-static const int small_jobs[] = {2, 5, 5, 6, 10};
+static const int small_jobs[] = {2, 5, 5, 6, 10, 5};
 #define NSMALL (int)(sizeof small / sizeof *small)
 
 static int generate(struct workload *w, const char *spec, int njobs, unsigned long seed, double ds, double ts,
