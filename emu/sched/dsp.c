@@ -31,7 +31,7 @@ enum { PRIO_PAPER, PRIO_URGENCY };
 enum { WAIT_RUNNABLE, WAIT_LATENESS };
 
 struct dsp_opts {
-	int solver, ilp_max_tasks;
+	int solver, ilp_max_tasks, ilp_nodes;
 	double ilp_max_size, ilp_time_limit, ilp_gap;
 	double period, epoch;
 	double gamma, w1, w2, w3;
@@ -232,7 +232,8 @@ static int solve(struct sched *s, const struct dsp_inst *in, struct dsp_plan *pl
 		sin.m = sub;
 		sin.p = p;
 		sin.rel_m = rel;
-		struct dsp_ilp_opts io = {.time_limit_s = o->ilp_time_limit, .gap = o->ilp_gap, .late_weight = 1e3};
+		struct dsp_ilp_opts io = {.time_limit_s = o->ilp_time_limit, .node_limit = o->ilp_nodes, .gap = o->ilp_gap,
+					  .late_weight = 1e3};
 		if (dsp_ilp(&sin, &io, pl) >= 0) {
 			for (int v = 0; v < n; v++)
 				pl->machine[v] = lane[pl->machine[v]];
@@ -312,7 +313,8 @@ static int plan(struct sched *s)
 				q->id[w++] = q->id[i];
 		q->n = w;
 		q->cur = 0;
-		qsort_r(q->id, q->n, sizeof *q->id, by_plan, d);
+		if (q->n)
+			qsort_r(q->id, q->n, sizeof *q->id, by_plan, d);
 	}
 	d->last_plan = c->now;
 	d->any_plan = true;
@@ -643,8 +645,10 @@ static const struct sched_opt dsp_opt_table[] = {
 	SCHED_INT_OPT(struct dsp_opts, ilp_max_tasks, 40, 1, 100000, "auto: the largest batch solved exactly"),
 	SCHED_NUM_OPT(struct dsp_opts, ilp_max_size, 20000, 0, INFINITY, 0,
 		      "auto: the largest model solved exactly (columns and rows, dsp_ilp_size)"),
+	SCHED_INT_OPT(struct dsp_opts, ilp_nodes, 2000, 0, 1000000000,
+		      "branch-and-bound nodes GLPK may explore per plan, then its best (at least H1's); 0: no limit"),
 	SCHED_NUM_OPT(struct dsp_opts, ilp_time_limit, 30, 0, INFINITY, SCHED_OPT_ABOVE_MIN,
-		      "wall-clock seconds GLPK may take per plan (then its best, at least H1's)"),
+		      "wall-clock seconds GLPK may take per plan, then its best (a run that reaches it is not reproducible)"),
 	SCHED_NUM_OPT(struct dsp_opts, ilp_gap, 0.01, 0, 1, 0, "GLPK's relative MIP gap"),
 	SCHED_NUM_OPT(struct dsp_opts, period, 300, 0, INFINITY, 0, "seconds between plans (the seed's unit period)"),
 	SCHED_NUM_OPT(struct dsp_opts, epoch, 1, 0, INFINITY, SCHED_OPT_ABOVE_MIN,

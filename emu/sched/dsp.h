@@ -45,12 +45,13 @@ void dsp_plan_free(struct dsp_plan *pl);
 int dsp_h1(const struct dsp_inst *in, struct dsp_plan *out);
 
 struct dsp_ilp_opts {
-	double time_limit_s;    /* GLPK's tm_lim */
+	double time_limit_s;    /* GLPK's tm_lim (wall clock: a run that reaches it is not reproducible) */
+	long node_limit;        /* subproblems GLPK may select (0: no limit), then its best so far */
 	double gap;             /* GLPK's mip_gap */
 	double late_weight;     /* W: soft deadlines, objective makespan + W x lateness (notes OPEN-3) */
 };
 /* The seed's ILP (Eqs. 3-11, linearised as notes §2.3), H1's plan as the
- * first incumbent: 0 optimal, 1 the best found in the time limit, -1 none
+ * first incumbent: 0 optimal, 1 the best found within the limits, -1 none
  * (infeasible, no incumbent, or out of memory). */
 int dsp_ilp(const struct dsp_inst *in, const struct dsp_ilp_opts *o, struct dsp_plan *out);
 /* The ILP's rows and columns for n tasks on m machines (a bound on its

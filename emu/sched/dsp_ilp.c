@@ -27,6 +27,7 @@ struct model {
 	const struct dsp_plan *seed;
 	double M;
 	bool seeded;
+	long nodes, node_limit;   /* subproblems selected, and at most */
 };
 
 /* Column numbers (GLPK's are 1-based). */
@@ -169,10 +170,12 @@ static void build(glp_prob *lp, const struct model *d, double W)
 		}
 }
 
-/* H1's plan as GLPK's first integer solution. */
-static void heuristic(glp_tree *tree, void *info)
+/* H1's plan as GLPK's first integer solution; the node limit. */
+static void callback(glp_tree *tree, void *info)
 {
 	struct model *d = info;
+	if (glp_ios_reason(tree) == GLP_ISELECT && d->node_limit > 0 && ++d->nodes > d->node_limit)
+		glp_ios_terminate(tree);
 	if (glp_ios_reason(tree) != GLP_IHEUR || d->seeded || !d->seed)
 		return;
 	d->seeded = true;
@@ -198,7 +201,7 @@ static void heuristic(glp_tree *tree, void *info)
 
 int dsp_ilp(const struct dsp_inst *in, const struct dsp_ilp_opts *o, struct dsp_plan *out)
 {
-	struct model d = {.in = in, .n = in->n, .m = in->m};
+	struct model d = {.in = in, .n = in->n, .m = in->m, .node_limit = o->node_limit};
 	struct dsp_plan h1 = {0};
 	int rc = -1;
 	if (pairs(&d) || dsp_plan_alloc(&h1, in->n) || dsp_h1(in, &h1))
@@ -213,6 +216,7 @@ int dsp_ilp(const struct dsp_inst *in, const struct dsp_ilp_opts *o, struct dsp_
 		d.M += longest;
 	}
 	d.M = d.M > 0 ? d.M : 1;
+	glp_term_out(GLP_OFF);   /* msg_lev does not silence the initial basis's lines */
 	glp_prob *lp = glp_create_prob();
 	build(lp, &d, o->late_weight);
 	glp_smcp sm;
@@ -226,11 +230,11 @@ int dsp_ilp(const struct dsp_inst *in, const struct dsp_ilp_opts *o, struct dsp_
 	io.mip_gap = o->gap;
 	io.br_tech = GLP_BR_DTH;
 	io.bt_tech = GLP_BT_BLB;
-	io.cb_func = heuristic;
+	io.cb_func = callback;
 	io.cb_info = &d;
 	int ret = glp_simplex(lp, &sm) ? -1 : glp_intopt(lp, &io);
 	int st = glp_mip_status(lp);
-	if ((ret == 0 || ret == GLP_ETMLIM || ret == GLP_EMIPGAP) && (st == GLP_OPT || st == GLP_FEAS)) {
+	if ((ret == 0 || ret == GLP_ETMLIM || ret == GLP_ESTOP || ret == GLP_EMIPGAP) && (st == GLP_OPT || st == GLP_FEAS)) {
 		for (int v = 0; v < in->n; v++) {
 			out->machine[v] = 0;
 			for (int k = 1; k < in->m; k++)

@@ -2,6 +2,7 @@
  * and H1, the priority of Eqs. 12-13 on the seed's Fig. 2, PP's example,
  * and on the simulator DSP's preemption conditions, disorder (a policy that
  * ignores dependencies) with its deadlock breaker, and SRPT's kill. */
+#include "emu/gen.h"
 #include "emu/run.h"
 #include "emu/sched.h"
 #include "emu/sched/dsp.h"
@@ -270,17 +271,22 @@ Test(dsp, pp_stops_a_preemption_that_gains_less_than_the_mean_gap)
 
 /* ---- on the simulator ----------------------------------------------------------- */
 
-/* One server of `slots` slots. */
-static void one_server(struct topo *t, int slots)
+/* `servers` servers of `slots` slots. */
+static void servers_of(struct topo *t, int servers, int slots)
 {
 	char path[300], text[400], err[512];
 	snprintf(text, sizeof text,
-		 "name = \"one\"; racks = 1; servers_per_rack = 1;\n"
+		 "name = \"one\"; racks = 1; servers_per_rack = %d;\n"
 		 "server = { rate = \"1Gbit\"; containers = %d; };\n"
 		 "eps = { uplink_rate = \"1Gbit\"; };\nocs = { enabled = false; };\n",
-		 slots);
+		 servers, slots);
 	write_file("one.conf", text, path, sizeof path);
 	cr_assert_eq(topo_load(t, path, 0, err), 0, "%s", err);
+}
+
+static void one_server(struct topo *t, int slots)
+{
+	servers_of(t, 1, slots);
 }
 
 static json_t *run(struct topo *t, struct workload *w, const char *sched, const struct sched_ops *ops,
@@ -298,11 +304,13 @@ static json_t *run(struct topo *t, struct workload *w, const char *sched, const 
 	p.run_name = name;
 	p.quiet = true;
 	p.recovery_s = 0.5;
-	cr_assert_eq(run_experiment(t, w, &p, err), 0, "%s", err);
+	int rc = run_experiment(t, w, &p, err);
+	cr_assert_geq(rc, 0, "%s", err);
 	snprintf(path, sizeof path, "%s/default/%s/%s/summary.json", root, sched, name);
 	json_error_t je;
 	json_t *s = json_load_file(path, 0, &je);
 	cr_assert_not_null(s, "%s: %s", path, je.text);
+	cr_assert_eq(rc, 0, "%s: stopped early (%s)", name, json_string_value(json_object_get(s, "stop_reason")));
 	return s;
 }
 
@@ -475,4 +483,49 @@ Test(dsp, srpt_kills_a_longer_task_for_a_shorter_one)
 	cr_assert_geq(lng->t_end, sh->t_end + 100 - 1e-6, "the long task computed all of its work again");
 	json_decref(s);
 	workload_free(&w);
+}
+
+/* The generator's DAGs (dsp-dag, small) on 3 servers of 4 slots: DSP and
+ * SRPT with dep=respect start every task after its parents (0 disorders,
+ * checked task by task), SRPT as the seed's (dep=none) does not; every job
+ * finishes under each. */
+Test(dsp, only_the_dependency_ignoring_baseline_disorders_the_generated_dags)
+{
+	struct { const char *sched; const char *opt; bool disorders; } cases[] = {
+		{"dsp", "period=300", false}, {"srpt", "dep=respect", false}, {"srpt", "dep=none", true}};
+	struct topo t;
+	servers_of(&t, 3, 4);
+	for (int i = 0; i < 3; i++) {
+		struct synth_params sp;
+		struct workload_params wp;
+		struct workload w;
+		char err[512], name[16];
+		synth_params_default(&sp);
+		workload_params_default(&wp);
+		wp.time_scale = 0.1;   /* emu run's: median tasks of 6 s */
+		sp.seed = 3;
+		sp.njobs = 6;
+		struct gen_opts o = {&sp, true, false, false};
+		cr_assert_eq(gen_workload(&w, "dsp-dag:scale=0.02", &o, &wp, err), 0, "%s", err);
+		const char *opts[] = {cases[i].opt};
+		snprintf(name, sizeof name, "gen%d", i);
+		json_t *s = run(&t, &w, cases[i].sched, NULL, opts, 1, name);
+		cr_assert_eq(num(s, "jobs_finished", NULL), 6, "%s %s", cases[i].sched, cases[i].opt);
+		double starts = num(s, "disorders", "starts");
+		if (cases[i].disorders) {
+			cr_assert_gt(starts, 0, "%s %s", cases[i].sched, cases[i].opt);
+		} else {
+			cr_assert_eq(starts, 0, "%s %s", cases[i].sched, cases[i].opt);
+			for (int v = 0; v < w.ntasks; v++) {
+				const struct task *x = &w.tasks[v];
+				for (int q = 0; q < x->ntdeps; q++) {
+					const struct task *par = &w.tasks[w.jobs[x->job].first_task + w.tdeps[x->tdep_first + q].task];
+					cr_assert_geq(x->t_start, par->t_end - 1e-6, "%s: task %d before its parent %d", cases[i].sched,
+						      x->id, par->id);
+				}
+			}
+		}
+		json_decref(s);
+		workload_free(&w);
+	}
 }
