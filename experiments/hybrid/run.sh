@@ -37,6 +37,7 @@
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
+. "$ROOT/experiments/machine_limited.sh"
 EMU=${EMU:-$ROOT/build/bin/emu}
 RES_GIVEN=${RES:+1}
 RES=${RES:-$ROOT/results}
@@ -155,12 +156,12 @@ run() {
     case $sc in h-*) set -- "$@" --sched-opt "svm_train=$LAB/train.csv" --sched-opt "class_log=$CLS/$exp-$sc-$name.csv" ;; esac
     extra="--timeout 10000000"; [ "$BACKEND" = emu ] && extra="--prefix hyb --timeout 3600"
     # shellcheck disable=SC2086
-    "$EMU" run --backend "$BACKEND" --topology "$topo" --jobs "$JOBS" --seed "$seed" $SCALE $COMMON $arr \
-        --scheduler "$sc" --experiment "$exp" --run "$name" --results "$RES" --quiet $extra "$@" \
-        > "$log" 2>&1 || true
+    made_again_if_machine_limited "$dir" "$EMU" run --backend "$BACKEND" --topology "$topo" --jobs "$JOBS" \
+        --seed "$seed" $SCALE $COMMON $arr --scheduler "$sc" --experiment "$exp" --run "$name" --results "$RES" \
+        --quiet $extra "$@" > "$log" 2>&1 || true
     [ "$BACKEND" = sim ] && rm -f "$dir/flows.csv"
     if [ -f "$dir/summary.json" ]; then
-        printf '  [%s] %s/%s/%s: %s\n' "$(elapsed)" "$exp" "$sc" "$name" "$(show "$dir")"
+        printf '  [%s] %s/%s/%s: %s%s\n' "$(elapsed)" "$exp" "$sc" "$name" "$(show "$dir")" "$MADE_AGAIN"
     else
         printf '  [%s] %s/%s/%s: no results: %s\n' "$(elapsed)" "$exp" "$sc" "$name" "$(tail -n 1 "$log")"
     fi
