@@ -18,9 +18,10 @@
  *   - "average": Poisson over `span` seconds; "bursty": the small jobs
  *     Poisson, the medium and large in `bursts` bursts of a minute spread
  *     over the span; the MM mixes are mostly small jobs ("small jobs
- *     prevail"), with the medium and large ones set so that the task
- *     loads' highest / lowest ratio is about 3 (D) and 8 (E): D's c-2 182
- *     small, 4 medium, 2 large; E's c-1 340 small, 12 medium, 7 large.
+ *     prevail"), with the medium and large ones set toward the task
+ *     loads' highest / lowest ratios of 3 (D) and 8 (E): D's c-2 182 small,
+ *     4 medium, 2 large (ratio 3.4); E's c-1 340 small, 12 medium, 7 large
+ *     (ratio 5.8).
  *   - BTWorld: job 0 scans the whole trace, the 13 queries' first jobs
  *     read it, 12 of them have a second job reading the first (26 jobs);
  *     13 sizes log-spaced from 1 to 32 GB, each used twice; selectivity

@@ -1,0 +1,109 @@
+#!/bin/sh
+# Reproduce FAWKES's evaluation (seed 003): the weighting policies on WKLD-D
+# (Fig. 9: per-cluster average slowdown, reconfigurations), TD against EQ on
+# WKLD-E (Fig. 11's reconfigurations), and the node types' overhead for Sort
+# (Fig. 3a: 10 core + 10 TR or TC servers against 20 core).
+#
+#   experiments/fawkes/run.sh [--quick] [--backend emu|sim] [--seeds "1 2 ..."]
+#
+#   --backend sim   (default) the flow-level simulator, no root
+#   --backend emu   the emulator (root), one seed, WKLD-D at 10% of its jobs
+#   --quick         one seed, WKLD-D and E at 25% of their jobs: RES/fawkesquick-*
+#   --seeds LIST    workload seeds (default 1 2 3)
+#
+# Environment: RES (results root, default results/; given, the report goes to
+# RES/<exp>-report instead of experiments/fawkes/out), OUT, EMU.
+#
+# Runs: RES/<exp>/fawkes/<policy>-<backend>-s<seed>/ with the policy's log
+# beside it (<run>-periods.csv, <run>-jobs.csv; docs/reproduction.md, FAWKES);
+# exp fawkes-d (WKLD-D), fawkes-e (WKLD-E), fawkes-sort (Fig. 3a).
+set -eu
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+EMU=${EMU:-$ROOT/build/bin/emu}
+RES_GIVEN=${RES:+1}
+RES=${RES:-$ROOT/results}
+BACKEND=sim; QUICK=0; SEEDS="1 2 3"
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --quick) QUICK=1 ;;
+    --backend) BACKEND=$2; shift ;;
+    --seeds) SEEDS=$2; shift ;;
+    -h|--help) sed -n "2,/^set -eu$/{/^set -eu$/!p}" "$0"; exit 0 ;;
+    *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+case $BACKEND in emu|sim) ;; *) echo "run.sh: --backend emu or sim" >&2; exit 2 ;; esac
+[ -x "$EMU" ] || { echo "run.sh: $EMU missing: run make first" >&2; exit 2; }
+if [ "$BACKEND" = emu ] && [ "$(id -u)" -ne 0 ]; then
+    echo "run.sh: the emu backend needs root (sudo), or use --backend sim" >&2; exit 2
+fi
+
+# ---- parameters (docs/reproduction.md, "FAWKES") ------------------------------
+TOPO48=$ROOT/topologies/fawkes-48.conf
+TOPO20=$ROOT/topologies/fawkes-20.conf
+# GENI's scales (bytes x 0.01, times x 0.1): T = 120 s becomes 12 s, and
+# tau = 10 (D in seconds, squared) becomes 10 x 0.1^2.
+SCALE="--data-scale 0.01 --time-scale 0.1"; T=12; TAU=0.1; PCT=100
+POLICIES="none eq jd dd td pu du ru js jt tt"
+X=fawkes
+if [ $QUICK -eq 1 ]; then
+    X=fawkesquick; PCT=25; SEEDS=$(echo "$SEEDS" | cut -d' ' -f1)
+fi
+if [ "$BACKEND" = emu ]; then
+    X=${X}emu; PCT=10; SEEDS=$(echo "$SEEDS" | cut -d' ' -f1)
+fi
+if [ -z "${OUT:-}" ]; then
+    OUT=$HERE/out
+    [ "$X" = fawkes ] && [ -z "$RES_GIVEN" ] || OUT=$RES/$X-report
+fi
+mkdir -p "$OUT" "$RES"
+
+# run EXP NAME SEED TOPOLOGY GENERATOR [--sched-opt ...]: results in
+# RES/EXP/fawkes/NAME-BACKEND-sSEED/, the policy's log beside them.
+run() {
+    exp=$1 name=$2 seed=$3 topo=$4 gen=$5; shift 5
+    log=$RES/$exp/fawkes/$name-$BACKEND-s$seed
+    [ -f "$log/summary.json" ] && [ -f "$log-jobs.csv" ] && return 0
+    mkdir -p "$RES/$exp/fawkes"
+    "$EMU" run --backend "$BACKEND" --topology "$topo" --generator "$gen" --jobs "$PCT" --seed "$seed" \
+        $SCALE --scheduler fawkes --sched-opt period=$T --sched-opt tau=$TAU --sched-opt "log=$log" "$@" \
+        --results "$RES" --experiment "$exp" --run "$name-$BACKEND-s$seed" --timeout 100000 --quiet
+    rm -f "$log/flows.csv" "$log/links.csv"
+    echo "  $exp $name seed $seed"
+}
+
+echo "Fig. 9: WKLD-D, every policy ($BACKEND)"
+for s in $SEEDS; do
+    for p in $POLICIES; do
+        run $X-d "$p" "$s" "$TOPO48" "fawkes:wkld=4" --sched-opt "policy=$p"
+    done
+done
+echo "Fig. 11: WKLD-E, TD and EQ"
+for s in $SEEDS; do
+    for p in td eq none; do
+        run $X-e "$p" "$s" "$TOPO48" "fawkes:wkld=5" --sched-opt "policy=$p"
+    done
+done
+# Fig. 3a: one 200 GB Sort on 20 servers: all core, or 10 core grown at
+# once (EQ, one cluster, a period of 0.1 s, tau 0) by 10 TR or TC servers.
+echo "Fig. 3a: Sort on 20 core, 10 core + 10 TR, 10 core + 10 TC"
+SORT=$RES/$X-sort.json
+printf '{"jobs": [{"name": "c1-st-200g", "cluster": 1, "input": "200GiB", "shuffle": "200GiB", "output": "200GiB", "reduces": 36, "map_duration": 15}]}\n' > "$SORT"
+for cfg in core:20:tc tr:10:tr tc:10:tc; do
+    name=${cfg%%:*}; rest=${cfg#*:}; core=${rest%%:*}; grow=${rest#*:}
+    log=$RES/$X-sort/fawkes/$name-$BACKEND-s1
+    if [ ! -f "$log-jobs.csv" ]; then
+        mkdir -p "$RES/$X-sort/fawkes"
+        "$EMU" run --backend "$BACKEND" --topology "$TOPO20" --workload "$SORT" $SCALE --scheduler fawkes \
+            --sched-opt policy=eq --sched-opt clusters=1 --sched-opt "core=$core" --sched-opt "grow=$grow" \
+            --sched-opt period=0.1 --sched-opt sample=0.1 --sched-opt tau=0 --sched-opt "log=$log" \
+            --results "$RES" --experiment "$X-sort" --run "$name-$BACKEND-s1" --timeout 100000 --quiet
+        rm -f "$log/flows.csv" "$log/links.csv"
+    fi
+    echo "  sort $name"
+done
+
+python3 "$HERE/report.py" "$RES" "$X" "$BACKEND" "$OUT"
+echo "report: $OUT/REPORT.md"
