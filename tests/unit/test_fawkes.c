@@ -408,6 +408,7 @@ Test(fawkes, td_grows_the_loaded_cluster_and_finishes, .timeout = 120)
 	cr_assert_gt(last.reconfigs, 0);
 	cr_assert_gt(last.grows, 0);
 	cr_assert_eq(last.kills, 0, "TC servers leave by decommission: nothing killed");
+	cr_assert_gt(last.rereplicated, 0, "the outputs TC servers stored were re-replicated");
 	int most = 0;
 	for (int i = 0; i < 3; i++)
 		most = seen_over[i] > most ? seen_over[i] : most;
@@ -426,3 +427,51 @@ Test(fawkes, tr_growth_shrinks_by_kill_and_still_finishes, .timeout = 120)
 	cr_assert_eq(last.rereplicated, 0, "TR servers store nothing");
 	workload_free(&w);
 }
+
+/* Cluster 1's long job alone grows it onto TR servers (cluster 3 has no
+ * job: removed, its core goes back); cluster 2's job at 30 s takes half
+ * back, by kill: tasks killed on the servers that leave run again, and
+ * both jobs finish. */
+Test(fawkes, shrink_by_kill_requeues_running_tasks, .timeout = 120)
+{
+	struct topo t;
+	char err[512], path[300];
+	cr_assert_eq(topo_load_string(&t, fawkes48, "f.conf", 0, err), 0, "%s", err);
+	snprintf(path, sizeof path, "%s/kill.json", root);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("{\"scaled\": true, \"jobs\": [\n"
+	      " {\"name\": \"big1\", \"cluster\": 1, \"input\": \"1GB\", \"maps\": 600, \"reduces\": 1, \"map_duration\": 20},\n"
+	      " {\"name\": \"big2\", \"cluster\": 2, \"submit\": 30, \"input\": \"1GB\", \"maps\": 600, \"reduces\": 1,"
+	      " \"map_duration\": 20}]}\n", f);
+	fclose(f);
+	struct workload w;
+	struct workload_params wp;
+	workload_params_default(&wp);
+	cr_assert_eq(workload_read(&w, path, &wp, 0, err), 0, "%s", err);
+	static const char *const opts[] = {"policy=td", "grow=tr", "period=5", "tau=0", "clusters=3"};
+	struct run_params p;
+	run_params_default(&p);
+	p.backend = "sim";
+	p.sched_ops = watched();
+	p.scheduler = "fawkes";
+	p.sched_opts = opts;
+	p.nsched_opts = 5;
+	p.results_root = root;
+	p.run_name = "kill";
+	p.quiet = true;
+	memset(seen_over, 0, sizeof seen_over);
+	cr_assert_eq(run_experiment(&t, &w, &p, err), 0, "%s", err);
+	cr_assert_eq(seen_over[0], 38, "alone, cluster 1 takes all but cluster 2's core: %d", seen_over[0]);
+	cr_assert_gt(last.kills, 0);
+	int killed = 0, again = 0;
+	for (int i = 0; i < w.ntasks; i++) {
+		cr_assert_eq(w.tasks[i].state, TASK_DONE);
+		killed += w.tasks[i].kills;
+		again += w.tasks[i].attempts - 1;
+	}
+	cr_assert_eq(killed, last.kills, "every kill the policy asked for was made");
+	cr_assert_eq(again, killed, "and each kill cost one more attempt");
+	workload_free(&w);
+}
+
