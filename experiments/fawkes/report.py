@@ -107,6 +107,47 @@ for p in ["td", "eq", "none"]:
                      f" | {fmt(r['all'])} | {r['reconf']:g} | {'/'.join(map(str, pk))} |")
 lines += ["", "Paper (Fig. 11): 5 reconfigurations under TD; the most loaded cluster takes most servers.", ""]
 
+def makespans(jobs_csv):
+    first, last = {}, {}
+    for r in csv.DictReader(open(jobs_csv)):
+        c, sub, end = int(r["cluster"]), float(r["submit_s"]), float(r["end_s"])
+        first[c] = min(first.get(c, sub), sub)
+        last[c] = max(last.get(c, end), end)
+    return {c: last[c] - first[c] for c in first}
+
+
+lines += ["## Fig. 7: WKLD-B (WC) and WKLD-C (ST), growing with TR or TC", "",
+          "Each cluster's makespan (s, run time: × 10 for the paper's seconds), median over seeds, and the most "
+          "servers it held.", "", "| workload | growth | policy | c-1 | c-2 | c-3 | reconf. | peak servers |",
+          "|---|---|---|---|---|---|---|---|"]
+for wl, app in (("b", "WC"), ("c", "ST")):
+    for g in ("tr", "tc"):
+        for p in ("none", "eq", "td"):
+            fs = runs(f"{X}-{wl}-{g}", p)
+            if not fs:
+                continue
+            ms = [makespans(f) for f in fs]
+            one = [one_run(f) for f in fs]
+            m = [statistics.median([x.get(c, float("nan")) for x in ms]) for c in (1, 2, 3)]
+            pk = [max(o[3].get(c, 0) for o in one) for c in (1, 2, 3)]
+            lines.append(f"| {wl.upper()} ({app}) | {g.upper()} | {p.upper()} | " + " | ".join(f"{x:.1f}" for x in m) +
+                         f" | {statistics.median([o[2] for o in one]):g} | {'/'.join(map(str, pk))} |")
+lines += ["", "Paper (Fig. 7): c-1 unaffected; TD balances c-2 and c-3 for WC with TR and TC and for ST with TC, "
+          "not for ST with TR (core disks).", ""]
+
+fa = runs(X + "-a", "jd")
+if fa:
+    lines += ["## Fig. 6: WKLD-A under JD, growing with TR", "",
+              "Servers per cluster at each period (the clusters' jobs come 100 s apart: 10 s of run time).", "",
+              "| t (s) | c-1 | c-2 | c-3 |", "|---|---|---|---|"]
+    size = defaultdict(dict)
+    for p in csv.DictReader(open(fa[0].replace("-jobs.csv", "-periods.csv"))):
+        size[float(p["t"])][int(p["cluster"])] = int(p["nodes"])
+    for t in sorted(size):
+        lines.append(f"| {t:g} | " + " | ".join(str(size[t].get(c, 0)) for c in (1, 2, 3)) + " |")
+    lines += ["", "Paper (Fig. 6): c-1 takes the 40 idle servers while c-2 loads, is shrunk for c-3, then for "
+              "c-2; c-3 ends with all 60 (of 60).", ""]
+
 lines += ["## Fig. 3a: Sort's overhead on TR and TC servers", ""]
 sort = {}
 for name in ("core", "tr", "tc"):

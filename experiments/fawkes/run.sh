@@ -1,8 +1,10 @@
 #!/bin/sh
 # Reproduce FAWKES's evaluation (seed 003): the weighting policies on WKLD-D
 # (Fig. 9: per-cluster average slowdown, reconfigurations), TD against EQ on
-# WKLD-E (Fig. 11's reconfigurations), and the node types' overhead for Sort
-# (Fig. 3a: 10 core + 10 TR or TC servers against 20 core).
+# WKLD-E (Fig. 11's reconfigurations), None, EQ and TD growing with TR or TC
+# on WKLD-B and C (Fig. 7: per-cluster makespans), the cluster sizes of
+# WKLD-A under JD (Fig. 6), and the node types' overhead for Sort (Fig. 3a:
+# 10 core + 10 TR or TC servers against 20 core).
 #
 #   experiments/fawkes/run.sh [--quick] [--backend emu|sim] [--seeds "1 2 ..."]
 #
@@ -16,7 +18,8 @@
 #
 # Runs: RES/<exp>/fawkes/<policy>-<backend>-s<seed>/ with the policy's log
 # beside it (<run>-periods.csv, <run>-jobs.csv; docs/reproduction.md, FAWKES);
-# exp fawkes-d (WKLD-D), fawkes-e (WKLD-E), fawkes-sort (Fig. 3a).
+# exp fawkes-d (WKLD-D), fawkes-e (WKLD-E), fawkes-{b,c}-{tr,tc} (Fig. 7),
+# fawkes-a (Fig. 6), fawkes-sort (Fig. 3a).
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -44,8 +47,8 @@ fi
 TOPO48=$ROOT/topologies/fawkes-48.conf
 TOPO20=$ROOT/topologies/fawkes-20.conf
 # GENI's scales (bytes x 0.01, times x 0.1): T = 120 s becomes 12 s, and
-# tau = 10 (D in seconds, squared) becomes 10 x 0.1^2.
-SCALE="--data-scale 0.01 --time-scale 0.1"; T=12; TAU=0.1; PCT=100
+# tau = 10 (D in seconds, squared) becomes 10 x 0.1^2 (for T = 60 s too).
+SCALE="--data-scale 0.01 --time-scale 0.1"; T=12; TAU=0.1; TAU60=0.1; PCT=100
 POLICIES="none eq jd dd td pu du ru js jt tt"
 X=fawkes
 if [ $QUICK -eq 1 ]; then
@@ -67,6 +70,7 @@ run() {
     log=$RES/$exp/fawkes/$name-$BACKEND-s$seed
     [ -f "$log/summary.json" ] && [ -f "$log-jobs.csv" ] && return 0
     mkdir -p "$RES/$exp/fawkes"
+    # shellcheck disable=SC2086 # SCALE is words
     "$EMU" run --backend "$BACKEND" --topology "$topo" --generator "$gen" --jobs "$PCT" --seed "$seed" \
         $SCALE --scheduler fawkes --sched-opt period=$T --sched-opt tau=$TAU --sched-opt "log=$log" "$@" \
         --results "$RES" --experiment "$exp" --run "$name-$BACKEND-s$seed" --timeout 100000 --quiet
@@ -86,6 +90,20 @@ for s in $SEEDS; do
         run $X-e "$p" "$s" "$TOPO48" "fawkes:wkld=5" --sched-opt "policy=$p"
     done
 done
+echo "Fig. 7: WKLD-B (WC) and WKLD-C (ST), None, EQ and TD, growing with TR or TC (T = 60 s)"
+for s in $SEEDS; do
+    for w in b:2 c:3; do
+        for g in tr tc; do
+            for p in none eq td; do
+                run $X-${w%%:*}-$g "$p" "$s" "$TOPO48" "fawkes:wkld=${w#*:}" --sched-opt "policy=$p" \
+                    --sched-opt "grow=$g" --sched-opt period=$((T / 2)) --sched-opt tau=$TAU60
+            done
+        done
+    done
+done
+echo "Fig. 6: WKLD-A, JD, TR (T = 60 s)"
+run $X-a jd 1 "$TOPO48" "fawkes:wkld=1" --sched-opt policy=jd --sched-opt grow=tr --sched-opt period=$((T / 2)) \
+    --sched-opt tau=$TAU60
 # Fig. 3a: one 200 GB Sort on 20 servers: all core, or 10 core grown at
 # once (EQ, one cluster, a period of 0.1 s, tau 0) by 10 TR or TC servers.
 echo "Fig. 3a: Sort on 20 core, 10 core + 10 TR, 10 core + 10 TC"
@@ -96,6 +114,7 @@ for cfg in core:20:tc tr:10:tr tc:10:tc; do
     log=$RES/$X-sort/fawkes/$name-$BACKEND-s1
     if [ ! -f "$log-jobs.csv" ]; then
         mkdir -p "$RES/$X-sort/fawkes"
+        # shellcheck disable=SC2086 # SCALE is words
         "$EMU" run --backend "$BACKEND" --topology "$TOPO20" --workload "$SORT" $SCALE --scheduler fawkes \
             --sched-opt policy=eq --sched-opt clusters=1 --sched-opt "core=$core" --sched-opt "grow=$grow" \
             --sched-opt period=0.1 --sched-opt sample=0.1 --sched-opt tau=0 --sched-opt "log=$log" \
