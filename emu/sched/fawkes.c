@@ -14,8 +14,10 @@
  * their mean (JT/TT: the period's completions over the mean waiting);
  * "waiting" tasks are those not started, of queued and of running jobs;
  * a reconfiguration is a period whose targets differ from the last; a
- * cluster whose jobs have all finished is removed (its servers go back as
- * they empty; b^D is not modelled); with None no server ever moves. */
+ * cluster whose jobs have all finished is removed, its servers, core
+ * included, leaving by the shrink mode (by decommission, writing out what
+ * they store at the disk rate stands for b^D); with None no server ever
+ * moves. */
 #include "emu/mrcluster.h"
 #include "emu/sched/fawkes.h"
 #include <math.h>
