@@ -11,7 +11,7 @@
 #   --backend sim   (default) the flow-level simulator, no root
 #   --backend emu   the emulator (root), one seed, WKLD-D at 10% of its jobs
 #   --quick         one seed, WKLD-D and E at 25% of their jobs: RES/fawkesquick-*
-#   --seeds LIST    workload seeds (default 1 2 3)
+#   --seeds LIST    workload seeds (default 1..10)
 #
 # Environment: RES (results root, default results/; given, the report goes to
 # RES/<exp>-report instead of experiments/fawkes/out), OUT, EMU.
@@ -26,7 +26,7 @@ ROOT=$(cd "$HERE/../.." && pwd)
 EMU=${EMU:-$ROOT/build/bin/emu}
 RES_GIVEN=${RES:+1}
 RES=${RES:-$ROOT/results}
-BACKEND=sim; QUICK=0; SEEDS="1 2 3"
+BACKEND=sim; QUICK=0; SEEDS="1 2 3 4 5 6 7 8 9 10"
 while [ $# -gt 0 ]; do
     case "$1" in
     --quick) QUICK=1 ;;
