@@ -589,6 +589,7 @@ static void start_running(struct cluster *c, struct job *j, struct task *t)
 	struct server *s = &c->servers[t->server];
 	res_take(&s->avail, &t->held);
 	count_free(s);
+	s->running++;
 	j->stages[t->stage].running++;
 	if (t->kind == TASK_MAP)
 		j->maps_running++;
@@ -618,6 +619,7 @@ static void stop_running(struct cluster *c, struct job *j, struct task *t)
 		res_give(&c->servers[t->server].avail, &t->held);
 		count_free(&c->servers[t->server]);
 	}
+	c->servers[t->server].running--;
 	j->stages[t->stage].running--;
 	if (t->kind == TASK_MAP)
 		j->maps_running--;

@@ -22,6 +22,7 @@
 struct server {
 	int id, rack, index;      /* global id, rack, index in rack */
 	int containers, free;     /* reference tasks it holds, and could start now */
+	int running;              /* tasks running there */
 	bool alive;
 	int cls;                  /* its class in the topology (topo.cls[]) */
 	double speed;             /* work per second; the reference server's is 1 */

@@ -191,36 +191,78 @@ static void preemptions(struct run *r)
 	}
 }
 
-/* The deadlock breaker of disorder.  When every running task is one that
- * started out of order and still waits for its parents, and was so at the
- * previous heartbeat too (the policy had a round of offers to start
- * something that can end), nothing will end: the one started last (the
- * least work lost) is killed and pending again, and until some task ends
- * the core starts only runnable tasks, so that what runs next can end. */
+static bool stuck(const struct run *r, const struct task *t);
+
+/* Whether parent task p will not end unless something else starts first:
+ * pending, suspended, or itself started out of order and stuck. */
+static bool idle_parent(const struct run *r, const struct task *p)
+{
+	return p->state == TASK_PENDING || p->state == TASK_SUSPENDED ||
+	       (p->state == TASK_RUNNING && p->disordered && !cluster_task_deps_done(&r->c, p) && stuck(r, p));
+}
+
+/* A task started out of order that waits for a parent no one computes
+ * (directly, or through parents that wait so too): it cannot end before
+ * something else starts.  A stage read whole counts while it has tasks
+ * not running. */
+static bool stuck(const struct run *r, const struct task *t)
+{
+	const struct job *j = &r->w->jobs[t->job];
+	const struct stage *s = &j->stages[t->stage];
+	for (int q = 0; q < t->ntdeps; q++)
+		if (idle_parent(r, &r->w->tasks[j->first_task + r->w->tdeps[t->tdep_first + q].task]))
+			return true;
+	for (int p = 0; p < s->nparents; p++) {
+		const struct stage *ps = &j->stages[s->parent[p].stage];
+		if (s->parent[p].kind == EDGE_ONE_TO_ONE) {
+			if (idle_parent(r, stage_task(r->w->tasks, j, s->parent[p].stage, t->sindex)))
+				return true;
+		} else if (s->parent[p].kind != EDGE_TASKS && ps->done + ps->running < ps->ntasks) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The deadlock breaker of disorder.  A server whose every running task
+ * started out of order and waits for a parent no one computes gets nothing
+ * done.  While some server is so, the core starts only runnable tasks, so
+ * that what frees goes to tasks that can end (the parents); when it was so
+ * at the heartbeat before too (the policy had a round of offers), its
+ * waiting task started last (the least work lost) is killed and pending
+ * again.  When nothing else runs, that is the whole cluster's deadlock. */
 static void break_deadlock(struct run *r)
 {
-	int running = 0, w = 0;
-	struct task *last = NULL;
+	int w = 0, ns = r->c.nservers;
+	memset(r->stuck, 0, ns * sizeof *r->stuck);
 	for (int i = 0; i < r->nwaiting; i++) {
 		struct task *t = &r->w->tasks[r->waiting[i]];
 		if (t->state != TASK_RUNNING || !t->disordered || cluster_task_deps_done(&r->c, t))
 			continue;   /* ended, preempted, or its inputs are there: it can end */
 		r->waiting[w++] = t->id;
-		if (!last || t->t_start >= last->t_start)
-			last = t;
+		r->stuck[t->server] += stuck(r, t);
 	}
 	r->nwaiting = w;
-	for (int i = 0; i < r->c.running_jobs; i++)
-		running += sched_running(cluster_active(&r->c, i));
-	bool stuck = w && w == running;
-	if (stuck && r->deadlock_seen) {
-		run_say(r, "deadlock: every running task waits for its parents; killing task %d", last->id);
-		kill_task(r, last, "deadlock");
-		r->deadlock_breaks++;
-		r->c.deps_barred = true;
-		stuck = false;
+	bool any = false;
+	for (int s = 0; s < ns; s++) {
+		bool all = r->stuck[s] && r->stuck[s] == r->c.servers[s].running;
+		any |= all;
+		if (all && r->stuck_seen[s]) {
+			struct task *last = NULL;
+			for (int i = 0; i < r->nwaiting; i++) {
+				struct task *t = &r->w->tasks[r->waiting[i]];
+				if (t->state == TASK_RUNNING && t->server == s && (!last || t->t_start >= last->t_start))
+					last = t;
+			}
+			run_say(r, "deadlock on server %d: its tasks wait for parents not running; killing task %d", s,
+				last->id);
+			kill_task(r, last, "deadlock");
+			r->deadlock_breaks++;
+			all = false;
+		}
+		r->stuck_seen[s] = all;
 	}
-	r->deadlock_seen = stuck;
+	r->c.deps_barred = any;
 }
 
 /* Nothing else for `server`: its suspended tasks resume as they fit, in
@@ -342,7 +384,6 @@ void run_task_done(struct run *r, int server, int task, bool ok, uint64_t bytes,
 	}
 	cluster_finish_task(&r->c, t);
 	r->tasks_done++;
-	r->c.deps_barred = false;   /* something ended: out of order may go on (break_deadlock) */
 	if (!j->stages[t->stage].has_children)
 		place_output(r, t);
 	r->job_ended |= cluster_job_finished(j);
@@ -543,9 +584,11 @@ int run_experiment(const struct topo *t, struct workload *w, const struct run_pa
 	r->attempt_fetched = calloc(nt, sizeof *r->attempt_fetched);
 	r->suspended = calloc(nt, sizeof *r->suspended);
 	r->waiting = calloc(nt, sizeof *r->waiting);
+	r->stuck = calloc(ns, sizeof *r->stuck);
+	r->stuck_seen = calloc(ns, sizeof *r->stuck_seen);
 	if (!r->requested || !r->done_maps || !r->cursor || !r->final_sent || !r->scratch_bytes ||
 	    !r->scratch_holders || !r->scratch_seen || !r->scratch_xfers || !r->attempt_fetched || !r->suspended ||
-	    !r->waiting) {
+	    !r->waiting || !r->stuck || !r->stuck_seen) {
 		snprintf(err, 512, "out of memory");
 		goto out;
 	}
@@ -609,6 +652,8 @@ out:
 	free(r->attempt_fetched);
 	free(r->suspended);
 	free(r->waiting);
+	free(r->stuck);
+	free(r->stuck_seen);
 	if (r->flows_csv)
 		fclose(r->flows_csv);
 	if (r->preemptions_csv)

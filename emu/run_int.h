@@ -134,7 +134,8 @@ struct run {
 	 * started so that are still waiting for their parents (a superset). */
 	unsigned long disorders, deadlock_breaks;
 	int *waiting, nwaiting;
-	bool deadlock_seen;       /* every running task was waiting at the last heartbeat */
+	int *stuck;               /* per server: its tasks stuck at this heartbeat (break_deadlock) */
+	bool *stuck_seen;         /* per server: every running task there was stuck at the last one */
 	bool job_ended;          /* a job finished: jobs that depend on it may arrive */
 	struct rng out_rng;      /* where output replicas go (its own: other draws stay as they were) */
 };

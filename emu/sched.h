@@ -145,11 +145,12 @@ struct sched {
  * offer return a pending task whose parents have not ended.  The core
  * starts it (cluster_task_startable says which tasks it would); it holds
  * its resources and waits for its parents' outputs, and counts as a
- * disorder (summary.json, preemptions.csv).  When every running task is
- * such a wait at two heartbeats in a row, the core kills the one started
- * last and starts only runnable tasks until some task ends (the deadlock
- * breaker, run.c).  Without the call nothing changes: a task starts once
- * runnable (cluster_task_runnable). */
+ * disorder (summary.json, preemptions.csv).  The deadlock breaker (run.c):
+ * while some server's every running task is such a wait for a parent no
+ * one computes, the core starts only runnable tasks; when the server was so
+ * at the heartbeat before too, it kills the one started last there.
+ * Without the call nothing changes: a task starts once runnable
+ * (cluster_task_runnable). */
 static inline void sched_ignore_deps(struct sched *s) { s->c->ignore_deps = true; }
 
 /* A policy or an alias by name; NULL if there is none. */

@@ -13,7 +13,9 @@
  * Online, every `epoch`, on each server whose first waiting task does not
  * fit, Algorithm 1 (notes §4.3): an urgent (allowable waiting time <= eps)
  * or starving (waited >= tau) task suspends the lowest-priority running
- * task it does not depend on; then the first delta of the queue may
+ * task it does not depend on (waited: past its planned start, as the notes
+ * advise when, counted from runnable, with tau = 0.05 s nearly every
+ * waiting task starves and the preemptions explode); then the first delta of the queue may
  * suspend a running task of lower priority (C1), that it does not depend
  * on (C2), by more than rho times the mean priority gap (PP; pp=off is
  * DSPW/oPP).  Only running tasks with more allowable waiting time than an
@@ -669,8 +671,8 @@ static const struct sched_opt dsp_opt_table[] = {
 	SCHED_BOOL_OPT(struct dsp_opts, steal, true, "a server with nothing planned runnable takes another's"),
 	SCHED_CHOICE_OPT(struct dsp_opts, prio_mode, PRIO_PAPER, prio_names,
 			 "Eq. 13's deadline term: paper (w3 x allowable wait) or urgency (w3 / it)"),
-	SCHED_CHOICE_OPT(struct dsp_opts, wait_mode, WAIT_RUNNABLE, wait_names,
-			 "waiting time: since runnable (over suspensions too) or past the planned start"),
+	SCHED_CHOICE_OPT(struct dsp_opts, wait_mode, WAIT_LATENESS, wait_names,
+			 "waiting time: past the planned start, or since runnable (over suspensions too)"),
 	{0},
 };
 

@@ -376,15 +376,16 @@ Test(dsp, dsp_preempts_only_when_the_priority_gap_pays)
 	}
 }
 
-/* The starving rule: a task that waited tau preempts without C1 or PP. */
+/* The starving rule: a task that waited tau since it could start
+ * (wait_mode=runnable) preempts without C1 or PP. */
 Test(dsp, a_starving_task_preempts_without_a_priority_advantage)
 {
-	const char *opts[] = {"period=0"};
+	const char *opts[] = {"period=0", "wait_mode=runnable"};
 	struct topo t;
 	one_server(&t, 1);
 	struct workload w;
 	read_workload(&w, preempt_jobs(false));
-	json_t *s = run(&t, &w, "dsp", NULL, opts, 1, "starving");
+	json_t *s = run(&t, &w, "dsp", NULL, opts, 2, "starving");
 	cr_assert_geq(num(s, "preemptions", "suspends"), 1);
 	cr_assert_eq(num(s, "preemptions", "kills"), 0, "DSP suspends, it never kills");
 	cr_assert_lt(w.tasks[1].t_end, w.tasks[0].t_end);
@@ -456,6 +457,33 @@ Test(dsp, the_deadlock_breaker_kills_a_waiting_child_that_holds_every_slot)
 	cr_assert(ch->kills == 1 && ch->attempts == 2 && !ch->disordered);
 	cr_assert_geq(ch->t_start, par->t_end - 1e-6, "its second attempt after the parent");
 	cr_assert_lt(par->t_start, 1, "the parent started within two heartbeats of the deadlock");
+	json_decref(s);
+	workload_free(&w);
+}
+
+/* Two slots, a chain of three: the child and the grandchild start first
+ * and hold both; the grandchild waits through the child, which waits for
+ * the pending root: the server is stuck, and the breaker frees it. */
+Test(dsp, a_task_waiting_through_a_waiting_parent_counts_as_stuck)
+{
+	static const char chain3[] =
+		"{\"scaled\": true, \"jobs\": [{\"name\": \"c3\", \"input\": \"1MB\", \"stages\": [\n"
+		" {\"name\": \"l1\", \"tasks\": 1, \"work\": 2, \"output\": \"1MB\"},\n"
+		" {\"name\": \"l2\", \"tasks\": 1, \"work\": 1, \"output\": \"1MB\", \"parents\": {\"l1\": \"tasks\"},\n"
+		"  \"task_parents\": [{\"l1\": [0]}]},\n"
+		" {\"name\": \"l3\", \"tasks\": 1, \"work\": 1, \"output\": \"1MB\", \"parents\": {\"l2\": \"tasks\"},\n"
+		"  \"task_parents\": [{\"l2\": [0]}]}]}]}\n";
+	struct topo t;
+	one_server(&t, 2);
+	struct workload w;
+	read_workload(&w, chain3);
+	json_t *s = run(&t, &w, "childfirst", &childfirst, NULL, 0, "chain3");
+	cr_assert_eq(num(s, "jobs_finished", NULL), 1);
+	cr_assert_eq(num(s, "disorders", "starts"), 2);
+	cr_assert_geq(num(s, "disorders", "deadlock_breaks"), 1);
+	cr_assert_geq(w.tasks[1].t_end, w.tasks[0].t_end + 1 - 1e-6);
+	cr_assert_geq(w.tasks[2].t_end, w.tasks[1].t_end + 1 - 1e-6);
+	cr_assert_lt(w.tasks[0].t_start, 1, "the root started within two heartbeats");
 	json_decref(s);
 	workload_free(&w);
 }
