@@ -46,9 +46,10 @@ fi
 # ---- parameters (docs/reproduction.md, "FAWKES") ------------------------------
 TOPO48=$ROOT/topologies/fawkes-48.conf
 TOPO20=$ROOT/topologies/fawkes-20.conf
-# GENI's scales (bytes x 0.01, times x 0.1): T = 120 s becomes 12 s, and
-# tau = 10 (D in seconds, squared) becomes 10 x 0.1^2 (for T = 60 s too).
-SCALE="--data-scale 0.01 --time-scale 0.1"; T=12; TAU=0.1; TAU60=0.1; PCT=100
+# Every duration x 0.1: bytes x 0.01 (GENI's scale) over links at 0.1 of their
+# rates, compute and arrivals x 0.1.  T = 120 s becomes 12 s, and tau = 10 (D
+# in seconds, squared) becomes 10 x 0.1^2 (for T = 60 s too).
+SCALE="--data-scale 0.01 --time-scale 0.1 --rate-scale 0.1"; T=12; TAU=0.1; TAU60=0.1; PCT=100
 POLICIES="none eq jd dd td pu du ru js jt tt"
 X=fawkes
 if [ $QUICK -eq 1 ]; then
