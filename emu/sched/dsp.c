@@ -60,6 +60,11 @@ struct dsp {
 	double last_plan, next_epoch, delta;
 	long epoch_no, requeues_seen;
 	bool idle, any_plan;
+	/* What could make a task startable (an end, a plan, a suspension, a
+	 * requeue) bumps version; a server whose queues had nothing startable
+	 * at this version has nothing now either (empty_at), so its offer
+	 * skips the scan. */
+	unsigned long version, *empty_at;
 };
 
 #define T_MIN 1e-3   /* s: remaining times below this count as this (no division by 0) */
@@ -320,6 +325,7 @@ static int plan(struct sched *s)
 	}
 	d->last_plan = c->now;
 	d->any_plan = true;
+	d->version++;
 	rc = 0;
 out:
 	free(ids);
@@ -342,6 +348,7 @@ static void dsp_tick(struct sched *s)
 		requeues += s->c->w->jobs[i].requeues;
 	if (requeues != d->requeues_seen) {   /* a task pending again may sit behind a cursor */
 		d->requeues_seen = requeues;
+		d->version++;
 		for (int k = 0; k < s->c->nservers; k++)
 			d->queue[k].cur = 0;
 	}
@@ -368,6 +375,10 @@ static struct task *dsp_offer(struct sched *s, int server)
 	struct dsp *d = s->priv;
 	struct cluster *c = s->c;
 	struct list *pr = &d->promoted[server], *q = &d->queue[server];
+	if (d->empty_at[server] == d->version) {
+		d->idle = true;
+		return NULL;
+	}
 	for (int i = 0; i < pr->n; i++) {   /* those that preempted, first */
 		struct task *t = &c->w->tasks[pr->id[i]];
 		if (t->state == TASK_RUNNING || t->state == TASK_DONE) {
@@ -403,7 +414,14 @@ static struct task *dsp_offer(struct sched *s, int server)
 		}
 	}
 	d->idle = true;
+	d->empty_at[server] = d->version;
 	return NULL;
+}
+
+static void dsp_task_finished(struct sched *s, struct task *t)
+{
+	(void)t;
+	((struct dsp *)s->priv)->version++;
 }
 
 /* ---- preemption ----------------------------------------------------------- */
@@ -545,6 +563,8 @@ static int dsp_preempt(struct sched *s, struct preemption *out, int max)
 	for (int k = 0; k < s->c->nservers && n < max; k++)
 		if (s->c->servers[k].alive)
 			n += preempt_server(s, k, out + n, max - n, &considered, &preempting);
+	if (n)
+		d->version++;
 	/* delta follows how much of the plan needed changing (OPEN-9) */
 	if (o->adaptive && considered) {
 		double f = (double)preempting / considered;
@@ -590,10 +610,14 @@ static int dsp_init(struct sched *s)
 	d->queue = calloc(ns, sizeof *d->queue);
 	d->running = calloc(ns, sizeof *d->running);
 	d->promoted = calloc(ns, sizeof *d->promoted);
+	d->empty_at = malloc((ns ? ns : 1) * sizeof *d->empty_at);
 	if (!d->lane_srv || !d->lane_free || !d->plan_srv || !d->plan_at || !d->ran || !d->run_from ||
 	    !d->wait_acc || !d->susp_at || !d->leaf || !d->P || !d->listed || !d->dl || !d->planned ||
-	    !d->prio_epoch || !d->queue || !d->running || !d->promoted || dsp_children(c->w, &d->cfirst, &d->child))
+	    !d->prio_epoch || !d->queue || !d->running || !d->promoted || !d->empty_at ||
+	    dsp_children(c->w, &d->cfirst, &d->child))
 		return -1;
+	for (size_t k = 0; k < ns; k++)
+		d->empty_at[k] = (unsigned long)-1;
 	for (int k = 0, l = 0; k < c->nservers; k++)
 		for (int i = 0; i < (c->servers[k].containers > 1 ? c->servers[k].containers : 1); i++)
 			d->lane_srv[l++] = k;
@@ -636,6 +660,7 @@ static void dsp_destroy(struct sched *s)
 	free(d->dl);
 	free(d->planned);
 	free(d->prio_epoch);
+	free(d->empty_at);
 }
 
 static const char *const solver_names[] = {"auto", "ilp", "h1", NULL};
@@ -686,6 +711,7 @@ const struct sched_ops sched_dsp = {
 	.destroy = dsp_destroy,
 	.job_arrived = dsp_job_arrived,
 	.offer = dsp_offer,
+	.task_finished = dsp_task_finished,
 	.tick = dsp_tick,
 	.preempt = dsp_preempt,
 };
