@@ -26,7 +26,10 @@ static uint64_t capacity(const struct run *r, const struct link_stats *l)
 	return l->cls == LINK_UPLINK ? r->t->uplink.rate : r->t->optical.rate;
 }
 
-/* Busy share of all CPUs since the last call, from /proc/stat. */
+/* Busy share of all CPUs since the last call, from /proc/stat.  Time of
+ * niced processes (nice > 0, /proc/stat's second column) counts as free:
+ * they give way to the emulator's, which run at nice 0 or below, so a
+ * niced build beside a run does not make it machine-limited. */
 static double cpu_busy(struct run *r)
 {
 	FILE *f = fopen("/proc/stat", "r");
@@ -38,7 +41,7 @@ static double cpu_busy(struct run *r)
 	fclose(f);
 	if (n < 4)
 		return 0;
-	unsigned long long total = 0, idle = v[3] + v[4];
+	unsigned long long total = 0, idle = v[3] + v[4] + v[1];
 	for (int i = 0; i < 8; i++)
 		total += v[i];
 	unsigned long long busy = total - idle;
