@@ -38,7 +38,7 @@ struct dsp_opts {
 	double period, epoch;
 	double gamma, w1, w2, w3;
 	double delta, tau, epsilon, rho;
-	bool adaptive, pp, preempt, steal;
+	bool adaptive, pp, preempt, steal, late_urgent;
 	int prio_mode, wait_mode;
 };
 
@@ -513,7 +513,8 @@ static int preempt_server(struct sched *s, int server, struct preemption *out, i
 			struct task *a = &c->w->tasks[A[i]];
 			if (taken[i])
 				continue;
-			bool urgent = allowed(s, a) <= eps || waited(s, a) >= o->tau;
+			double allow = allowed(s, a);
+			bool urgent = (allow <= eps && (o->late_urgent || allow >= 0)) || waited(s, a) >= o->tau;
 			if ((phase == 1 && !urgent) || (phase == 2 && i >= head))
 				continue;
 			if (fits_with(c, a, server, avail))   /* room already: no victim needed */
@@ -689,6 +690,8 @@ static const struct sched_opt dsp_opt_table[] = {
 	SCHED_NUM_OPT(struct dsp_opts, tau, 0.05, 0, INFINITY, 0, "seconds of waiting after which a task preempts regardless"),
 	SCHED_NUM_OPT(struct dsp_opts, epsilon, NAN, 0, INFINITY, SCHED_OPT_AUTO,
 		      "allowable waiting time at or below which a task is urgent (auto: the epoch)"),
+	SCHED_BOOL_OPT(struct dsp_opts, late_urgent, true,
+		       "a task past its level deadline stays urgent (off: only one that can still meet it)"),
 	SCHED_NUM_OPT(struct dsp_opts, rho, 1.2, 1, INFINITY, SCHED_OPT_ABOVE_MIN,
 		      "PP: the priority gap, over the mean gap, must exceed this"),
 	SCHED_BOOL_OPT(struct dsp_opts, pp, true, "the normalised-priority test (off: DSPW/oPP)"),
