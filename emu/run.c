@@ -103,6 +103,15 @@ static int input_source(struct run *r, struct task *t, int server)
 
 static void preempt_log(struct run *r, const struct task *t, const char *op);
 
+/* t waits for its parents' outputs: the deadlock breaker watches it. */
+static void list_waiting(struct run *r, struct task *t)
+{
+	for (int i = 0; i < r->nwaiting; i++)   /* from an earlier attempt or run, not pruned yet */
+		if (r->waiting[i] == t->id)
+			return;
+	r->waiting[r->nwaiting++] = t->id;
+}
+
 static void start_task(struct run *r, struct task *t, int server)
 {
 	/* Out of order (a policy that ignores dependencies): it holds its
@@ -112,11 +121,7 @@ static void start_task(struct run *r, struct task *t, int server)
 	if (t->disordered) {
 		t->disorders++;
 		r->disorders++;
-		bool listed = false;   /* from an earlier attempt, not pruned yet */
-		for (int i = 0; t->disorders > 1 && i < r->nwaiting; i++)
-			listed |= r->waiting[i] == t->id;
-		if (!listed)
-			r->waiting[r->nwaiting++] = t->id;
+		list_waiting(r, t);
 		preempt_log(r, t, "disorder");
 	}
 	if (t->attempts > 1)
@@ -155,6 +160,9 @@ static void resume_task(struct run *r, struct task *t)
 	r->be->resume(r, t, r->p.recovery_s);
 	preempt_log(r, t, "resume");
 	forget_suspended(r, t);
+	/* Suspended while it waited (the breaker pruned it then): it waits again. */
+	if (t->disordered && !cluster_task_deps_done(&r->c, t))
+		list_waiting(r, t);
 }
 
 /* A running task back to pending, to restart from zero (`why`: the log's op). */

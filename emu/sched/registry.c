@@ -8,7 +8,7 @@ extern const struct sched_ops sched_fifo, sched_fair, sched_delay;
 extern const struct sched_ops sched_jobpacker, sched_corral;
 extern const struct sched_ops sched_nas, sched_nas_mts, sched_nas_nott, sched_nas_noadapt, sched_swdelay;
 extern const struct sched_ops sched_dawn;
-extern const struct sched_ops sched_dsp, sched_dsp_nopp, sched_srpt;
+extern const struct sched_ops sched_dsp, sched_dsp_nopp, sched_srpt, sched_aalo, sched_amoeba, sched_natjam;
 extern const struct sched_ops sched_hfs, sched_hds, sched_h_wo_p, sched_h_wo_js, sched_h_wo_dps;
 extern const struct sched_ops sched_tetris, sched_tetris_nodep, sched_tetris_simdep;
 extern const struct sched_ops sched_cobra, sched_cobra_default, sched_srs, sched_drs;
@@ -21,7 +21,7 @@ static const struct sched_ops *const all[] = {
 	&sched_jobpacker, &sched_corral,
 	&sched_nas, &sched_nas_mts, &sched_nas_nott, &sched_nas_noadapt, &sched_swdelay,
 	&sched_dawn,
-	&sched_dsp, &sched_dsp_nopp, &sched_srpt,
+	&sched_dsp, &sched_dsp_nopp, &sched_srpt, &sched_aalo, &sched_amoeba, &sched_natjam,
 	&sched_hfs, &sched_hds, &sched_h_wo_p, &sched_h_wo_js, &sched_h_wo_dps,
 	&sched_tetris, &sched_tetris_nodep, &sched_tetris_simdep,
 	&sched_cobra, &sched_cobra_default, &sched_srs, &sched_drs,

@@ -1,0 +1,259 @@
+/* DSP's (seed 004) remaining baselines: Aalo's D-CLAS queues, Amoeba's
+ * suspend and resume with progress kept, Natjam's victim, and each of them
+ * through the generator's DAGs on the simulator. */
+#include "emu/gen.h"
+#include "emu/run.h"
+#include "emu/sched.h"
+#include "emu/sched/aalo.h"
+#include "tree_fixture.h"
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char root[64], repo[512];
+static void setup(void) { tf_setup(root, sizeof root, "/tmp/emu-dspb-XXXXXX", repo, sizeof repo, NULL, 0); }
+static void teardown(void) { tf_teardown(root); }
+TestSuite(dsp_baselines, .init = setup, .fini = teardown, .timeout = 120);
+
+static void write_file(const char *name, const char *text, char *path, size_t len)
+{
+	snprintf(path, len, "%s/%s", root, name);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void read_workload(struct workload *w, const char *json)
+{
+	char path[300], err[512];
+	write_file("w.json", json, path, sizeof path);
+	struct workload_params wp;
+	workload_params_default(&wp);
+	cr_assert_eq(workload_read(w, path, &wp, 0, err), 0, "%s", err);
+}
+
+static void load_topo(struct topo *t, const char *text)
+{
+	char path[300], err[512];
+	write_file("t.conf", text, path, sizeof path);
+	cr_assert_eq(topo_load(t, path, 0, err), 0, "%s", err);
+}
+
+/* `servers` servers of `slots` slots. */
+static void slot_servers(struct topo *t, int servers, int slots)
+{
+	char text[400];
+	snprintf(text, sizeof text,
+		 "name = \"one\"; racks = 1; servers_per_rack = %d;\n"
+		 "server = { rate = \"1Gbit\"; containers = %d; };\n"
+		 "eps = { uplink_rate = \"1Gbit\"; };\nocs = { enabled = false; };\n",
+		 servers, slots);
+	load_topo(t, text);
+}
+
+static json_t *run(struct topo *t, struct workload *w, const char *sched, const char **opts, int nopts,
+		   const char *name)
+{
+	char err[512], path[400];
+	struct run_params p;
+	run_params_default(&p);
+	p.backend = "sim";
+	p.scheduler = sched;
+	p.sched_opts = opts;
+	p.nsched_opts = nopts;
+	p.results_root = root;
+	p.run_name = name;
+	p.quiet = true;
+	p.recovery_s = 0.5;
+	int rc = run_experiment(t, w, &p, err);
+	cr_assert_geq(rc, 0, "%s", err);
+	snprintf(path, sizeof path, "%s/default/%s/%s/summary.json", root, sched, name);
+	json_error_t je;
+	json_t *s = json_load_file(path, 0, &je);
+	cr_assert_not_null(s, "%s: %s", path, je.text);
+	cr_assert_eq(rc, 0, "%s: stopped early", name);
+	return s;
+}
+
+static double num(json_t *o, const char *a, const char *b)
+{
+	json_t *v = json_object_get(o, a);
+	if (b)
+		v = json_object_get(v, b);
+	cr_assert(json_is_number(v), "no %s.%s", a, b ? b : "");
+	return json_number_value(v);
+}
+
+/* ---- Aalo ------------------------------------------------------------------ */
+
+Test(dsp_baselines, dclas_queues_by_attained_bytes_and_exponential_thresholds)
+{
+	/* The notes' defaults: K = 10, q1 = 10 MB, E = 10. */
+	struct { double bytes; int q; } cases[] = {
+		{0, 0}, {9.99e6, 0}, {10e6, 1}, {99.9e6, 1}, {100e6, 2}, {1e9, 3}, {5e12, 6}, {1e16, 9}, {1e20, 9}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		cr_assert_eq(aalo_queue(cases[i].bytes, 10, 10e6, 10), cases[i].q, "%g bytes", cases[i].bytes);
+	cr_assert_eq(aalo_queue(30e6, 3, 1e6, 2), 2, "the last queue takes the rest");
+	cr_assert_eq(aalo_queue(3e6, 3, 1e6, 2), 2);
+	cr_assert_eq(aalo_queue(1.5e6, 3, 1e6, 2), 1);
+}
+
+/* One slot.  Job A (4 tasks of 1 s, 200 MB output each) arrives first, B
+ * (one task) at 0.5 s.  FIFO would run A's four first; once A's first task
+ * has served 200 MB, A is in queue 2 and B, in queue 0, goes next. */
+Test(dsp_baselines, aalo_demotes_a_served_job_below_a_new_one)
+{
+	static const char jobs[] =
+		"{\"scaled\": true, \"jobs\": [\n"
+		" {\"name\": \"a\", \"input\": \"1MB\", \"stages\": [{\"name\": \"l1\", \"tasks\": 4, \"work\": 1, \"output\": \"800MB\"}]},\n"
+		" {\"name\": \"b\", \"submit\": 0.5, \"input\": \"1MB\", \"stages\": [{\"name\": \"l1\", \"tasks\": 1, \"work\": 1, \"output\": \"1MB\"}]}\n"
+		"]}\n";
+	const char *modes[] = {"interq=weighted", "interq=strict"};
+	for (int m = 0; m < 2; m++) {
+		struct topo t;
+		slot_servers(&t, 1, 1);
+		struct workload w;
+		read_workload(&w, jobs);
+		cr_assert_eq(aalo_queue((double)w.tasks[0].output_bytes, 10, 10e6, 10), 2, "A's first task alone demotes it");
+		char name[16];
+		snprintf(name, sizeof name, "aalo%d", m);
+		json_t *s = run(&t, &w, "aalo", &modes[m], 1, name);
+		cr_assert_eq(num(s, "jobs_finished", NULL), 2);
+		const struct task *a0 = &w.tasks[0], *b = &w.tasks[4];
+		cr_assert_geq(b->t_start, a0->t_end - 1e-6);
+		for (int i = 1; i < 4; i++)
+			cr_assert_geq(w.tasks[i].t_start, b->t_end - 1e-6, "%s: A's task %d after B", modes[m], i);
+		cr_assert_eq(num(s, "preemptions", "suspends") + num(s, "preemptions", "kills"), 0, "Aalo never preempts");
+		json_decref(s);
+		workload_free(&w);
+	}
+}
+
+/* ---- Amoeba ---------------------------------------------------------------- */
+
+/* One slot: a 100 s task holds it; a 1 s task arrives at 5 s.  Amoeba
+ * suspends the long one (the longest remaining), runs the short one, and
+ * resumes the long one where it stopped: it ends about 1 s + the recovery
+ * delay late, not 100 s. */
+Test(dsp_baselines, amoeba_suspends_the_longer_task_and_resumes_it_with_its_progress)
+{
+	static const char jobs[] =
+		"{\"scaled\": true, \"jobs\": [\n"
+		" {\"name\": \"long\", \"input\": \"1MB\", \"stages\": [{\"name\": \"l1\", \"tasks\": 1, \"work\": 100, \"output\": \"1MB\"}]},\n"
+		" {\"name\": \"short\", \"submit\": 5, \"input\": \"1MB\", \"stages\": [{\"name\": \"l1\", \"tasks\": 1, \"work\": 1, \"output\": \"1MB\"}]}\n"
+		"]}\n";
+	struct topo t;
+	slot_servers(&t, 1, 1);
+	struct workload w;
+	read_workload(&w, jobs);
+	json_t *s = run(&t, &w, "amoeba", NULL, 0, "amoeba");
+	const struct task *lng = &w.tasks[0], *sh = &w.tasks[1];
+	cr_assert_eq(num(s, "jobs_finished", NULL), 2);
+	cr_assert_eq(num(s, "preemptions", "suspends"), 1);
+	cr_assert_eq(num(s, "preemptions", "kills"), 0);
+	cr_assert(lng->suspends == 1 && lng->kills == 0 && lng->attempts == 1 && sh->suspends == 0);
+	cr_assert_lt(sh->t_end, 7.5, "the short task ran within an epoch of its arrival");
+	cr_assert_gt(lng->t_end, sh->t_end);
+	cr_assert_geq(lng->t_end, 100 + 1 + 0.5 - 1e-6, "it lost the short task's time and the recovery delay");
+	cr_assert_lt(lng->t_end, 100 + 1 + 0.5 + 1.5, "and no more: its first 5 s were kept");
+	json_decref(s);
+	workload_free(&w);
+}
+
+/* ---- Natjam ---------------------------------------------------------------- */
+
+/* One server of 4 cores, full with three research tasks: r1 (1 core, 100 s),
+ * r2 (2 cores, 100 s), r3 (1 core, 50 s).  A production job (the one with a
+ * deadline: classes=deadline) of a 1-core task arrives at 5 s; any victim
+ * makes room.  The notes' rule takes the one using the most resources (r2),
+ * Natjam's SRT the one of the shortest remaining time (r3). */
+Test(dsp_baselines, natjam_suspends_the_victim_its_rule_names_for_a_production_task)
+{
+	static const char topo[] = "name = \"v\";\n"
+				   "classes = { m = { rate = \"1Gbit\"; cores = 4; mem_gb = 16; }; };\n"
+				   "racks = ( { repeat = 1; servers = { m = 1; }; } );\n"
+				   "eps = { uplink_rate = \"1Gbit\"; };\nocs = { enabled = false; };\n";
+	static const char jobs[] =
+		"{\"scaled\": true, \"jobs\": [\n"
+		" {\"name\": \"r1\", \"input\": \"1MB\", \"stages\": [{\"name\": \"l1\", \"tasks\": 1, \"work\": 100, \"cpu\": 1, \"mem_gb\": 1, \"output\": \"1MB\"}]},\n"
+		" {\"name\": \"r2\", \"input\": \"1MB\", \"stages\": [{\"name\": \"l1\", \"tasks\": 1, \"work\": 100, \"cpu\": 2, \"mem_gb\": 4, \"output\": \"1MB\"}]},\n"
+		" {\"name\": \"r3\", \"input\": \"1MB\", \"stages\": [{\"name\": \"l1\", \"tasks\": 1, \"work\": 50, \"cpu\": 1, \"mem_gb\": 1, \"output\": \"1MB\"}]},\n"
+		" {\"name\": \"p\", \"submit\": 5, \"deadline\": 30, \"input\": \"1MB\", \"stages\": [{\"name\": \"l1\", \"tasks\": 1, \"work\": 1, \"cpu\": 1, \"mem_gb\": 1, \"output\": \"1MB\"}]}\n"
+		"]}\n";
+	struct { const char *victim; int who; } cases[] = {{"victim=notes", 1}, {"victim=srt", 2}};
+	for (int i = 0; i < 2; i++) {
+		struct topo t;
+		load_topo(&t, topo);
+		struct workload w;
+		read_workload(&w, jobs);
+		const char *opts[] = {"classes=deadline", cases[i].victim};
+		char name[16];
+		snprintf(name, sizeof name, "natjam%d", i);
+		json_t *s = run(&t, &w, "natjam", opts, 2, name);
+		cr_assert_eq(num(s, "jobs_finished", NULL), 4);
+		cr_assert_eq(num(s, "preemptions", "suspends"), 1, "%s", cases[i].victim);
+		cr_assert_eq(num(s, "preemptions", "kills"), 0);
+		for (int k = 0; k < 4; k++)
+			cr_assert_eq(w.tasks[k].suspends, k == cases[i].who, "%s: task %d", cases[i].victim, k);
+		cr_assert_lt(w.tasks[3].t_end, 7.5, "the production task ran within an epoch of its arrival");
+		double work = cases[i].who == 2 ? 50 : 100;
+		cr_assert_lt(w.tasks[cases[i].who].t_end, work + 1 + 0.5 + 1.5, "the victim resumed with its progress");
+		json_decref(s);
+		workload_free(&w);
+	}
+}
+
+/* ---- every baseline on the generator's DAGs ------------------------------ */
+
+/* dsp-dag, small, on 2 servers of 4 slots: every job finishes under each;
+ * Aalo starts every task after its parents (checked task by task), Amoeba
+ * and Natjam, which ignore dependencies, do not; Amoeba preempts (Natjam's
+ * research tasks happen not to hold what its production tasks wait for);
+ * only the core's deadlock breaker kills.  Amoeba ran into a deadlock the
+ * breaker did not see here before a resumed waiting task was watched again. */
+Test(dsp_baselines, each_baseline_finishes_the_generated_dags)
+{
+	const char *scheds[] = {"aalo", "amoeba", "natjam"};
+	struct topo t;
+	slot_servers(&t, 2, 4);
+	for (int i = 0; i < 3; i++) {
+		struct synth_params sp;
+		struct workload_params wp;
+		struct workload w;
+		char err[512], name[16];
+		synth_params_default(&sp);
+		workload_params_default(&wp);
+		wp.time_scale = 0.1;
+		sp.seed = 3;
+		sp.njobs = 6;
+		struct gen_opts o = {&sp, true, false, false};
+		cr_assert_eq(gen_workload(&w, "dsp-dag:scale=0.03", &o, &wp, err), 0, "%s", err);
+		snprintf(name, sizeof name, "gen%d", i);
+		json_t *s = run(&t, &w, scheds[i], NULL, 0, name);
+		cr_assert_eq(num(s, "jobs_finished", NULL), 6, "%s", scheds[i]);
+		double starts = num(s, "disorders", "starts");
+		if (i == 0) {
+			cr_assert_eq(starts, 0);
+			for (int v = 0; v < w.ntasks; v++) {
+				const struct task *x = &w.tasks[v];
+				for (int q = 0; q < x->ntdeps; q++) {
+					const struct task *par = &w.tasks[w.jobs[x->job].first_task + w.tdeps[x->tdep_first + q].task];
+					cr_assert_geq(x->t_start, par->t_end - 1e-6, "aalo: task %d before its parent %d", x->id,
+						      par->id);
+				}
+			}
+		} else {
+			cr_assert_gt(starts, 0, "%s", scheds[i]);
+			if (i == 1)
+				cr_assert_gt(num(s, "preemptions", "suspends"), 0, "amoeba");
+			cr_assert_eq(num(s, "preemptions", "kills"), num(s, "disorders", "deadlock_breaks"),
+				     "%s: only the core's breaker kills", scheds[i]);
+		}
+		json_decref(s);
+		workload_free(&w);
+	}
+}
