@@ -65,11 +65,38 @@ struct nas_flags {
 	bool cr_rts;      /* congestion reaction */
 };
 
+/* A job's maps in three orders, so that an offer finds MTS's choice with
+ * a binary search or a short walk instead of a scan of every job's maps
+ * (jobs x maps per offer).  An entry is a map under a key (a server or a
+ * rack holding its block, or 0 for all maps), sorted by key, then input,
+ * then map order; nxt skips entries whose map is no longer pending (nxt ==
+ * self: not known to be; path-compressed).  A map becomes pending again
+ * only by a requeue, which resets nxt. */
+struct nas_ent {
+	uint64_t in;   /* the map's input bytes */
+	int key, map, nxt;
+};
+
+struct nas_list {
+	int n;
+	struct nas_ent *e;
+};
+
+struct nas_idx {
+	int requeues;          /* j->requeues when nxt was reset */
+	bool exact;            /* every input below 2^52: a positive ratio x input grows strictly with it */
+	struct nas_list srv;   /* by server, input descending: the local qualified map */
+	struct nas_list rack;  /* by rack, input ascending: the least rack MapCost */
+	struct nas_list all;   /* input ascending: the least remote MapCost, the smallest map */
+	struct nas_ent mem[];
+};
+
 struct nas_job {
 	double map_since, red_since, cr_since;   /* wait clocks (D^m, D^r), -1 = not waiting */
 	bool delayed;                            /* held back by CR-RTS since its last reduce */
 	double S;                                /* predicted shuffle at the last refresh */
 	int first_pending, requeues;             /* maps before it are not pending (as of j->requeues) */
+	struct nas_idx *idx;                     /* built on the first map request; freed once its maps are done */
 };
 
 struct nas {
@@ -92,17 +119,15 @@ static int nas_class(const struct nas *n, const struct job *j)
 }
 
 /* The cluster-wide inputs of Eqs. 3.3 and 3.5, over the jobs submitted and
- * not finished; O(jobs), only after something changed. */
+ * not finished (cluster_active, in id order); only after something changed. */
 static void refresh(struct nas *n, const struct cluster *c)
 {
 	double sum_s = 0, sum_k = 0;
 	n->s_min = INFINITY;
 	n->s_max = 0;
-	for (int i = 0; i < c->w->njobs; i++) {
-		const struct job *j = &c->w->jobs[i];
-		if (!cluster_job_active(c, j))
-			continue;
-		double S = n->js[i].S = nas_pred_shuffle(&n->k, j);
+	for (int a = 0; a < c->running_jobs; a++) {
+		const struct job *j = cluster_active(c, a);
+		double S = n->js[j->id].S = nas_pred_shuffle(&n->k, j);
 		n->s_min = fmin(n->s_min, S);
 		n->s_max = fmax(n->s_max, S);
 		sum_s += S;
@@ -147,9 +172,222 @@ static bool on_server(const struct task *t, int server)
 	return t->replicas[0] == server || t->replicas[1] == server || t->replicas[2] == server;
 }
 
+static int ent_cmp(const struct nas_ent *x, const struct nas_ent *y, int dir)
+{
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->in != y->in)
+		return x->in < y->in ? -dir : dir;
+	return (x->map > y->map) - (x->map < y->map);
+}
+
+static int ent_asc(const void *a, const void *b) { return ent_cmp(a, b, 1); }
+static int ent_desc(const void *a, const void *b) { return ent_cmp(a, b, -1); }
+
+static void list_reset(struct nas_list *l)
+{
+	for (int i = 0; i < l->n; i++)
+		l->e[i].nxt = i;
+}
+
+static struct nas_idx *idx_of(struct sched *s, struct nas_job *st, const struct job *j)
+{
+	const struct cluster *c = s->c;
+	struct nas_idx *x = st->idx;
+	if (!x) {
+		if (!(x = malloc(sizeof *x + 7 * (size_t)j->nmaps * sizeof x->mem[0])))
+			return NULL;
+		x->exact = true;
+		x->srv = (struct nas_list){0, x->mem};
+		x->rack = (struct nas_list){0, x->mem + 3 * (size_t)j->nmaps};
+		x->all = (struct nas_list){0, x->mem + 6 * (size_t)j->nmaps};
+		for (int i = 0; i < j->nmaps; i++) {
+			const struct task *t = job_map(c->w->tasks, j, i);
+			struct nas_ent e = {.in = t->input_bytes, .map = i};
+			x->exact &= t->input_bytes < (UINT64_C(1) << 52);
+			x->all.e[x->all.n++] = e;
+			for (int k = 0; k < 3; k++) {
+				int r = t->replicas[k];
+				bool srv_dup = false, rack_dup = false;
+				if (r < 0 || r >= c->nservers)
+					continue;
+				for (int p = 0; p < k; p++) {
+					int o = t->replicas[p];
+					srv_dup |= o == r;
+					rack_dup |= o >= 0 && o < c->nservers && cluster_rack_of(c, o) == cluster_rack_of(c, r);
+				}
+				if (!srv_dup)
+					e.key = r, x->srv.e[x->srv.n++] = e;
+				if (!rack_dup)
+					e.key = cluster_rack_of(c, r), x->rack.e[x->rack.n++] = e;
+			}
+		}
+		qsort(x->srv.e, x->srv.n, sizeof x->mem[0], ent_desc);
+		qsort(x->rack.e, x->rack.n, sizeof x->mem[0], ent_asc);
+		qsort(x->all.e, x->all.n, sizeof x->mem[0], ent_asc);
+		x->requeues = j->requeues - 1;
+		st->idx = x;
+	}
+	if (x->requeues != j->requeues) {
+		x->requeues = j->requeues;
+		list_reset(&x->srv);
+		list_reset(&x->rack);
+		list_reset(&x->all);
+	}
+	return x;
+}
+
+/* The first entry at or after e whose map is pending, or l->n. */
+static int list_pending(struct nas_list *l, struct task *tasks, const struct job *j, int e)
+{
+	int r = e;
+	for (;;) {
+		while (r < l->n && l->e[r].nxt != r)
+			r = l->e[r].nxt;
+		if (r >= l->n || job_map(tasks, j, l->e[r].map)->state == TASK_PENDING)
+			break;
+		l->e[r].nxt = r + 1;
+	}
+	while (e < r) {
+		int next = l->e[e].nxt;
+		l->e[e].nxt = r;
+		e = next;
+	}
+	return r;
+}
+
+/* The first pending entry of `key` at or after e, or -1. */
+static int key_pending(struct nas_list *l, struct task *tasks, const struct job *j, int key, int e)
+{
+	e = list_pending(l, tasks, j, e);
+	return e < l->n && l->e[e].key == key ? e : -1;
+}
+
+enum bound { KEY, FITS, BELOW };
+
+/* The first entry past the key's entries (KEY), or past those of the
+ * key whose output exceeds avail (FITS) or whose input is not below `in`
+ * (BELOW) in the input-descending list: as output = ratio x input with
+ * ratio >= 0, both agree with its order. */
+static int list_lower(const struct nas_list *l, int key, enum bound b, double ratio, double avail, uint64_t in)
+{
+	int lo = 0, hi = l->n;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		const struct nas_ent *m = &l->e[mid];
+		bool past = m->key > key ||
+			    (m->key == key && b != KEY && (b == FITS ? ratio * (double)m->in <= avail : m->in < in));
+		if (past)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* MTS's local qualified map: a pending map with a block on `server` whose
+ * predicted output fits in avail, the largest, of equal outputs the first
+ * in map order (what a scan of the job's maps picks); NULL if none. */
+static struct task *local_fit(struct sched *s, struct nas_idx *x, const struct job *j, int server, double ratio,
+			      double avail)
+{
+	struct task *tasks = s->c->w->tasks;
+	struct nas_list *l = &x->srv;
+	int e = key_pending(l, tasks, j, server, list_lower(l, server, FITS, ratio, avail, 0));
+	if (e < 0)
+		return NULL;
+	double out = ratio * (double)l->e[e].in;
+	int best = l->e[e].map;
+	/* The first pending entry of an input is its first in map order; an
+	 * output can still be equal for a smaller input (ratio 0): look on. */
+	for (;;) {
+		int g = list_lower(l, server, BELOW, ratio, avail, l->e[e].in);
+		if (g >= l->n || l->e[g].key != server || ratio * (double)l->e[g].in != out)
+			break;
+		if ((e = key_pending(l, tasks, j, server, g)) < 0 || ratio * (double)l->e[e].in != out)
+			break;
+		if (l->e[e].map < best)
+			best = l->e[e].map;
+	}
+	return job_map(tasks, j, best);
+}
+
+struct mapcost {
+	struct task *t;
+	double cost, out;
+};
+
+/* Keep t as MTS's q if it fits and costs less (gamma x input), of equal
+ * costs if its output is larger, then if it comes first in map order. */
+static void least_cost(struct mapcost *q, struct task *t, double gamma, double ratio, double avail)
+{
+	if (!t)
+		return;
+	double out = ratio * (double)t->input_bytes, cost = gamma * (double)t->input_bytes;
+	if (out <= avail && (!q->t || cost < q->cost ||
+			     (cost == q->cost && (out > q->out || (out == q->out && t->index < q->t->index)))))
+		*q = (struct mapcost){t, cost, out};
+}
+
+/* Algorithm 2 lines 7-16 when no local map qualifies: the qualified map of
+ * least MapCost, else the local map of smallest output, else the smallest
+ * (of equal outputs the first in map order).  With outputs growing
+ * strictly with inputs (x->exact, a positive ratio) smallest output is
+ * smallest input, so the input-ascending lists give each at their first
+ * pending entry of the right locality. */
+static struct task *relaxed_pick(struct sched *s, struct nas_idx *x, const struct job *j, int server,
+				 double ratio, double avail)
+{
+	const struct cluster *c = s->c;
+	struct task *tasks = c->w->tasks;
+	int e = list_pending(&x->all, tasks, j, 0);
+	if (e >= x->all.n)
+		return NULL;
+	struct task *any = job_map(tasks, j, x->all.e[e].map);
+	if (!(ratio * (double)any->input_bytes <= avail)) {   /* none qualifies */
+		struct nas_list *l = &x->srv;
+		struct task *ls = NULL;
+		if (!c->servers[server].alive)
+			return any;
+		for (int k = key_pending(l, tasks, j, server, list_lower(l, server - 1, KEY, 0, 0, 0)); k >= 0;
+		     k = key_pending(l, tasks, j, server, k + 1))
+			if (!ls || l->e[k].in < ls->input_bytes)
+				ls = job_map(tasks, j, l->e[k].map);
+		return ls ? ls : any;
+	}
+	/* The smallest qualified rack-local map (cost 1 x input), then a
+	 * remote one (2 x input) only while it could cost no more. */
+	struct mapcost q = {0};
+	struct nas_list *l = &x->rack;
+	int rack = cluster_rack_of(c, server);
+	for (int k = key_pending(l, tasks, j, rack, list_lower(l, rack - 1, KEY, 0, 0, 0)); k >= 0;
+	     k = key_pending(l, tasks, j, rack, k + 1)) {
+		struct task *t = job_map(tasks, j, l->e[k].map);
+		if (!(ratio * (double)t->input_bytes <= avail))
+			break;
+		if (cluster_locality(c, t, server) == LOCAL_RACK) {
+			least_cost(&q, t, 1, ratio, avail);
+			break;
+		}
+	}
+	for (int k = e; k < x->all.n; k = list_pending(&x->all, tasks, j, k + 1)) {
+		struct task *t = job_map(tasks, j, x->all.e[k].map);
+		if (!(ratio * (double)t->input_bytes <= avail) || (q.t && 2 * (double)t->input_bytes > q.cost))
+			break;
+		if (cluster_locality(c, t, server) == LOCAL_NONE) {
+			least_cost(&q, t, 2, ratio, avail);
+			break;
+		}
+	}
+	return q.t;
+}
+
 /* Algorithm 2 for one job (one "user"): a map, or NULL to skip it.  Until
- * the job has waited D^m only data-local maps count, and a replica check is
- * all it takes (this runs for every skipped job on every offer). */
+ * the job has waited D^m only its local qualified map counts (local_fit:
+ * this runs for every skipped job on every offer); after, lines 7-16
+ * (relaxed_pick).  The scan below is what they stand for, and what runs
+ * when they cannot: no index (out of memory), outputs not strictly
+ * growing with inputs. */
 static struct task *mts(struct sched *s, struct nas *n, struct job *j, int server, double avail)
 {
 	struct nas_job *st = &n->js[j->id];
@@ -158,35 +396,43 @@ static struct task *mts(struct sched *s, struct nas *n, struct job *j, int serve
 	double ratio = nas_ratio(&n->k, j);
 	struct task *lq = NULL, *q = NULL, *ls = NULL, *any = NULL;
 	double lq_out = 0, q_cost = 0, q_out = 0, ls_out = 0, any_out = 0;
-	/* A map that is not pending becomes so again only by a requeue: the
-	 * scan starts past those (the same picks, without revisiting them). */
-	if (st->requeues != j->requeues) {
-		st->requeues = j->requeues;
-		st->first_pending = 0;
-	}
-	while (st->first_pending < j->nmaps && job_map(s->c->w->tasks, j, st->first_pending)->state != TASK_PENDING)
-		st->first_pending++;
-	for (int i = st->first_pending; i < j->nmaps; i++) {
-		struct task *t = job_map(s->c->w->tasks, j, i);
-		if (t->state != TASK_PENDING)
-			continue;
-		double out = ratio * (double)t->input_bytes;
-		bool qual = out <= avail;
-		if (!relaxed) {
-			if (qual && alive && on_server(t, server) && (!lq || out > lq_out))
-				lq = t, lq_out = out;   /* closest to the space: fill it */
-			continue;
+	struct nas_idx *x = idx_of(s, st, j);
+	if (x && alive)
+		lq = local_fit(s, x, j, server, ratio, avail);
+	if (x && relaxed && !lq && x->exact && isnormal(ratio) && ratio > 0 && ratio < 0x1p900)
+		q = relaxed_pick(s, x, j, server, ratio, avail);
+	if (!lq && !q && (relaxed || (alive && !x))) {
+		/* A map that is not pending becomes so again only by a requeue: the
+		 * scan starts past those (the same picks, without revisiting them). */
+		if (st->requeues != j->requeues) {
+			st->requeues = j->requeues;
+			st->first_pending = 0;
 		}
-		enum locality loc = cluster_locality(s->c, t, server);
-		if (loc == LOCAL_NODE && qual && (!lq || out > lq_out))
-			lq = t, lq_out = out;
-		if (loc == LOCAL_NODE && (!ls || out < ls_out))
-			ls = t, ls_out = out;
-		if (!any || out < any_out)
-			any = t, any_out = out;
-		double cost = (loc == LOCAL_NODE ? 0 : loc == LOCAL_RACK ? 1 : 2) * (double)t->input_bytes;
-		if (qual && (!q || cost < q_cost || (cost == q_cost && out > q_out)))
-			q = t, q_cost = cost, q_out = out;
+		while (st->first_pending < j->nmaps &&
+		       job_map(s->c->w->tasks, j, st->first_pending)->state != TASK_PENDING)
+			st->first_pending++;
+		for (int i = st->first_pending; i < j->nmaps; i++) {
+			struct task *t = job_map(s->c->w->tasks, j, i);
+			if (t->state != TASK_PENDING)
+				continue;
+			double out = ratio * (double)t->input_bytes;
+			bool qual = out <= avail;
+			if (!relaxed) {
+				if (qual && alive && on_server(t, server) && (!lq || out > lq_out))
+					lq = t, lq_out = out;   /* closest to the space: fill it */
+				continue;
+			}
+			enum locality loc = cluster_locality(s->c, t, server);
+			if (loc == LOCAL_NODE && qual && (!lq || out > lq_out))
+				lq = t, lq_out = out;
+			if (loc == LOCAL_NODE && (!ls || out < ls_out))
+				ls = t, ls_out = out;
+			if (!any || out < any_out)
+				any = t, any_out = out;
+			double cost = (loc == LOCAL_NODE ? 0 : loc == LOCAL_RACK ? 1 : 2) * (double)t->input_bytes;
+			if (qual && (!q || cost < q_cost || (cost == q_cost && out > q_out)))
+				q = t, q_cost = cost, q_out = out;
+		}
 	}
 	if (lq) {
 		st->map_since = -1;
@@ -312,8 +558,13 @@ static struct task *nas_offer(struct sched *s, int server)
 static void nas_task_finished(struct sched *s, struct task *t)
 {
 	struct nas *n = s->priv;
+	const struct job *j = &s->c->w->jobs[t->job];
 	nas_track_finished(&n->k, s->c, t);
 	n->dirty = true;
+	if (j->maps_done == j->nmaps) {   /* rebuilt if a map is requeued */
+		free(n->js[j->id].idx);
+		n->js[j->id].idx = NULL;
+	}
 }
 
 static void nas_job_arrived(struct sched *s, struct job *j)
@@ -335,6 +586,8 @@ static void nas_destroy(struct sched *s)
 	if (!n)
 		return;
 	nas_track_free(&n->k);
+	for (int i = 0; n->js && i < s->c->w->njobs; i++)
+		free(n->js[i].idx);
 	free(n->js);
 	free(n->order);
 }
