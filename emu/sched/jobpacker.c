@@ -73,6 +73,11 @@ struct jp_agg {
 	int gat_key[2];          /* reduces done + running and requeues when `gat` was counted; -1 = never */
 	int requeues;            /* j->requeues when `pend` was last rebuilt */
 	bool exact;              /* pend = the sum over the counted pairs (else rebuild) */
+	/* small_tail's output of the maps not done, as of maps_done and
+	 * requeues (the only ways a map becomes done or not): asked on every
+	 * held reduce's call, summed once per change. */
+	uint64_t tail_rem;
+	int tail_key[2];
 };
 
 struct jobpacker {
@@ -123,6 +128,7 @@ static struct jp_agg *agg_of(struct sched *s, const struct job *j)
 	a->todo = malloc((j->nmaps ? j->nmaps : 1) * sizeof *a->todo);
 	a->gat = malloc(2 * (size_t)R * sizeof *a->gat);
 	a->gat_key[0] = a->gat_key[1] = -1;
+	a->tail_key[0] = a->tail_key[1] = -1;
 	if (!a->req || !a->attempt || !a->flush || !a->pend || !a->rel || !a->map_in || !a->red_in || !a->todo ||
 	    !a->gat) {
 		agg_free(a);
@@ -371,17 +377,22 @@ static bool gathered(struct sched *s, struct jp_agg *a, const struct job *j, con
  * (GENI online, seed 9: a 4 × 5-rack job sent 45 of its 300 MB over the EPS
  * after its maps, 2 s of shuffle where the circuits need 0.6 s.)  Unless
  * the rack is full of held reduces (rack_held): nothing could run there. */
-static bool small_tail(struct sched *s, const struct job *j, int d)
+static bool small_tail(struct sched *s, struct jp_agg *a, const struct job *j, int d)
 {
 	const struct cluster *c = s->c;
 	const struct jobpacker *jp = s->priv;
-	uint64_t rem = 0;
 	int here = 0, rm = jp->rt.plan.rm[j->id] > 0 ? jp->rt.plan.rm[j->id] : 1;
-	for (int m = 0; m < j->nmaps; m++) {
-		const struct task *t = job_map(c->w->tasks, j, m);
-		if (t->state != TASK_DONE)
-			rem += t->output_bytes;
+	if (a->tail_key[0] != j->maps_done || a->tail_key[1] != j->requeues) {
+		a->tail_rem = 0;
+		for (int m = 0; m < j->nmaps; m++) {
+			const struct task *t = job_map(c->w->tasks, j, m);
+			if (t->state != TASK_DONE)
+				a->tail_rem += t->output_bytes;
+		}
+		a->tail_key[0] = j->maps_done;
+		a->tail_key[1] = j->requeues;
 	}
+	uint64_t rem = a->tail_rem;
 	for (int ri = 0; ri < j->nreduces; ri++) {
 		const struct task *r = job_reduce(c->w->tasks, j, ri);
 		here += r->state == TASK_RUNNING && cluster_rack_of(c, r->server) == d;
@@ -437,7 +448,7 @@ static bool release_ready(struct sched *s, struct task *reduce)
 	 * releasing when one source rack crossed sent the others' smaller
 	 * aggregates over the EPS (GENI batch, 5 seeds: OCS share 52% -> 58%,
 	 * makespan ÷ F-Hybrid 0.68 -> 0.66).  Or when every map is done (flush). */
-	if (!flush && !(every_source_over_e(s, a, d) && (!small_tail(s, j, d) || rack_held(s, d, reduce))))
+	if (!flush && !(every_source_over_e(s, a, d) && (!small_tail(s, a, j, d) || rack_held(s, d, reduce))))
 		return false;
 	/* Release rack d: its aggregates become transfers now, every running
 	 * reduce of the job there fetches in this round. */
