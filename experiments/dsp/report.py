@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""DSP's study: our numbers beside the seed's orderings (seed 004, §V, Figs. 5-7).
+
+    report.py RESULTS_ROOT OUT_DIR [PREFIX]
+
+Reads RESULTS_ROOT/PREFIX-{50,30}/<scheduler>/sim-j<jobs>-s<seed>/ (summary.json,
+jobs.csv, tasks.csv) and the workload beside each run (...-workload.json: the
+DAGs and deadlines), and PREFIXemu-6 when there; writes OUT_DIR/REPORT.md,
+runs.csv (one row a run) and claims.csv.  Every sentence is fixed text; every
+number comes from the runs."""
+import csv, json, os, re, sys
+from collections import defaultdict
+
+ROOT, OUT = sys.argv[1], sys.argv[2]
+PREFIX = sys.argv[3] if len(sys.argv) > 3 else "dsp"
+NAMES = {"dsp": "DSP", "dsp-nopp": "DSPW/oPP", "aalo": "Aalo", "tetris-simdep": "TetrisW/SimDep",
+         "tetris-nodep": "TetrisW/oDep", "amoeba": "Amoeba", "natjam": "Natjam", "srpt": "SRPT"}
+ORDER = list(NAMES)
+NEAR = 0.15   # "≈": within 15% of each other (the notes' caveat: 10-15%)
+
+
+def waiting(d, wpath):
+    """Mean over jobs of the mean over its tasks of the time after it could start
+    (its job arrived and its parents ended) that it did not compute: in the
+    queue, suspended, recovering (notes OPEN-34's first choice)."""
+    try:
+        w = json.load(open(wpath))
+    except (OSError, ValueError):
+        return None
+    tasks = list(csv.DictReader(open(os.path.join(d, "tasks.csv"))))
+    jobs = {r["job"]: float(r["submit_s"]) for r in csv.DictReader(open(os.path.join(d, "jobs.csv")))}
+    byjob = defaultdict(list)
+    for t in tasks:
+        byjob[t["job"]].append(t)
+    per_job = []
+    for jid, ts in byjob.items():
+        spec = w["jobs"][int(jid)]
+        first, off = {}, 0
+        for st in spec["stages"]:
+            first[st["name"]] = off
+            off += st["tasks"]
+        ts.sort(key=lambda t: int(t["task"]))   # job-relative order: stage by stage
+        if len(ts) != off:
+            return None
+        vals = []
+        for k, t in enumerate(ts):
+            if t["state"] != "done":
+                continue
+            st = next(s for s in spec["stages"] if first[s["name"]] <= k < first[s["name"]] + s["tasks"])
+            ready = jobs[jid]
+            tp = st.get("task_parents")
+            if tp:
+                for pst, idx in tp[k - first[st["name"]]].items():
+                    for i in idx:
+                        ready = max(ready, float(ts[first[pst] + i]["end_s"]))
+            vals.append(max(0.0, float(t["end_s"]) - ready - float(t["duration_s"])))
+        if vals:
+            per_job.append(sum(vals) / len(vals))
+    return sum(per_job) / len(per_job) if per_job else None
+
+
+def load_run(d, wpath):
+    try:
+        s = json.load(open(os.path.join(d, "summary.json")))
+    except (OSError, ValueError):
+        return None
+    jobs = list(csv.DictReader(open(os.path.join(d, "jobs.csv"))))
+    done = sum(1 for r in csv.DictReader(open(os.path.join(d, "tasks.csv"))) if r["state"] == "done")
+    try:
+        spec = json.load(open(wpath))["jobs"]
+    except (OSError, ValueError):
+        spec = None
+    met = None
+    if spec is not None:
+        met = sum(1 for r in jobs if r["finished"] == "1" and spec[int(r["job"])].get("deadline") and
+                  float(r["end_s"]) - float(r["submit_s"]) <= spec[int(r["job"])]["deadline"] + 1e-9)
+    ms = s["makespan_s"]
+    return {"partial": bool(s.get("partial")), "stop": s.get("stop_reason", ""), "jobs": s["jobs"],
+            "finished": s["jobs_finished"], "makespan": ms,
+            "tput": done / ms if ms else None,   # tasks/s (Figs. 6b, 7b: tasks/ms)
+            "met_per_min": met / (ms / 60) if ms and met is not None else None,   # §III's definition
+            "disorders": s["disorders"]["starts"], "breaks": s["disorders"]["deadlock_breaks"],
+            "preempt": s["preemptions"]["kills"] + s["preemptions"]["suspends"],
+            "kills": s["preemptions"]["kills"], "suspends": s["preemptions"]["suspends"],
+            "wait": waiting(d, wpath), "wall": s.get("wall_s")}
+
+
+runs = {}   # (servers, jobs, seed, sched) -> row
+for n in (50, 30):
+    base = os.path.join(ROOT, f"{PREFIX}-{n}")
+    if not os.path.isdir(base):
+        continue
+    for sc in os.listdir(base):
+        for name in os.listdir(os.path.join(base, sc)):
+            m = re.fullmatch(r"sim-j(\d+)-s(\d+)", name)
+            d = os.path.join(base, sc, name)
+            if m and os.path.isdir(d):
+                r = load_run(d, d + "-workload.json")
+                if r:
+                    runs[(n, int(m[1]), int(m[2]), sc)] = r
+
+os.makedirs(OUT, exist_ok=True)
+COLS = ["servers", "jobs", "seed", "scheduler", "finished", "makespan", "tput", "met_per_min", "disorders",
+        "breaks", "preempt", "kills", "suspends", "wait", "partial", "stop"]
+with open(os.path.join(OUT, "runs.csv"), "w", newline="") as f:
+    wr = csv.writer(f)
+    wr.writerow(COLS)
+    for (n, j, s, sc), r in sorted(runs.items(), key=lambda kv: (-kv[0][0], kv[0][1], kv[0][2], ORDER.index(kv[0][3]) if kv[0][3] in ORDER else 99)):
+        wr.writerow([n, j, s, sc] + [("" if r[c] is None else round(r[c], 6) if isinstance(r[c], float) else r[c])
+                                      for c in COLS[4:]])
+
+settings = sorted({(n, j) for (n, j, _, _) in runs}, key=lambda x: (-x[0], x[1]))
+seeds = sorted({s for (_, _, s, _) in runs})
+
+
+def val(n, j, s, sc, k):
+    r = runs.get((n, j, s, sc))
+    if not r or r["partial"] or r[k] is None:
+        return None
+    return r[k]
+
+
+def less(a, b):
+    return a is not None and b is not None and a < b
+
+
+def near(a, b):
+    return a is not None and b is not None and abs(a - b) <= NEAR * max(abs(a), abs(b))
+
+
+# The seed's claims: each a test of one seed's runs in one setting.
+def c_makespan(n, j, s):
+    v = [val(n, j, s, sc, "makespan") for sc in ("dsp", "aalo", "tetris-simdep", "tetris-nodep")]
+    return None if None in v else v[0] < v[1] < v[2] < v[3]
+
+
+TIE = 0.005   # "≤" in the relaxed claims: no more than 0.5% above
+
+
+def le(a, b):
+    return a is not None and b is not None and a <= b * (1 + TIE)
+
+
+def c_makespan_ties(n, j, s):
+    v = [val(n, j, s, sc, "makespan") for sc in ("dsp", "aalo", "tetris-simdep", "tetris-nodep")]
+    return None if None in v else le(v[0], v[1]) and le(v[1], v[2]) and v[2] < v[3]
+
+
+def c_tput_ties(n, j, s):
+    d, p, a, nj, sr = (val(n, j, s, sc, "tput") for sc in ("dsp", "dsp-nopp", "amoeba", "natjam", "srpt"))
+    if None in (d, p, a, nj, sr):
+        return None
+    return le(p, d) and p > max(a, nj) and min(a, nj) > sr
+
+
+def c_disorders(n, j, s):
+    v = val(n, j, s, "dsp", "disorders")
+    return None if v is None else v == 0
+
+
+def c_tput(n, j, s):
+    d, p, a, nj, sr = (val(n, j, s, sc, "tput") for sc in ("dsp", "dsp-nopp", "amoeba", "natjam", "srpt"))
+    if None in (d, p, a, nj, sr):
+        return None
+    return d > p > max(a, nj) and min(a, nj) > sr and near(a, nj)
+
+
+def c_preempt(n, j, s):
+    v = [val(n, j, s, sc, "preempt") for sc in ("dsp", "dsp-nopp", "natjam", "amoeba", "srpt")]
+    return None if None in v else v[0] < v[1] < v[2] < v[3] < v[4]
+
+
+def c_wait(n, j, s):
+    d, p, nj, sr, a = (val(n, j, s, sc, "wait") for sc in ("dsp", "dsp-nopp", "natjam", "srpt", "amoeba"))
+    if None in (d, p, nj, sr, a):
+        return None
+    return d < p < min(nj, sr) and max(nj, sr) < a and near(nj, sr)
+
+
+CLAIMS = [("Makespan: DSP < Aalo < TetrisW/SimDep < TetrisW/oDep (Fig. 5)", c_makespan),
+          ("Disorders: DSP = 0 (Figs. 6a, 7a)", c_disorders),
+          ("Throughput (tasks/s; the seed's tasks/ms): DSP > DSPW/oPP > Amoeba ≈ Natjam > SRPT (Figs. 6b, 7b)", c_tput),
+          ("Preemptions: DSP < DSPW/oPP < Natjam < Amoeba < SRPT (Figs. 6d, 7d)", c_preempt),
+          ("Waiting time: DSP < DSPW/oPP < Natjam ≈ SRPT < Amoeba (Figs. 6c, 7c)", c_wait),
+          ("(ours, ties within 0.5% allowed) Makespan: DSP ≤ Aalo ≤ TetrisW/SimDep < TetrisW/oDep", c_makespan_ties),
+          ("(ours, ties within 0.5% allowed, no ≈) Throughput: DSP ≥ DSPW/oPP > Amoeba, Natjam > SRPT", c_tput_ties)]
+
+
+def mean(xs):
+    xs = [x for x in xs if x is not None]
+    return sum(xs) / len(xs) if xs else None
+
+
+def fmt(x, nd=0):
+    return "–" if x is None else f"{x:,.{nd}f}"
+
+
+lines = ["# DSP (seed 004): our runs beside the seed's orderings", "",
+         "Generated by `experiments/dsp/report.py` from the runs under the results root; every number is "
+         "from them (see `experiments/dsp/README.md` for the setup and the choices). Means over the seeds "
+         f"({', '.join(map(str, seeds)) or '–'}); a run stopped early (`partial`) counts in no mean and no claim.", ""]
+
+# Claims table.
+claim_rows = []
+lines += ["## Claims", "",
+          "A claim holds in a setting (servers, jobs) when it holds in at least 2 of its seeds' runs; "
+          "overall, when it holds in every setting. ≈: within 15%.", "",
+          "| claim (seed) | " + " | ".join(f"{n} srv, {j} jobs" for n, j in settings) + " | ours |",
+          "|---|" + "---|" * (len(settings) + 1)]
+for text, fn in CLAIMS:
+    cells, ok_all, known = [], True, True
+    for n, j in settings:
+        res = [fn(n, j, s) for s in seeds]
+        have = [r for r in res if r is not None]
+        k = sum(1 for r in have if r)
+        cells.append(f"{k}/{len(have)}" if have else "–")
+        need = min(2, len(have)) if have else 1
+        if not have:
+            known = False
+        elif k < need:
+            ok_all = False
+        claim_rows.append([text, n, j, k, len(have)])
+    verdict = "holds" if ok_all and known else ("does not hold" if known or not ok_all else "not measured")
+    lines.append(f"| {text} | " + " | ".join(cells) + f" | **{verdict}** |")
+with open(os.path.join(OUT, "claims.csv"), "w", newline="") as f:
+    wr = csv.writer(f)
+    wr.writerow(["claim", "servers", "jobs", "seeds_holding", "seeds"])
+    wr.writerows(claim_rows)
+
+# 30 against 50 servers.
+lines += ["", "30 servers against 50 (the seed: more waiting and more preemptions on EC2's 30), per scheduler, "
+          "means over seeds and job counts run on both:", "",
+          "| scheduler | waiting 50 → 30 (s) | preemptions 50 → 30 | more waiting | more preemptions |",
+          "|---|---|---|---|---|"]
+jobs_both = sorted({j for (n, j) in settings if (50, j) in settings and (30, j) in settings})
+for sc in ORDER:
+    w5 = mean([val(50, j, s, sc, "wait") for j in jobs_both for s in seeds])
+    w3 = mean([val(30, j, s, sc, "wait") for j in jobs_both for s in seeds])
+    p5 = mean([val(50, j, s, sc, "preempt") for j in jobs_both for s in seeds])
+    p3 = mean([val(30, j, s, sc, "preempt") for j in jobs_both for s in seeds])
+    if w5 is None and p5 is None:
+        continue
+    yes = lambda a, b: "–" if a is None or b is None else ("yes" if b > a else "no")
+    lines.append(f"| {NAMES[sc]} | {fmt(w5, 1)} → {fmt(w3, 1)} | {fmt(p5)} → {fmt(p3)} | {yes(w5, w3)} | {yes(p5, p3)} |")
+
+# Per-setting tables.
+METRICS = [("makespan", "makespan (s)", 0), ("tput", "tasks/s", 2), ("met_per_min", "deadline-met jobs/min", 2),
+           ("disorders", "disorders", 0), ("preempt", "preemptions", 0), ("wait", "waiting (s)", 1)]
+for n, j in settings:
+    lines += ["", f"## {n} servers, {j} jobs", "",
+              "| scheduler | jobs done | " + " | ".join(h for _, h, _ in METRICS) + " | kills (breaks) |",
+              "|---|---|" + "---|" * (len(METRICS) + 1)]
+    for sc in ORDER:
+        rs = [runs.get((n, j, s, sc)) for s in seeds]
+        rs = [r for r in rs if r]
+        if not rs:
+            continue
+        ok = [r for r in rs if not r["partial"]]
+        fin = "/".join(f"{r['finished']}{'*' if r['partial'] else ''}" for r in rs)
+        cells = [fmt(mean([r[k] for r in ok]), nd) for k, _, nd in METRICS]
+        kb = f"{fmt(mean([r['kills'] for r in ok]))} ({fmt(mean([r['breaks'] for r in ok]))})"
+        lines.append(f"| {NAMES.get(sc, sc)} | {fin} | " + " | ".join(cells) + f" | {kb} |")
+    lines.append("")
+    lines.append("Jobs done per seed; * a run stopped early (its timeout).")
+
+# The reduced emulated run, if there.
+emu = os.path.join(ROOT, f"{PREFIX}emu-6")
+if os.path.isdir(emu):
+    lines += ["", "## Reduced emulated run (6 servers, 6 jobs of dsp-dag:scale=0.02)", "",
+              "| scheduler | backend | jobs done | makespan (s) | suspends | kills | disorders |", "|---|---|---|---|---|---|---|"]
+    for sc in ("dsp", "amoeba", "natjam", "srpt"):
+        for be in ("emu", "sim"):
+            ds = [x for x in (os.listdir(os.path.join(emu, sc)) if os.path.isdir(os.path.join(emu, sc)) else [])
+                  if x.startswith(be + "-") and os.path.isdir(os.path.join(emu, sc, x))]
+            for x in sorted(ds):
+                r = load_run(os.path.join(emu, sc, x), os.path.join(emu, sc, x) + "-workload.json")
+                if r:
+                    lines.append(f"| {NAMES[sc]} | {be} | {r['finished']} | {fmt(r['makespan'])} | {r['suspends']} | "
+                                 f"{r['kills']} | {r['disorders']} |")
+
+open(os.path.join(OUT, "REPORT.md"), "w").write("\n".join(lines) + "\n")
+print(f"{len(runs)} runs; {os.path.join(OUT, 'REPORT.md')}")
