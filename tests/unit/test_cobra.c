@@ -8,6 +8,7 @@
 #include "emu/run.h"
 #include "emu/sched.h"
 #include "emu/sched/cobra.h"
+#include "simrun_fixture.h"
 #include "tree_fixture.h"
 #include "workload_fixture.h"
 #include <criterion/criterion.h>
@@ -270,16 +271,11 @@ static struct workload *fig2(const char *policy, const char *const *opts, int no
 	workload_params_default(&wp);
 	cr_assert_eq(workload_read(w, path, &wp, 0, err), 0, "%s", err);
 	struct run_params p;
-	run_params_default(&p);
-	p.backend = "sim";
-	p.scheduler = policy;
+	sr_params(&p, root, policy, name);
 	p.sched_opts = opts;
 	p.nsched_opts = nopts;
 	p.slowstart = 1;
-	p.results_root = root;
-	p.run_name = name;
-	p.quiet = true;
-	cr_assert_eq(run_experiment(&t, w, &p, err), 0, "%s", err);
+	json_decref(sr_run(&t, w, &p));
 	return w;
 }
 
@@ -367,13 +363,8 @@ Test(cobra, srs_never_more_than_two_containers)
 	workload_params_default(&wp);
 	cr_assert_eq(workload_read(&w, path, &wp, 0, err), 0, "%s", err);
 	struct run_params p;
-	run_params_default(&p);
-	p.backend = "sim";
-	p.scheduler = "srs";
-	p.results_root = root;
-	p.run_name = "srs";
-	p.quiet = true;
-	cr_assert_eq(run_experiment(&t, &w, &p, err), 0, "%s", err);
+	sr_params(&p, root, "srs", "srs");
+	json_decref(sr_run(&t, &w, &p));
 	for (int j = 0; j < 2; j++) {
 		const struct job *jb = &w.jobs[j];
 		int most = 0;
@@ -460,13 +451,8 @@ Test(cobra, every_lease_policy_finishes_a_dag_with_slowstart)
 		workload_params_default(&wp);
 		cr_assert_eq(workload_read(&w, path, &wp, 0, err), 0, "%s", err);
 		struct run_params p;
-		run_params_default(&p);
-		p.backend = "sim";
-		p.scheduler = names[n];
-		p.results_root = root;
-		p.run_name = "dag";
-		p.quiet = true;
-		cr_assert_eq(run_experiment(&t, &w, &p, err), 0, "%s: %s", names[n], err);
+		sr_params(&p, root, names[n], "dag");
+		json_decref(sr_run(&t, &w, &p));
 		for (int i = 0; i < w.ntasks; i++) {
 			const struct task *x = &w.tasks[i];
 			const struct job *j = &w.jobs[x->job];

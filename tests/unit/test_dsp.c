@@ -6,6 +6,7 @@
 #include "emu/run.h"
 #include "emu/sched.h"
 #include "emu/sched/dsp.h"
+#include "simrun_fixture.h"
 #include "tree_fixture.h"
 #include <criterion/criterion.h>
 #include <jansson.h>
@@ -289,38 +290,17 @@ static void one_server(struct topo *t, int slots)
 	servers_of(t, 1, slots);
 }
 
+/* On the simulator; a suspended task resumes after 0.5 s. */
 static json_t *run(struct topo *t, struct workload *w, const char *sched, const struct sched_ops *ops,
 		   const char **opts, int nopts, const char *name)
 {
-	char err[512], path[400];
 	struct run_params p;
-	run_params_default(&p);
-	p.backend = "sim";
-	p.scheduler = sched;
+	sr_params(&p, root, sched, name);
 	p.sched_ops = ops;
 	p.sched_opts = opts;
 	p.nsched_opts = nopts;
-	p.results_root = root;
-	p.run_name = name;
-	p.quiet = true;
 	p.recovery_s = 0.5;
-	int rc = run_experiment(t, w, &p, err);
-	cr_assert_geq(rc, 0, "%s", err);
-	snprintf(path, sizeof path, "%s/default/%s/%s/summary.json", root, sched, name);
-	json_error_t je;
-	json_t *s = json_load_file(path, 0, &je);
-	cr_assert_not_null(s, "%s: %s", path, je.text);
-	cr_assert_eq(rc, 0, "%s: stopped early (%s)", name, json_string_value(json_object_get(s, "stop_reason")));
-	return s;
-}
-
-static double num(json_t *o, const char *a, const char *b)
-{
-	json_t *v = json_object_get(o, a);
-	if (b)
-		v = json_object_get(v, b);
-	cr_assert(json_is_number(v), "no %s.%s", a, b ? b : "");
-	return json_number_value(v);
+	return sr_run(t, w, &p);
 }
 
 /* A long task holds the one slot; at 5 s a DAG arrives whose root has four
@@ -360,15 +340,15 @@ Test(dsp, dsp_preempts_only_when_the_priority_gap_pays)
 		char name[32];
 		snprintf(name, sizeof name, "pp%d", i);
 		json_t *s = run(&t, &w, cases[i].sched, NULL, opts, 2, name);
-		cr_assert_eq(num(s, "jobs_finished", NULL), 2 + cases[i].second);
-		cr_assert_eq(num(s, "disorders", "starts"), 0, "DSP starts no task before its parents");
+		cr_assert_eq(sr_num(s, "jobs_finished"), 2 + cases[i].second);
+		cr_assert_eq(sr_num(s, "disorders.starts"), 0, "DSP starts no task before its parents");
 		const struct task *lng = &w.tasks[0], *rootT = &w.tasks[1];
 		if (cases[i].suspends) {
 			cr_assert_geq(lng->suspends, 1, "case %d: the long task is suspended", i);
 			cr_assert_lt(rootT->t_end, lng->t_end, "case %d: the root ran first", i);
 			cr_assert_lt(rootT->t_start, 7, "case %d: at the first epoch after its plan", i);
 		} else {
-			cr_assert_eq(num(s, "preemptions", "suspends"), 0, "case %d", i);
+			cr_assert_eq(sr_num(s, "preemptions.suspends"), 0, "case %d", i);
 			cr_assert_geq(rootT->t_start, lng->t_end - 1e-6, "case %d: the root waited", i);
 		}
 		json_decref(s);
@@ -386,8 +366,8 @@ Test(dsp, a_starving_task_preempts_without_a_priority_advantage)
 	struct workload w;
 	read_workload(&w, preempt_jobs(false));
 	json_t *s = run(&t, &w, "dsp", NULL, opts, 2, "starving");
-	cr_assert_geq(num(s, "preemptions", "suspends"), 1);
-	cr_assert_eq(num(s, "preemptions", "kills"), 0, "DSP suspends, it never kills");
+	cr_assert_geq(sr_num(s, "preemptions.suspends"), 1);
+	cr_assert_eq(sr_num(s, "preemptions.kills"), 0, "DSP suspends, it never kills");
 	cr_assert_lt(w.tasks[1].t_end, w.tasks[0].t_end);
 	json_decref(s);
 	workload_free(&w);
@@ -429,10 +409,10 @@ Test(dsp, a_child_started_before_its_parent_waits_for_it)
 	read_workload(&w, chain);
 	json_t *s = run(&t, &w, "childfirst", &childfirst, NULL, 0, "disorder");
 	const struct task *par = &w.tasks[0], *ch = &w.tasks[1];
-	cr_assert_eq(num(s, "jobs_finished", NULL), 1);
-	cr_assert_eq(num(s, "disorders", "starts"), 1);
-	cr_assert_eq(num(s, "disorders", "tasks"), 1);
-	cr_assert_eq(num(s, "disorders", "deadlock_breaks"), 0);
+	cr_assert_eq(sr_num(s, "jobs_finished"), 1);
+	cr_assert_eq(sr_num(s, "disorders.starts"), 1);
+	cr_assert_eq(sr_num(s, "disorders.tasks"), 1);
+	cr_assert_eq(sr_num(s, "disorders.deadlock_breaks"), 0);
 	cr_assert(ch->disordered && ch->disorders == 1 && ch->attempts == 1);
 	cr_assert_lt(ch->t_start, par->t_end, "started before its parent ended");
 	cr_assert_geq(ch->t_end, par->t_end + ch->duration_s - 1e-6, "computed after the parent's output was there");
@@ -450,10 +430,10 @@ Test(dsp, the_deadlock_breaker_kills_a_waiting_child_that_holds_every_slot)
 	read_workload(&w, chain);
 	json_t *s = run(&t, &w, "childfirst", &childfirst, NULL, 0, "deadlock");
 	const struct task *par = &w.tasks[0], *ch = &w.tasks[1];
-	cr_assert_eq(num(s, "jobs_finished", NULL), 1);
-	cr_assert_eq(num(s, "disorders", "starts"), 1, "the first attempt only");
-	cr_assert_eq(num(s, "disorders", "deadlock_breaks"), 1);
-	cr_assert_eq(num(s, "preemptions", "kills"), 1);
+	cr_assert_eq(sr_num(s, "jobs_finished"), 1);
+	cr_assert_eq(sr_num(s, "disorders.starts"), 1, "the first attempt only");
+	cr_assert_eq(sr_num(s, "disorders.deadlock_breaks"), 1);
+	cr_assert_eq(sr_num(s, "preemptions.kills"), 1);
 	cr_assert(ch->kills == 1 && ch->attempts == 2 && !ch->disordered);
 	cr_assert_geq(ch->t_start, par->t_end - 1e-6, "its second attempt after the parent");
 	cr_assert_lt(par->t_start, 1, "the parent started within two heartbeats of the deadlock");
@@ -478,9 +458,9 @@ Test(dsp, a_task_waiting_through_a_waiting_parent_counts_as_stuck)
 	struct workload w;
 	read_workload(&w, chain3);
 	json_t *s = run(&t, &w, "childfirst", &childfirst, NULL, 0, "chain3");
-	cr_assert_eq(num(s, "jobs_finished", NULL), 1);
-	cr_assert_eq(num(s, "disorders", "starts"), 2);
-	cr_assert_geq(num(s, "disorders", "deadlock_breaks"), 1);
+	cr_assert_eq(sr_num(s, "jobs_finished"), 1);
+	cr_assert_eq(sr_num(s, "disorders.starts"), 2);
+	cr_assert_geq(sr_num(s, "disorders.deadlock_breaks"), 1);
 	cr_assert_geq(w.tasks[1].t_end, w.tasks[0].t_end + 1 - 1e-6);
 	cr_assert_geq(w.tasks[2].t_end, w.tasks[1].t_end + 1 - 1e-6);
 	cr_assert_lt(w.tasks[0].t_start, 1, "the root started within two heartbeats");
@@ -503,8 +483,8 @@ Test(dsp, srpt_kills_a_longer_task_for_a_shorter_one)
 	read_workload(&w, jobs);
 	json_t *s = run(&t, &w, "srpt", NULL, NULL, 0, "srpt");
 	const struct task *lng = &w.tasks[0], *sh = &w.tasks[1];
-	cr_assert_eq(num(s, "jobs_finished", NULL), 2);
-	cr_assert_eq(num(s, "preemptions", "kills"), 1);
+	cr_assert_eq(sr_num(s, "jobs_finished"), 2);
+	cr_assert_eq(sr_num(s, "preemptions.kills"), 1);
 	cr_assert(lng->kills == 1 && lng->attempts == 2 && sh->kills == 0);
 	cr_assert_lt(sh->t_end, 7.5, "the short task ran within an epoch of its arrival");
 	cr_assert_geq(lng->t_start, sh->t_end - 1e-6);
@@ -538,8 +518,8 @@ Test(dsp, only_the_dependency_ignoring_baseline_disorders_the_generated_dags)
 		const char *opts[] = {cases[i].opt};
 		snprintf(name, sizeof name, "gen%d", i);
 		json_t *s = run(&t, &w, cases[i].sched, NULL, opts, 1, name);
-		cr_assert_eq(num(s, "jobs_finished", NULL), 6, "%s %s", cases[i].sched, cases[i].opt);
-		double starts = num(s, "disorders", "starts");
+		cr_assert_eq(sr_num(s, "jobs_finished"), 6, "%s %s", cases[i].sched, cases[i].opt);
+		double starts = sr_num(s, "disorders.starts");
 		if (cases[i].disorders) {
 			cr_assert_gt(starts, 0, "%s %s", cases[i].sched, cases[i].opt);
 		} else {

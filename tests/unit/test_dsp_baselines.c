@@ -5,6 +5,7 @@
 #include "emu/run.h"
 #include "emu/sched.h"
 #include "emu/sched/aalo.h"
+#include "simrun_fixture.h"
 #include "tree_fixture.h"
 #include <criterion/criterion.h>
 #include <jansson.h>
@@ -55,37 +56,16 @@ static void slot_servers(struct topo *t, int servers, int slots)
 	load_topo(t, text);
 }
 
+/* On the simulator; a suspended task resumes after 0.5 s. */
 static json_t *run(struct topo *t, struct workload *w, const char *sched, const char **opts, int nopts,
 		   const char *name)
 {
-	char err[512], path[400];
 	struct run_params p;
-	run_params_default(&p);
-	p.backend = "sim";
-	p.scheduler = sched;
+	sr_params(&p, root, sched, name);
 	p.sched_opts = opts;
 	p.nsched_opts = nopts;
-	p.results_root = root;
-	p.run_name = name;
-	p.quiet = true;
 	p.recovery_s = 0.5;
-	int rc = run_experiment(t, w, &p, err);
-	cr_assert_geq(rc, 0, "%s", err);
-	snprintf(path, sizeof path, "%s/default/%s/%s/summary.json", root, sched, name);
-	json_error_t je;
-	json_t *s = json_load_file(path, 0, &je);
-	cr_assert_not_null(s, "%s: %s", path, je.text);
-	cr_assert_eq(rc, 0, "%s: stopped early", name);
-	return s;
-}
-
-static double num(json_t *o, const char *a, const char *b)
-{
-	json_t *v = json_object_get(o, a);
-	if (b)
-		v = json_object_get(v, b);
-	cr_assert(json_is_number(v), "no %s.%s", a, b ? b : "");
-	return json_number_value(v);
+	return sr_run(t, w, &p);
 }
 
 /* ---- Aalo ------------------------------------------------------------------ */
@@ -122,12 +102,12 @@ Test(dsp_baselines, aalo_demotes_a_served_job_below_a_new_one)
 		char name[16];
 		snprintf(name, sizeof name, "aalo%d", m);
 		json_t *s = run(&t, &w, "aalo", &modes[m], 1, name);
-		cr_assert_eq(num(s, "jobs_finished", NULL), 2);
+		cr_assert_eq(sr_num(s, "jobs_finished"), 2);
 		const struct task *a0 = &w.tasks[0], *b = &w.tasks[4];
 		cr_assert_geq(b->t_start, a0->t_end - 1e-6);
 		for (int i = 1; i < 4; i++)
 			cr_assert_geq(w.tasks[i].t_start, b->t_end - 1e-6, "%s: A's task %d after B", modes[m], i);
-		cr_assert_eq(num(s, "preemptions", "suspends") + num(s, "preemptions", "kills"), 0, "Aalo never preempts");
+		cr_assert_eq(sr_num(s, "preemptions.suspends") + sr_num(s, "preemptions.kills"), 0, "Aalo never preempts");
 		json_decref(s);
 		workload_free(&w);
 	}
@@ -152,9 +132,9 @@ Test(dsp_baselines, amoeba_suspends_the_longer_task_and_resumes_it_with_its_prog
 	read_workload(&w, jobs);
 	json_t *s = run(&t, &w, "amoeba", NULL, 0, "amoeba");
 	const struct task *lng = &w.tasks[0], *sh = &w.tasks[1];
-	cr_assert_eq(num(s, "jobs_finished", NULL), 2);
-	cr_assert_eq(num(s, "preemptions", "suspends"), 1);
-	cr_assert_eq(num(s, "preemptions", "kills"), 0);
+	cr_assert_eq(sr_num(s, "jobs_finished"), 2);
+	cr_assert_eq(sr_num(s, "preemptions.suspends"), 1);
+	cr_assert_eq(sr_num(s, "preemptions.kills"), 0);
 	cr_assert(lng->suspends == 1 && lng->kills == 0 && lng->attempts == 1 && sh->suspends == 0);
 	cr_assert_lt(sh->t_end, 7.5, "the short task ran within an epoch of its arrival");
 	cr_assert_gt(lng->t_end, sh->t_end);
@@ -194,9 +174,9 @@ Test(dsp_baselines, natjam_suspends_the_victim_its_rule_names_for_a_production_t
 		char name[16];
 		snprintf(name, sizeof name, "natjam%d", i);
 		json_t *s = run(&t, &w, "natjam", opts, 2, name);
-		cr_assert_eq(num(s, "jobs_finished", NULL), 4);
-		cr_assert_eq(num(s, "preemptions", "suspends"), 1, "%s", cases[i].victim);
-		cr_assert_eq(num(s, "preemptions", "kills"), 0);
+		cr_assert_eq(sr_num(s, "jobs_finished"), 4);
+		cr_assert_eq(sr_num(s, "preemptions.suspends"), 1, "%s", cases[i].victim);
+		cr_assert_eq(sr_num(s, "preemptions.kills"), 0);
 		for (int k = 0; k < 4; k++)
 			cr_assert_eq(w.tasks[k].suspends, k == cases[i].who, "%s: task %d", cases[i].victim, k);
 		cr_assert_lt(w.tasks[3].t_end, 7.5, "the production task ran within an epoch of its arrival");
@@ -234,8 +214,8 @@ Test(dsp_baselines, each_baseline_finishes_the_generated_dags)
 		cr_assert_eq(gen_workload(&w, "dsp-dag:scale=0.03", &o, &wp, err), 0, "%s", err);
 		snprintf(name, sizeof name, "gen%d", i);
 		json_t *s = run(&t, &w, scheds[i], NULL, 0, name);
-		cr_assert_eq(num(s, "jobs_finished", NULL), 6, "%s", scheds[i]);
-		double starts = num(s, "disorders", "starts");
+		cr_assert_eq(sr_num(s, "jobs_finished"), 6, "%s", scheds[i]);
+		double starts = sr_num(s, "disorders.starts");
 		if (i == 0) {
 			cr_assert_eq(starts, 0);
 			for (int v = 0; v < w.ntasks; v++) {
@@ -249,8 +229,8 @@ Test(dsp_baselines, each_baseline_finishes_the_generated_dags)
 		} else {
 			cr_assert_gt(starts, 0, "%s", scheds[i]);
 			if (i == 1)
-				cr_assert_gt(num(s, "preemptions", "suspends"), 0, "amoeba");
-			cr_assert_eq(num(s, "preemptions", "kills"), num(s, "disorders", "deadlock_breaks"),
+				cr_assert_gt(sr_num(s, "preemptions.suspends"), 0, "amoeba");
+			cr_assert_eq(sr_num(s, "preemptions.kills"), sr_num(s, "disorders.deadlock_breaks"),
 				     "%s: only the core's breaker kills", scheds[i]);
 		}
 		json_decref(s);

@@ -8,6 +8,7 @@
 #include "emu/mrcluster.h"
 #include "emu/run.h"
 #include "emu/sched/fawkes.h"
+#include "simrun_fixture.h"
 #include "tree_fixture.h"
 #include "workload_fixture.h"
 #include <criterion/criterion.h>
@@ -367,17 +368,12 @@ static void run_d(struct workload *w, int pct, const char *const *opts, int nopt
 	struct gen_opts go = {&sp, true, false, false};
 	cr_assert_eq(gen_workload(w, "fawkes:wkld=4,span=3600", &go, &wp, err), 0, "%s", err);
 	struct run_params p;
-	run_params_default(&p);
-	p.backend = "sim";
+	sr_params(&p, root, "fawkes", name);
 	p.sched_ops = watched();
-	p.scheduler = "fawkes";
 	p.sched_opts = opts;
 	p.nsched_opts = nopts;
-	p.results_root = root;
-	p.run_name = name;
-	p.quiet = true;
 	memset(seen_over, 0, sizeof seen_over);
-	cr_assert_eq(run_experiment(&t, w, &p, err), 0, "%s", err);
+	json_decref(sr_run(&t, w, &p));
 }
 
 Test(fawkes, none_keeps_every_cluster_on_its_core, .timeout = 120)
@@ -451,17 +447,12 @@ Test(fawkes, shrink_by_kill_requeues_running_tasks, .timeout = 120)
 	cr_assert_eq(workload_read(&w, path, &wp, 0, err), 0, "%s", err);
 	static const char *const opts[] = {"policy=td", "grow=tr", "period=5", "tau=0", "clusters=3"};
 	struct run_params p;
-	run_params_default(&p);
-	p.backend = "sim";
+	sr_params(&p, root, "fawkes", "kill");
 	p.sched_ops = watched();
-	p.scheduler = "fawkes";
 	p.sched_opts = opts;
 	p.nsched_opts = 5;
-	p.results_root = root;
-	p.run_name = "kill";
-	p.quiet = true;
 	memset(seen_over, 0, sizeof seen_over);
-	cr_assert_eq(run_experiment(&t, &w, &p, err), 0, "%s", err);
+	json_decref(sr_run(&t, &w, &p));
 	cr_assert_eq(seen_over[0], 38, "alone, cluster 1 takes all but cluster 2's core: %d", seen_over[0]);
 	cr_assert_gt(last.kills, 0);
 	int killed = 0, again = 0;

@@ -5,6 +5,7 @@
 #include "emu/run.h"
 #include "emu/sched.h"
 #include "../preempt_fixture.h"
+#include "simrun_fixture.h"
 #include "tree_fixture.h"
 #include <criterion/criterion.h>
 #include <jansson.h>
@@ -41,29 +42,10 @@ static json_t *run(struct workload *w, const char *name)
 	workload_params_default(&wp);
 	cr_assert_eq(workload_read(w, path, &wp, 0, err), 0, "%s", err);
 	struct run_params p;
-	run_params_default(&p);
-	p.backend = "sim";
+	sr_params(&p, root, "fair", name);
 	p.sched_ops = px_policy();
-	p.scheduler = "fair";
-	p.results_root = root;
-	p.run_name = name;
-	p.quiet = true;
 	p.recovery_s = 0.7;
-	cr_assert_eq(run_experiment(&t, w, &p, err), 0, "%s", err);
-	snprintf(path, sizeof path, "%s/default/fair/%s/summary.json", root, name);
-	json_error_t je;
-	json_t *s = json_load_file(path, 0, &je);
-	cr_assert_not_null(s, "%s: %s", path, je.text);
-	return s;
-}
-
-static double num(json_t *o, const char *a, const char *b)
-{
-	json_t *v = json_object_get(o, a);
-	if (b)
-		v = json_object_get(v, b);
-	cr_assert(json_is_number(v), "no %s.%s", a, b ? b : "");
-	return json_number_value(v);
+	return sr_run(&t, w, &p);
 }
 
 /* Every byte the reduces read, fetched once: what was fetched, less what
@@ -73,8 +55,8 @@ static void bytes_add_up(json_t *s, const struct workload *w)
 	uint64_t want_bytes = 0;
 	for (int i = 0; i < w->ntasks; i++)
 		want_bytes += w->tasks[i].kind == TASK_REDUCE ? w->tasks[i].input_bytes : 0;
-	double got = num(s, "agent_bytes", "shuffle_network") + num(s, "agent_bytes", "shuffle_local") -
-		     num(s, "agent_bytes", "shuffle_discarded");
+	double got = sr_num(s, "agent_bytes.shuffle_network") + sr_num(s, "agent_bytes.shuffle_local") -
+		     sr_num(s, "agent_bytes.shuffle_discarded");
 	cr_assert_eq((uint64_t)got, want_bytes, "fetched %.0f, the reduces read %llu", got, (unsigned long long)want_bytes);
 }
 
@@ -101,8 +83,8 @@ Test(preempt, a_killed_map_restarts_from_zero)
 	px_nwants = 1;
 	px_wants[0] = (struct px_want){.job = -1, .victim = -1, .op = PREEMPT_KILL, .kind = TASK_MAP, .at = 0.1};
 	json_t *s = run(&w, "kill-map");
-	cr_assert_eq(num(s, "jobs_finished", NULL), 2);
-	cr_assert_eq(num(s, "preemptions", "kills"), 1);
+	cr_assert_eq(sr_num(s, "jobs_finished"), 2);
+	cr_assert_eq(sr_num(s, "preemptions.kills"), 1);
 	const struct task *t = &w.tasks[px_wants[0].victim];
 	cr_assert_eq(t->kills, 1);
 	cr_assert_eq(t->attempts, 2);
@@ -119,9 +101,9 @@ Test(preempt, a_killed_reduce_fetches_again_and_no_byte_counts_twice)
 	px_nwants = 1;
 	px_wants[0] = (struct px_want){.job = -1, .victim = -1, .op = PREEMPT_KILL, .kind = TASK_REDUCE, .maps_done = 1, .at = 0};
 	json_t *s = run(&w, "kill-reduce");
-	cr_assert_eq(num(s, "jobs_finished", NULL), 2);
+	cr_assert_eq(sr_num(s, "jobs_finished"), 2);
 	cr_assert_eq(w.tasks[px_wants[0].victim].kills, 1);
-	cr_assert_gt(num(s, "agent_bytes", "shuffle_discarded"), 0, "it had fetched something");
+	cr_assert_gt(sr_num(s, "agent_bytes.shuffle_discarded"), 0, "it had fetched something");
 	bytes_add_up(s, &w);
 	json_decref(s);
 	workload_free(&w);
@@ -133,8 +115,8 @@ Test(preempt, a_suspended_map_ends_after_its_work_its_pause_and_the_recovery_del
 	px_nwants = 1;
 	px_wants[0] = (struct px_want){.job = -1, .victim = -1, .op = PREEMPT_SUSPEND, .kind = TASK_MAP, .at = 0.1};
 	json_t *s = run(&w, "suspend-map");
-	cr_assert_eq(num(s, "jobs_finished", NULL), 2);
-	cr_assert_eq(num(s, "preemptions", "suspends"), 1);
+	cr_assert_eq(sr_num(s, "jobs_finished"), 2);
+	cr_assert_eq(sr_num(s, "preemptions.suspends"), 1);
 	const struct task *t = &w.tasks[px_wants[0].victim];
 	cr_assert(t->suspends == 1 && t->attempts == 1 && t->kills == 0);
 	double back = resumed_at("suspend-map", t->id);
@@ -157,10 +139,10 @@ Test(preempt, a_reduce_suspended_while_fetching_resumes_its_transfers)
 	px_nwants = 1;
 	px_wants[0] = (struct px_want){.job = -1, .victim = -1, .op = PREEMPT_SUSPEND, .kind = TASK_REDUCE, .maps_done = 0.5, .at = 0};
 	json_t *s = run(&w, "suspend-reduce");
-	cr_assert_eq(num(s, "jobs_finished", NULL), 2);
+	cr_assert_eq(sr_num(s, "jobs_finished"), 2);
 	const struct task *t = &w.tasks[px_wants[0].victim];
 	cr_assert(t->suspends == 1 && t->attempts == 1);
-	cr_assert_eq(num(s, "agent_bytes", "shuffle_discarded"), 0, "a suspension keeps what it fetched");
+	cr_assert_eq(sr_num(s, "agent_bytes.shuffle_discarded"), 0, "a suspension keeps what it fetched");
 	cr_assert_geq(t->t_end, resumed_at("suspend-reduce", t->id) + 0.7 - 1e-6);
 	bytes_add_up(s, &w);
 	json_decref(s);
@@ -186,15 +168,10 @@ Test(preempt, fair_share_preemption_serves_the_short_jobs_sooner)
 		cr_assert_eq(workload_read(&w, "workloads/preempt.json", &wp, 0, err), 0, "%s", err);
 		const char *opts[] = {modes[m], "preempt_timeout=2"};
 		struct run_params p;
-		run_params_default(&p);
-		p.backend = "sim";
-		p.scheduler = "fair";
+		sr_params(&p, root, "fair", modes[m]);
 		p.sched_opts = opts;
 		p.nsched_opts = 2;
-		p.results_root = root;
-		p.run_name = modes[m];
-		p.quiet = true;
-		cr_assert_eq(run_experiment(&t, &w, &p, err), 0, "%s", err);
+		json_decref(sr_run(&t, &w, &p));
 		batch[m] = w.jobs[0].t_end - w.jobs[0].submit_s;
 		queries[m] = fmax(w.jobs[1].t_end - w.jobs[1].submit_s, w.jobs[2].t_end - w.jobs[2].submit_s);
 		count[m] = 0;

@@ -4,6 +4,7 @@
 #include "emu/run.h"
 #include "emu/sched.h"
 #include "../ocs_log_fixture.h"
+#include "simrun_fixture.h"
 #include "tree_fixture.h"
 #include <criterion/criterion.h>
 #include <jansson.h>
@@ -61,31 +62,12 @@ static json_t *sim_run(const struct topo *t, struct workload *w, const char *sch
 		       void (*tweak)(struct run_params *))
 {
 	struct run_params p;
-	char err[512];
-	run_params_default(&p);
-	p.backend = "sim";
-	p.scheduler = sched;
-	p.results_root = root;
-	p.run_name = name;
-	p.quiet = true;
+	sr_params(&p, root, sched, name);
 	p.seed = 4;
 	p.elephant_bytes = (uint64_t)(1.125e9 * 0.01);
 	if (tweak)
 		tweak(&p);
-	cr_assert_eq(run_experiment(t, w, &p, err), 0, "%s: %s", sched, err);
-	char path[300];
-	snprintf(path, sizeof path, "%s/default/%s/%s/summary.json", root, sched, name);
-	json_error_t je;
-	json_t *s = json_load_file(path, 0, &je);
-	cr_assert_not_null(s, "%s: %s", path, je.text);
-	return s;
-}
-
-static double num(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	cr_assert(json_is_number(v), "no number '%s'", key);
-	return json_number_value(v);
+	return sr_run(t, w, &p);
 }
 
 static char *slurp(const char *path)
@@ -142,7 +124,7 @@ Test(simrun, same_seed_same_results_byte_for_byte)
 		char name[16];
 		snprintf(name, sizeof name, "det%d", k);
 		json_t *s = sim_run(&t, &w, "jobpacker", name, NULL);
-		cr_assert_eq(num(s, "jobs_finished"), 20);
+		cr_assert_eq(sr_num(s, "jobs_finished"), 20);
 		json_decref(s);
 		workload_free(&w);
 		for (int i = 0; i < 5; i++) {
@@ -176,7 +158,7 @@ Test(simrun, ocs_dark_time_in_virtual_time)
 	struct workload w;
 	synth(&w, 20, 4);
 	json_t *s = sim_run(&t, &w, "jobpacker", "dark", slow_ocs);
-	cr_assert_gt(num(json_object_get(s, "ocs"), "reconfigurations"), 0);
+	cr_assert_gt(sr_num(s, "ocs.reconfigurations"), 0);
 	json_decref(s);
 	workload_free(&w);
 	char path[300];
@@ -213,9 +195,9 @@ Test(simrun, every_scheduler_finishes_a_batch)
 		struct workload w;
 		synth(&w, 15, 5);
 		json_t *s = sim_run(&t, &w, names[i], "batch", NULL);
-		cr_assert_eq(num(s, "jobs_finished"), 15, "%s", names[i]);
-		cr_assert_gt(num(s, "makespan_s"), 1, "%s", names[i]);
-		cr_assert_gt(num(s, "cross_rack_bytes"), 0, "%s", names[i]);
+		cr_assert_eq(sr_num(s, "jobs_finished"), 15, "%s", names[i]);
+		cr_assert_gt(sr_num(s, "makespan_s"), 1, "%s", names[i]);
+		cr_assert_gt(sr_num(s, "cross_rack_bytes"), 0, "%s", names[i]);
 		json_decref(s);
 		workload_free(&w);
 	}
@@ -237,7 +219,7 @@ Test(simrun, a_mixed_cluster_packs_by_resources_and_computes_at_each_class_speed
 			for (int st = 0; st < w.jobs[j].nstages; st++)
 				w.jobs[j].stages[st].ask = res_of(6, 2, 0);
 		json_t *s = sim_run(&t, &w, names[i], "mixed", NULL);
-		cr_assert_eq(num(s, "jobs_finished"), 15, "%s", names[i]);
+		cr_assert_eq(sr_num(s, "jobs_finished"), 15, "%s", names[i]);
 		json_decref(s);
 		int on_fast = 0, most[64] = {0};
 		for (int k = 0; k < w.ntasks; k++) {
@@ -277,8 +259,8 @@ static void every_byte_read_once(json_t *s, const struct workload *w, const char
 	uint64_t want = 0;
 	for (int i = 0; i < w->ntasks; i++)
 		want += w->tasks[i].kind == TASK_REDUCE ? w->tasks[i].input_bytes : 0;
-	double fetched = num(json_object_get(s, "agent_bytes"), "shuffle_network") +
-			 num(json_object_get(s, "agent_bytes"), "shuffle_local");
+	double fetched = sr_num(s, "agent_bytes.shuffle_network") +
+			 sr_num(s, "agent_bytes.shuffle_local");
 	cr_assert_eq((uint64_t)fetched, want, "%s: %.0f bytes fetched, tasks read %llu", sched, fetched,
 		     (unsigned long long)want);
 }
@@ -298,7 +280,7 @@ Test(simrun, stages_run_in_dag_order_and_every_byte_is_read_once)
 		struct workload w;
 		load_workload(&w, "workloads/dag.json");
 		json_t *s = sim_run(&t, &w, names[n], "dag", NULL);
-		cr_assert_eq(num(s, "jobs_finished"), 3, "%s", names[n]);
+		cr_assert_eq(sr_num(s, "jobs_finished"), 3, "%s", names[n]);
 		double dep_end = 0;
 		for (int i = 0; i < w.ntasks; i++) {
 			const struct task *x = &w.tasks[i];
@@ -343,7 +325,7 @@ Test(simrun, a_child_job_reads_its_parents_output_where_it_was_written)
 		struct workload w;
 		load_workload(&w, "workloads/chain.json");
 		json_t *s = sim_run(&t, &w, "delay", copies == 1 ? "one" : "three", copies == 1 ? NULL : three_copies);
-		cr_assert_eq(num(s, "jobs_finished"), 4);
+		cr_assert_eq(sr_num(s, "jobs_finished"), 4);
 		json_decref(s);
 		const struct job *score = &w.jobs[3];
 		cr_assert_eq(score->lineage_bytes, w.jobs[2].output_bytes + w.jobs[0].output_bytes);
@@ -413,7 +395,7 @@ Test(simrun, a_task_starts_after_the_parent_tasks_it_lists)
 		struct workload w;
 		load_workload(&w, "workloads/taskdag.json");
 		json_t *s = sim_run(&t, &w, names[n], "taskdag", NULL);
-		cr_assert_eq(num(s, "jobs_finished"), 2, "%s", names[n]);
+		cr_assert_eq(sr_num(s, "jobs_finished"), 2, "%s", names[n]);
 		int listed = 0;
 		for (int i = 0; i < w.ntasks; i++) {
 			const struct task *x = &w.tasks[i];
@@ -461,7 +443,7 @@ Test(simrun, jobpacker_uses_the_ocs_fair_does_not)
 		struct workload w;
 		synth(&w, 20, 4);
 		json_t *s = sim_run(&t, &w, names[k], "share", NULL);
-		share[k] = num(s, "ocs_share");
+		share[k] = sr_num(s, "ocs_share");
 		json_decref(s);
 		workload_free(&w);
 	}
@@ -486,7 +468,7 @@ Test(simrun, ocs_early_reconfiguration)
 		struct workload w;
 		synth(&w, 20, 4);
 		json_t *s = sim_run(&t, &w, "jobpacker", k ? "early" : "periodic", k ? early_ocs : NULL);
-		makespan[k] = num(s, "makespan_s");
+		makespan[k] = sr_num(s, "makespan_s");
 		cr_assert_str_eq(json_string_value(json_object_get(json_object_get(s, "parameters"), "ocs_reconfig")),
 				 k ? "early" : "periodic");
 		json_decref(s);
@@ -535,7 +517,7 @@ Test(simrun, copiers_bound_every_moving_fetch_circuit_transfers_too)
 			json_t *s = sim_run(&t, &w, "jobpacker", name, paper_copiers);
 			cr_assert_eq(json_integer_value(json_object_get(json_object_get(s, "parameters"), "copiers")),
 				     copiers[k]);
-			makespan[h][k] = num(s, "makespan_s");
+			makespan[h][k] = sr_num(s, "makespan_s");
 			json_decref(s);
 			workload_free(&w);
 		}
@@ -678,8 +660,8 @@ Test(simrun, a_circuit_transfer_in_the_dark_leaves_its_copier_free)
 	/* The summary's fetch times are flows.csv's, per class. */
 	json_t *fc = json_object_get(json_object_get(sum, "fetch_time"), "circuit_eligible");
 	cr_assert_eq(json_integer_value(json_object_get(fc, "fetches")), circuit);
-	cr_assert_float_eq(num(fc, "wait_mean_s"), circuit_wait / circuit, 1e-3);
-	cr_assert_gt(num(fc, "wait_mean_s"), 0.05, "circuit transfers should wait for their circuits");
+	cr_assert_float_eq(sr_num(fc, "wait_mean_s"), circuit_wait / circuit, 1e-3);
+	cr_assert_gt(sr_num(fc, "wait_mean_s"), 0.05, "circuit transfers should wait for their circuits");
 	json_decref(sum);
 }
 

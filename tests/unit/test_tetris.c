@@ -4,6 +4,7 @@
  * on the simulator against Fair. */
 #include "emu/run.h"
 #include "emu/sched/tetris.h"
+#include "simrun_fixture.h"
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -401,17 +402,8 @@ static double makespan(const char *policy, double *jct_a)
 		      " {\"name\": \"B\", \"input\": 1000, \"maps\": 4, \"map_duration\": 10, \"cpu\": 1, \"mem_gb\": 1}\n"
 		      "]}\n");
 	struct run_params p;
-	run_params_default(&p);
-	p.backend = "sim";
-	p.scheduler = policy;
-	p.results_root = dir;
-	p.run_name = "r";
-	p.quiet = true;
-	cr_assert_eq(run_experiment(&t, &w, &p, err), 0, "%s: %s", policy, err);
-	snprintf(path, sizeof path, "%s/default/%s/r/summary.json", dir, policy);
-	json_error_t je;
-	json_t *s = json_load_file(path, 0, &je);
-	cr_assert_not_null(s, "%s: %s", path, je.text);
+	sr_params(&p, dir, policy, "r");
+	json_t *s = sr_run(&t, &w, &p);
 	double ms = json_number_value(json_object_get(s, "makespan_s"));
 	*jct_a = w.jobs[0].t_end - w.jobs[0].submit_s;
 	json_decref(s);
@@ -425,7 +417,7 @@ static double makespan(const char *policy, double *jct_a)
  * before its parents end, oDep does (disorders) and still finishes. */
 static json_t *dag_run(const char *dir, const char *policy)
 {
-	char err[512], path[600];
+	char err[512];
 	struct topo t;
 	cr_assert_eq(topo_load_string(&t,
 				      "classes = { m = { rate = \"1Gbit\"; cores = 4; mem_gb = 16; }; };\n"
@@ -435,18 +427,9 @@ static json_t *dag_run(const char *dir, const char *policy)
 	struct workload w;
 	read_json(&w, dag);
 	struct run_params p;
-	run_params_default(&p);
-	p.backend = "sim";
-	p.scheduler = policy;
-	p.results_root = dir;
-	p.run_name = "r";
-	p.quiet = true;
-	cr_assert_eq(run_experiment(&t, &w, &p, err), 0, "%s: %s", policy, err);
+	sr_params(&p, dir, policy, "r");
+	json_t *s = sr_run(&t, &w, &p);
 	workload_free(&w);
-	snprintf(path, sizeof path, "%s/default/%s/r/summary.json", dir, policy);
-	json_error_t je;
-	json_t *s = json_load_file(path, 0, &je);
-	cr_assert_not_null(s, "%s: %s", path, je.text);
 	cr_assert_eq(json_integer_value(json_object_get(s, "jobs_finished")), 1, "%s", policy);
 	return s;
 }
@@ -491,16 +474,11 @@ static double fig2_tetris(const char *latency)
 		      "]}\n");
 	const char *opts[] = {latency};
 	struct run_params p;
-	run_params_default(&p);
-	p.backend = "sim";
-	p.scheduler = "tetris";
+	sr_params(&p, dir, "tetris", "r");
 	p.sched_opts = opts;
 	p.nsched_opts = 1;
 	p.slowstart = 1;
-	p.results_root = dir;
-	p.run_name = "r";
-	p.quiet = true;
-	cr_assert_eq(run_experiment(&t, &w, &p, err), 0, "%s", err);
+	json_decref(sr_run(&t, &w, &p));
 	double jrt = w.jobs[0].t_end - w.jobs[0].submit_s;
 	workload_free(&w);
 	snprintf(path, sizeof path, "rm -rf '%s'", dir);

@@ -5,6 +5,7 @@
 #include "emu/web/live.h"
 #include "emu/web/replay.h"
 #include "web_fixture.h"
+#include "simrun_fixture.h"
 #include "tree_fixture.h"
 #include <criterion/criterion.h>
 #include <math.h>
@@ -39,23 +40,6 @@ static double at_7_5(const struct run *r)
 }
 
 static const struct backend_ops fake_be = {.name = "fake", .wallclock = false, .now = at_7_5};
-
-static json_t *get(json_t *o, const char *path)
-{
-	char buf[128], *save;
-	snprintf(buf, sizeof buf, "%s", path);
-	for (char *k = strtok_r(buf, ".", &save); k && o; k = strtok_r(NULL, ".", &save))
-		o = json_is_array(o) ? json_array_get(o, atoi(k)) : json_object_get(o, k);
-	cr_assert_not_null(o, "no %s", path);
-	return o;
-}
-
-static double num(json_t *o, const char *path)
-{
-	json_t *v = get(o, path);
-	cr_assert(json_is_number(v), "%s is not a number", path);
-	return json_number_value(v);
-}
 
 /* A run's state set by hand: 3 racks (tiny.conf), two jobs, two links. */
 struct fake {
@@ -134,47 +118,47 @@ Test(web, snapshot_is_a_pure_function_of_the_run)
 	free(s);
 	json_decref(back);
 
-	cr_assert_str_eq(json_string_value(get(a, "mode")), "live");
-	cr_assert_float_eq(num(a, "t"), 7.5, 1e-9);
-	cr_assert_str_eq(json_string_value(get(a, "backend")), "fake");
-	cr_assert_str_eq(json_string_value(get(a, "topology")), "tiny");
-	cr_assert_eq(num(a, "racks"), 3);
+	cr_assert_str_eq(json_string_value(sr_get(a, "mode")), "live");
+	cr_assert_float_eq(sr_num(a, "t"), 7.5, 1e-9);
+	cr_assert_str_eq(json_string_value(sr_get(a, "backend")), "fake");
+	cr_assert_str_eq(json_string_value(sr_get(a, "topology")), "tiny");
+	cr_assert_eq(sr_num(a, "racks"), 3);
 	/* OCS: what the mirror holds */
-	cr_assert_eq(json_array_size(get(a, "ocs.circuits")), 1);
-	cr_assert_eq(num(a, "ocs.circuits.0.src"), 0);
-	cr_assert_eq(num(a, "ocs.circuits.0.dst"), 2);
-	cr_assert_eq(json_array_size(get(a, "ocs.matching")), 2);
-	cr_assert_eq(num(a, "ocs.demand.0.2"), 5000);
-	cr_assert_eq(num(a, "ocs.demand.2.0"), 4000);
-	cr_assert_eq(num(a, "ocs.demand.1.1"), 0);
-	cr_assert_float_eq(num(a, "ocs.dark.0.dark_s"), 0.012, 1e-9);
+	cr_assert_eq(json_array_size(sr_get(a, "ocs.circuits")), 1);
+	cr_assert_eq(sr_num(a, "ocs.circuits.0.src"), 0);
+	cr_assert_eq(sr_num(a, "ocs.circuits.0.dst"), 2);
+	cr_assert_eq(json_array_size(sr_get(a, "ocs.matching")), 2);
+	cr_assert_eq(sr_num(a, "ocs.demand.0.2"), 5000);
+	cr_assert_eq(sr_num(a, "ocs.demand.2.0"), 4000);
+	cr_assert_eq(sr_num(a, "ocs.demand.1.1"), 0);
+	cr_assert_float_eq(sr_num(a, "ocs.dark.0.dark_s"), 0.012, 1e-9);
 	/* links: rates over the sample, names as links.csv's */
-	cr_assert_str_eq(json_string_value(get(a, "links.0.link")), "tor0-up0");
-	cr_assert_str_eq(json_string_value(get(a, "links.0.class")), "eps");
-	cr_assert_float_eq(num(a, "links.0.tx_mbps"), 4.0, 1e-9);   /* 1 MB in 2 s */
-	cr_assert_eq(num(a, "links.0.backlog"), 1500);
-	cr_assert_str_eq(json_string_value(get(a, "links.1.link")), "tor1-o0");
-	cr_assert_eq(num(a, "summary.eps_bytes"), 2000000);
-	cr_assert_eq(num(a, "summary.ocs_bytes"), 2000000);
-	cr_assert_float_eq(num(a, "summary.ocs_share"), 0.5, 1e-9);
+	cr_assert_str_eq(json_string_value(sr_get(a, "links.0.link")), "tor0-up0");
+	cr_assert_str_eq(json_string_value(sr_get(a, "links.0.class")), "eps");
+	cr_assert_float_eq(sr_num(a, "links.0.tx_mbps"), 4.0, 1e-9);   /* 1 MB in 2 s */
+	cr_assert_eq(sr_num(a, "links.0.backlog"), 1500);
+	cr_assert_str_eq(json_string_value(sr_get(a, "links.1.link")), "tor1-o0");
+	cr_assert_eq(sr_num(a, "summary.eps_bytes"), 2000000);
+	cr_assert_eq(sr_num(a, "summary.ocs_bytes"), 2000000);
+	cr_assert_float_eq(sr_num(a, "summary.ocs_share"), 0.5, 1e-9);
 	/* jobs: job 0 runs its last stage's one task in rack 1; job 1 has not arrived */
 	const struct job *j = &f.w.jobs[0];
 	int last = j->nstages - 1;
 	char key[64];
 	snprintf(key, sizeof key, "jobs.0.stages.%d.running", last);
-	cr_assert_eq(num(a, key), 1);
+	cr_assert_eq(sr_num(a, key), 1);
 	snprintf(key, sizeof key, "jobs.0.stages.%d.done", last);
-	cr_assert_eq(num(a, key), j->stages[last].ntasks - 1);
-	cr_assert(json_is_null(get(a, "jobs.0.end")));
-	cr_assert_float_eq(num(a, "jobs.0.start"), 1, 1e-9);
-	cr_assert(json_is_null(get(a, "jobs.1.start")));
-	cr_assert_eq(num(a, "running_per_rack.1"), 1);
-	cr_assert_eq(num(a, "running_per_rack.0"), 0);
-	cr_assert_eq(num(a, "summary.jobs"), 2);
-	cr_assert_eq(num(a, "summary.jobs_finished"), 0);
-	cr_assert_eq(num(a, "summary.tasks_done"), j->nmaps + j->nreduces - 1);
-	cr_assert_eq(num(a, "fidelity.samples"), 7);
-	cr_assert_str_eq(json_string_value(get(a, "fidelity.verdict")), "simulated");
+	cr_assert_eq(sr_num(a, key), j->stages[last].ntasks - 1);
+	cr_assert(json_is_null(sr_get(a, "jobs.0.end")));
+	cr_assert_float_eq(sr_num(a, "jobs.0.start"), 1, 1e-9);
+	cr_assert(json_is_null(sr_get(a, "jobs.1.start")));
+	cr_assert_eq(sr_num(a, "running_per_rack.1"), 1);
+	cr_assert_eq(sr_num(a, "running_per_rack.0"), 0);
+	cr_assert_eq(sr_num(a, "summary.jobs"), 2);
+	cr_assert_eq(sr_num(a, "summary.jobs_finished"), 0);
+	cr_assert_eq(sr_num(a, "summary.tasks_done"), j->nmaps + j->nreduces - 1);
+	cr_assert_eq(sr_num(a, "fidelity.samples"), 7);
+	cr_assert_str_eq(json_string_value(sr_get(a, "fidelity.verdict")), "simulated");
 	json_decref(a);
 	json_decref(b);
 
@@ -212,7 +196,7 @@ static int cmp_str(const void *a, const void *b)
 /* The same circuits from a snapshot, in ocs.csv's form (one port: "0>3 1>2"). */
 static void circuits_shown(json_t *snap, char *out, size_t len)
 {
-	json_t *cs = get(snap, "ocs.circuits");
+	json_t *cs = sr_get(snap, "ocs.circuits");
 	char *items[256], bufs[256][16];
 	size_t n = json_array_size(cs);
 	cr_assert_leq(n, 256);
@@ -258,7 +242,7 @@ Test(web, replay_shows_what_the_files_hold)
 	for (double t = 0; t <= r.t_end + 0.01; t += r.t_end / 40) {
 		json_t *s = web_replay_at(&r, t);
 		char shown[4096], logged[4096];
-		cr_assert_str_eq(json_string_value(get(s, "mode")), "replay");
+		cr_assert_str_eq(json_string_value(sr_get(s, "mode")), "replay");
 		circuits_shown(s, shown, sizeof shown);
 		circuits_in_log(dir, fmin(t, r.t_end), logged, sizeof logged);
 		sort_words(logged);
@@ -269,18 +253,18 @@ Test(web, replay_shows_what_the_files_hold)
 		int fin = 0;
 		for (int j = 0; j < r.njobs; j++)
 			fin += r.jobs[j].end >= 0 && r.jobs[j].end <= t;
-		cr_assert_eq(num(s, "summary.jobs_finished"), fin, "at %.2f s", t);
+		cr_assert_eq(sr_num(s, "summary.jobs_finished"), fin, "at %.2f s", t);
 		json_decref(s);
 	}
 	cr_assert_gt(changes, 2, "the circuits shown never changed");
 	json_t *end = web_replay_at(&r, 1e9);   /* clamped to the end */
-	cr_assert_eq(num(end, "summary.jobs_finished"), json_integer_value(json_object_get(sum, "jobs_finished")));
-	cr_assert_eq(num(end, "summary.jobs"), json_integer_value(json_object_get(sum, "jobs")));
-	cr_assert_eq(json_is_true(get(end, "final")), true);
-	cr_assert_str_eq(json_string_value(get(end, "fidelity.verdict")), "simulated");
-	cr_assert_eq(num(end, "summary.tasks_done"), num(end, "summary.tasks"));
+	cr_assert_eq(sr_num(end, "summary.jobs_finished"), json_integer_value(json_object_get(sum, "jobs_finished")));
+	cr_assert_eq(sr_num(end, "summary.jobs"), json_integer_value(json_object_get(sum, "jobs")));
+	cr_assert_eq(json_is_true(sr_get(end, "final")), true);
+	cr_assert_str_eq(json_string_value(sr_get(end, "fidelity.verdict")), "simulated");
+	cr_assert_eq(sr_num(end, "summary.tasks_done"), sr_num(end, "summary.tasks"));
 	json_t *start = web_replay_at(&r, 0);
-	cr_assert_eq(num(start, "summary.jobs_finished"), 0);
+	cr_assert_eq(sr_num(start, "summary.jobs_finished"), 0);
 	json_decref(end);
 	json_decref(start);
 	json_decref(sum);

@@ -1,0 +1,60 @@
+/* Whole runs on the simulator backend for unit tests: the parameters, the
+ * run and its summary.json, and the numbers read from that. */
+#ifndef TESTS_SIMRUN_FIXTURE_H
+#define TESTS_SIMRUN_FIXTURE_H
+#include "emu/run.h"
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* run_params' defaults, then: the simulator, policy sched, results into
+ * root/default/sched/name, quiet; the caller sets the rest. */
+static inline void sr_params(struct run_params *p, const char *root, const char *sched, const char *name)
+{
+	run_params_default(p);
+	p->backend = "sim";
+	p->scheduler = sched;
+	p->results_root = root;
+	p->run_name = name;
+	p->quiet = true;
+}
+
+/* Run p on t and w; it must set up and finish every job (not stop early);
+ * returns its summary.json (json_decref it). */
+static inline json_t *sr_run(const struct topo *t, struct workload *w, const struct run_params *p)
+{
+	char err[512], path[900];
+	int rc = run_experiment(t, w, p, err);
+	cr_assert_geq(rc, 0, "%s/%s: %s", p->scheduler, p->run_name, err);
+	snprintf(path, sizeof path, "%s/%s/%s/%s/summary.json", p->results_root, p->experiment, p->scheduler,
+		 p->run_name);
+	json_error_t je;
+	json_t *s = json_load_file(path, 0, &je);
+	cr_assert_not_null(s, "%s: %s", path, je.text);
+	const char *why = json_string_value(json_object_get(s, "stop_reason"));
+	cr_assert_eq(rc, 0, "%s/%s: stopped early (%s)", p->scheduler, p->run_name, why ? why : "?");
+	return s;
+}
+
+/* The value at path in o: keys and array indices joined by dots
+ * ("ocs.circuits.0.src"); a failure if there is none. */
+static inline json_t *sr_get(json_t *o, const char *path)
+{
+	char buf[128], *save;
+	snprintf(buf, sizeof buf, "%s", path);
+	for (char *k = strtok_r(buf, ".", &save); k && o; k = strtok_r(NULL, ".", &save))
+		o = json_is_array(o) ? json_array_get(o, atoi(k)) : json_object_get(o, k);
+	cr_assert_not_null(o, "no %s", path);
+	return o;
+}
+
+/* The number at path in o (as sr_get); a failure if it is not a number. */
+static inline double sr_num(json_t *o, const char *path)
+{
+	json_t *v = sr_get(o, path);
+	cr_assert(json_is_number(v), "%s is not a number", path);
+	return json_number_value(v);
+}
+#endif
