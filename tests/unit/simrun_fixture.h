@@ -3,6 +3,7 @@
 #ifndef TESTS_SIMRUN_FIXTURE_H
 #define TESTS_SIMRUN_FIXTURE_H
 #include "emu/run.h"
+#include "emu/workload.h"
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -57,4 +58,24 @@ static inline double sr_num(json_t *o, const char *path)
 	cr_assert(json_is_number(v), "%s is not a number", path);
 	return json_number_value(v);
 }
+/* text into the file root/name; its path in path. */
+static inline void sr_write(const char *root, const char *name, const char *text, char *path, size_t len)
+{
+	snprintf(path, len, "%s/%s", root, name);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* w from a native workload's JSON text (written to root/w.json). */
+static inline void sr_workload(const char *root, struct workload *w, const char *json)
+{
+	char path[300], err[512];
+	sr_write(root, "w.json", json, path, sizeof path);
+	struct workload_params wp;
+	workload_params_default(&wp);
+	cr_assert_eq(workload_read(w, path, &wp, 0, err), 0, "%s", err);
+}
+
 #endif

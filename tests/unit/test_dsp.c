@@ -191,24 +191,6 @@ Test(dsp, the_ilp_equals_brute_force_and_h1_stays_within_its_bound)
 
 /* ---- priority ---------------------------------------------------------------- */
 
-static void write_file(const char *name, const char *text, char *path, size_t len)
-{
-	snprintf(path, len, "%s/%s", root, name);
-	FILE *f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void read_workload(struct workload *w, const char *json)
-{
-	char path[300], err[512];
-	write_file("w.json", json, path, sizeof path);
-	struct workload_params wp;
-	workload_params_default(&wp);
-	cr_assert_eq(workload_read(w, path, &wp, 0, err), 0, "%s", err);
-}
-
 /* The seed's Fig. 2: T1 -> T2, T3; T2 -> T4, T5; T3 -> T6, T7. */
 static const char fig2[] =
 	"{\"scaled\": true, \"jobs\": [{\"name\": \"fig2\", \"input\": \"1MB\", \"deadline\": 20, \"stages\": [\n"
@@ -222,7 +204,7 @@ Test(dsp, a_task_with_more_dependents_on_more_levels_comes_first)
 {
 	struct workload w;
 	struct cluster c;
-	read_workload(&w, fig2);
+	sr_workload(root, &w, fig2);
 	cr_assert_eq(cluster_init(&c, 1, 2, 2, &w, 0.05), 0);
 	c.arrived[0] = true;
 	int *cfirst, *child;
@@ -281,7 +263,7 @@ static void servers_of(struct topo *t, int servers, int slots)
 		 "server = { rate = \"1Gbit\"; containers = %d; };\n"
 		 "eps = { uplink_rate = \"1Gbit\"; };\nocs = { enabled = false; };\n",
 		 servers, slots);
-	write_file("one.conf", text, path, sizeof path);
+	sr_write(root, "one.conf", text, path, sizeof path);
 	cr_assert_eq(topo_load(t, path, 0, err), 0, "%s", err);
 }
 
@@ -336,7 +318,7 @@ Test(dsp, dsp_preempts_only_when_the_priority_gap_pays)
 		{false, "dsp", 0}, {false, "dsp-nopp", 1}, {true, "dsp", 1}};
 	for (int i = 0; i < 3; i++) {
 		struct workload w;
-		read_workload(&w, preempt_jobs(cases[i].second));
+		sr_workload(root, &w, preempt_jobs(cases[i].second));
 		char name[32];
 		snprintf(name, sizeof name, "pp%d", i);
 		json_t *s = run(&t, &w, cases[i].sched, NULL, opts, 2, name);
@@ -364,7 +346,7 @@ Test(dsp, a_starving_task_preempts_without_a_priority_advantage)
 	struct topo t;
 	one_server(&t, 1);
 	struct workload w;
-	read_workload(&w, preempt_jobs(false));
+	sr_workload(root, &w, preempt_jobs(false));
 	json_t *s = run(&t, &w, "dsp", NULL, opts, 2, "starving");
 	cr_assert_geq(sr_num(s, "preemptions.suspends"), 1);
 	cr_assert_eq(sr_num(s, "preemptions.kills"), 0, "DSP suspends, it never kills");
@@ -406,7 +388,7 @@ Test(dsp, a_child_started_before_its_parent_waits_for_it)
 	struct topo t;
 	one_server(&t, 2);
 	struct workload w;
-	read_workload(&w, chain);
+	sr_workload(root, &w, chain);
 	json_t *s = run(&t, &w, "childfirst", &childfirst, NULL, 0, "disorder");
 	const struct task *par = &w.tasks[0], *ch = &w.tasks[1];
 	cr_assert_eq(sr_num(s, "jobs_finished"), 1);
@@ -427,7 +409,7 @@ Test(dsp, the_deadlock_breaker_kills_a_waiting_child_that_holds_every_slot)
 	struct topo t;
 	one_server(&t, 1);
 	struct workload w;
-	read_workload(&w, chain);
+	sr_workload(root, &w, chain);
 	json_t *s = run(&t, &w, "childfirst", &childfirst, NULL, 0, "deadlock");
 	const struct task *par = &w.tasks[0], *ch = &w.tasks[1];
 	cr_assert_eq(sr_num(s, "jobs_finished"), 1);
@@ -456,7 +438,7 @@ Test(dsp, a_task_waiting_through_a_waiting_parent_counts_as_stuck)
 	struct topo t;
 	one_server(&t, 2);
 	struct workload w;
-	read_workload(&w, chain3);
+	sr_workload(root, &w, chain3);
 	json_t *s = run(&t, &w, "childfirst", &childfirst, NULL, 0, "chain3");
 	cr_assert_eq(sr_num(s, "jobs_finished"), 1);
 	cr_assert_eq(sr_num(s, "disorders.starts"), 2);
@@ -480,7 +462,7 @@ Test(dsp, srpt_kills_a_longer_task_for_a_shorter_one)
 	struct topo t;
 	one_server(&t, 1);
 	struct workload w;
-	read_workload(&w, jobs);
+	sr_workload(root, &w, jobs);
 	json_t *s = run(&t, &w, "srpt", NULL, NULL, 0, "srpt");
 	const struct task *lng = &w.tasks[0], *sh = &w.tasks[1];
 	cr_assert_eq(sr_num(s, "jobs_finished"), 2);

@@ -19,28 +19,10 @@ static void setup(void) { tf_setup(root, sizeof root, "/tmp/emu-dspb-XXXXXX", re
 static void teardown(void) { tf_teardown(root); }
 TestSuite(dsp_baselines, .init = setup, .fini = teardown, .timeout = 120);
 
-static void write_file(const char *name, const char *text, char *path, size_t len)
-{
-	snprintf(path, len, "%s/%s", root, name);
-	FILE *f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void read_workload(struct workload *w, const char *json)
-{
-	char path[300], err[512];
-	write_file("w.json", json, path, sizeof path);
-	struct workload_params wp;
-	workload_params_default(&wp);
-	cr_assert_eq(workload_read(w, path, &wp, 0, err), 0, "%s", err);
-}
-
 static void load_topo(struct topo *t, const char *text)
 {
 	char path[300], err[512];
-	write_file("t.conf", text, path, sizeof path);
+	sr_write(root, "t.conf", text, path, sizeof path);
 	cr_assert_eq(topo_load(t, path, 0, err), 0, "%s", err);
 }
 
@@ -97,7 +79,7 @@ Test(dsp_baselines, aalo_demotes_a_served_job_below_a_new_one)
 		struct topo t;
 		slot_servers(&t, 1, 1);
 		struct workload w;
-		read_workload(&w, jobs);
+		sr_workload(root, &w, jobs);
 		cr_assert_eq(aalo_queue((double)w.tasks[0].output_bytes, 10, 10e6, 10), 2, "A's first task alone demotes it");
 		char name[16];
 		snprintf(name, sizeof name, "aalo%d", m);
@@ -129,7 +111,7 @@ Test(dsp_baselines, amoeba_suspends_the_longer_task_and_resumes_it_with_its_prog
 	struct topo t;
 	slot_servers(&t, 1, 1);
 	struct workload w;
-	read_workload(&w, jobs);
+	sr_workload(root, &w, jobs);
 	json_t *s = run(&t, &w, "amoeba", NULL, 0, "amoeba");
 	const struct task *lng = &w.tasks[0], *sh = &w.tasks[1];
 	cr_assert_eq(sr_num(s, "jobs_finished"), 2);
@@ -169,7 +151,7 @@ Test(dsp_baselines, natjam_suspends_the_victim_its_rule_names_for_a_production_t
 		struct topo t;
 		load_topo(&t, topo);
 		struct workload w;
-		read_workload(&w, jobs);
+		sr_workload(root, &w, jobs);
 		const char *opts[] = {"classes=deadline", cases[i].victim};
 		char name[16];
 		snprintf(name, sizeof name, "natjam%d", i);

@@ -32,15 +32,7 @@ static json_t *run(struct workload *w, const char *name)
 		" {\"name\": \"small\", \"submit\": 0.3, \"input\": 4000000, \"maps\": 2, \"reduces\": 1,"
 		"  \"shuffle\": 2000000, \"output\": 1000, \"map_duration\": 0.4, \"reduce_duration\": 0.3}\n"
 		"]}\n";
-	char path[300];
-	snprintf(path, sizeof path, "%s/w.json", root);
-	FILE *f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs(jobs, f);
-	fclose(f);
-	struct workload_params wp;
-	workload_params_default(&wp);
-	cr_assert_eq(workload_read(w, path, &wp, 0, err), 0, "%s", err);
+	sr_workload(root, w, jobs);
 	struct run_params p;
 	sr_params(&p, root, "fair", name);
 	p.sched_ops = px_policy();
