@@ -90,9 +90,21 @@ def check_circuits(samples, rows, slack):
 
 def live(url, results, out):
     d = browser()
+    # The test starts the run once the browser is up; its page comes with it.
+    open(os.path.join(out, "browser-ready"), "w").close()
     samples, seen_circuits, last = [], 0, None
     try:
-        d.get(url)
+        end = time.time() + 60
+        while True:
+            try:
+                d.get(url)
+                if d.execute_script("return !!document.getElementById('status')"):
+                    break
+            except Exception:
+                pass
+            if time.time() > end:
+                fail(f"{url} never came up")
+            time.sleep(0.3)
         end = time.time() + 240
         while time.time() < end:
             t, circ, fin, status = shown(d)
