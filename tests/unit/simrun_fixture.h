@@ -2,6 +2,7 @@
  * run and its summary.json, and the numbers read from that. */
 #ifndef TESTS_SIMRUN_FIXTURE_H
 #define TESTS_SIMRUN_FIXTURE_H
+#include "emu/gen.h"
 #include "emu/run.h"
 #include "emu/workload.h"
 #include <criterion/criterion.h>
@@ -76,6 +77,34 @@ static inline void sr_workload(const char *root, struct workload *w, const char 
 	struct workload_params wp;
 	workload_params_default(&wp);
 	cr_assert_eq(workload_read(w, path, &wp, 0, err), 0, "%s", err);
+}
+
+/* w from a generator (emu/gen.h) with these jobs, seed and time scale. */
+static inline void sr_generate(struct workload *w, const char *spec, unsigned long seed, int njobs, double time_scale)
+{
+	struct synth_params sp;
+	struct workload_params wp;
+	char err[512];
+	synth_params_default(&sp);
+	workload_params_default(&wp);
+	wp.time_scale = time_scale;
+	sp.seed = seed;
+	sp.njobs = njobs;
+	struct gen_opts o = {&sp, true, false, false};
+	cr_assert_eq(gen_workload(w, spec, &o, &wp, err), 0, "%s", err);
+}
+
+/* Every task of the run w started once its parent tasks had ended. */
+static inline void sr_assert_in_order(const struct workload *w, const char *who)
+{
+	for (int v = 0; v < w->ntasks; v++) {
+		const struct task *x = &w->tasks[v];
+		for (int q = 0; q < x->ntdeps; q++) {
+			const struct task *par = &w->tasks[w->jobs[x->job].first_task + w->tdeps[x->tdep_first + q].task];
+			cr_assert_geq(x->t_start, par->t_end - 1e-6, "%s: task %d before its parent %d", who, x->id,
+				      par->id);
+		}
+	}
 }
 
 #endif
