@@ -23,7 +23,7 @@
  *    racks the job's remaining maps are planned on, and wait forever for
  *    them (Hadoop avoids it by preempting reduces);
  *  - a non-shuffle-heavy job's reduces, among equally early containers, go
- *    to the rack with the fewest of them (spread_take). */
+ *    to the rack with the fewest of them (rack_before). */
 #include "emu/sched/jobpacker.h"
 #include <math.h>
 #include <stdlib.h>
@@ -409,73 +409,97 @@ static int place_sh(struct planner *P, int id, int rank)
 	return 0;
 }
 
-/* ---- non-shuffle-heavy: the first available containers (§4.2.3.2) */
+/* ---- non-shuffle-heavy: the first available containers (§4.2.3.2)
+ *
+ * While a job is placed, each rack's container times (sorted between jobs,
+ * and a sorted array is a min-heap) are a min-heap, and the racks a heap
+ * by their earliest container: a task takes its container in
+ * O(log C + log R), not a scan of every container.  Which of a rack's
+ * equally early containers it takes makes no difference (only racks and
+ * times are kept). */
 
-struct slot { double t; int rack, k; };
+struct take {
+	double *T;             /* R × C times, each rack's a min-heap */
+	int C, *racks, nr;     /* the racks, a heap by rack_before */
+	int *cnt;              /* the job's tasks of this stage per rack so far */
+	bool spread;           /* reduces of a non-shuffle-heavy job: see take() */
+	double floor;          /* no task starts before */
+};
 
-static bool slot_less(const struct slot *a, const struct slot *b)
-{
-	if (a->t != b->t)
-		return a->t < b->t;
-	if (a->rack != b->rack)
-		return a->rack < b->rack;
-	return a->k < b->k;
-}
-
-static void heap_down(struct slot *h, int n, int i)
-{
-	for (;;) {
-		int l = 2 * i + 1, r = l + 1, m = i;
-		if (l < n && slot_less(&h[l], &h[m]))
-			m = l;
-		if (r < n && slot_less(&h[r], &h[m]))
-			m = r;
-		if (m == i)
-			return;
-		struct slot x = h[i];
-		h[i] = h[m];
-		h[m] = x;
-		i = m;
-	}
-}
-
-static void heap_build(struct slot *h, int n)
-{
-	for (int i = n / 2 - 1; i >= 0; i--)
-		heap_down(h, n, i);
-}
-
-/* Pop the earliest container, run a task on it (start ≥ floor), push it back. */
-static struct slot heap_take(struct slot *h, int n, double floor, double d, double *start)
-{
-	struct slot s = h[0];
-	*start = dmax(s.t, floor);
-	h[0].t = *start + d;
-	heap_down(h, n, 0);
-	return s;
-}
-
-/* Take the container where a reduce of a non-shuffle-heavy job starts
- * first (start ≥ floor), and among equally early ones the rack with the
- * fewest of the job's reduces so far (cnt).  Such a job's shuffle crosses
- * the EPS, where each reduce rack receives through one uplink: ten
+/* Maps: the earliest container, ties to the lower rack.  Reduces
+ * (spread): the container where the task starts first, and among equally
+ * early ones the rack with the fewest of the job's reduces so far (cnt),
+ * then the earliest container, the lower rack.  Such a job's shuffle
+ * crosses the EPS, where each reduce rack receives through one uplink: ten
  * reduces packed on the first free rack took 47 MB through one 0.1 Gb/s
- * link (GENI online, seed 5, job 6: 7.1 s; Fair spread them, 5.4 s).
- * A scan, not the heap: the order changes with cnt, and jobs have few
- * reduces next to the racks' containers. */
-static struct slot spread_take(struct slot *h, int n, double floor, double d, const int *cnt, double *start)
+ * link (GENI online, seed 5, job 6: 7.1 s; Fair spread them, 5.4 s). */
+static bool rack_before(const struct take *k, int a, int b)
 {
-	int b = 0;
-	for (int x = 1; x < n; x++) {
-		double tx = dmax(h[x].t, floor), tb = dmax(h[b].t, floor);
-		if (tx < tb || (tx == tb && (cnt[h[x].rack] < cnt[h[b].rack] ||
-					     (cnt[h[x].rack] == cnt[h[b].rack] && slot_less(&h[x], &h[b])))))
-			b = x;
+	double ta = k->T[a * k->C], tb = k->T[b * k->C];
+	if (k->spread) {
+		double fa = dmax(ta, k->floor), fb = dmax(tb, k->floor);
+		if (fa != fb)
+			return fa < fb;
+		if (k->cnt[a] != k->cnt[b])
+			return k->cnt[a] < k->cnt[b];
 	}
-	struct slot s = h[b];
-	*start = dmax(s.t, floor);
-	h[b].t = *start + d;
-	return s;
+	if (ta != tb)
+		return ta < tb;
+	return a < b;
+}
+
+static void racks_down(struct take *k, int i)
+{
+	int *h = k->racks, x = h[i];
+	for (;;) {
+		int c = 2 * i + 1;
+		if (c >= k->nr)
+			break;
+		if (c + 1 < k->nr && rack_before(k, h[c + 1], h[c]))
+			c++;
+		if (!rack_before(k, h[c], x))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = x;
+}
+
+static void take_init(struct take *k, double *T, int R, int C, int *racks, int *cnt, bool spread, double floor)
+{
+	*k = (struct take){T, C, racks, R, cnt, spread, floor};
+	for (int i = 0; i < R; i++) {
+		racks[i] = i;
+		cnt[i] = 0;
+	}
+	for (int i = R / 2 - 1; i >= 0; i--)
+		racks_down(k, i);
+}
+
+/* Run a task of duration d on the first container (counted in cnt if
+ * `count`); its rack, *start, and *was = when the container was free. */
+static int take(struct take *k, double d, bool count, double *start, double *was)
+{
+	int r = k->racks[0], i = 0;
+	double *t = k->T + (size_t)r * k->C, v;
+	*was = t[0];
+	*start = dmax(t[0], k->floor);
+	v = *start + d;
+	for (;;) {   /* the rack's heap: its top replaced by v */
+		int c = 2 * i + 1;
+		if (c >= k->C)
+			break;
+		if (c + 1 < k->C && t[c + 1] < t[c])
+			c++;
+		if (!(t[c] < v))
+			break;
+		t[i] = t[c];
+		i = c;
+	}
+	t[i] = v;
+	k->cnt[r] += count;
+	racks_down(k, 0);
+	return r;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -489,31 +513,24 @@ static int place_nsh(struct planner *P, int id, int rank)
 	const struct jp_jobdesc *j = &P->desc[id];
 	const struct job *jb = &P->c->w->jobs[id];
 	struct jp_plan *p = P->p;
-	int R = P->R, C = P->C, n = R * C;
-	struct slot *h = malloc(2 * (size_t)n * sizeof *h), *h2 = h + n;
-	int cnt[R];
+	int R = P->R, C = P->C;
+	int cnt[R], racks[R];
 	double first[R];
 	bool touched[R];   /* racks whose times changed: only they need sorting again */
-	if (!h)
-		return -1;
+	struct take k;
 	memset(touched, 0, sizeof touched);
+	double a = j->arrival, cmp_map = a, st, was;
 	for (int i = 0; i < R; i++)
-		for (int k = 0; k < C; k++)
-			h[i * C + k] = (struct slot){P->T[i * C + k], i, k};
-	heap_build(h, n);
-	double a = j->arrival, cmp_map = a, st;
-	for (int i = 0; i < R; i++) {
-		cnt[i] = 0;
 		first[i] = INFINITY;
-	}
+	take_init(&k, P->T, R, C, racks, cnt, false, a);
 	int nm = ceil_rho(P->rho, j->nmaps), rm = 0;
 	for (int t = 0; t < nm; t++) {
-		struct slot s = heap_take(h, n, a, j->t_map, &st);
-		touched[s.rack] = true;
+		int r = take(&k, j->t_map, t < j->nmaps, &st, &was);
+		touched[r] = true;
 		if (t < j->nmaps) {
-			p->task_rack[jb->first_task + t] = s.rack;
-			rm += !cnt[s.rack]++;
-			first[s.rack] = fmin(first[s.rack], st);
+			p->task_rack[jb->first_task + t] = r;
+			rm += cnt[r] == 1;
+			first[r] = fmin(first[r], st);
 			cmp_map = fmax(cmp_map, st + j->t_map);
 		}
 	}
@@ -523,30 +540,27 @@ static int place_nsh(struct planner *P, int id, int rank)
 			p->map_rack[(size_t)id * R + i] = 1;
 			p->start[id] = fmin(p->start[id], first[i]);
 			if (seq_add(p, i, id, JP_MAP, first[i], rank))
-				goto fail;
+				return -1;
 		}
 	double comp = cmp_map;
 	int nr = ceil_rho(P->rho, j->nreduces), rr = 0;
 	if (j->nreduces > 0) {
 		/* Tentatively take the reduce containers to know r_red for l_shu. */
-		memcpy(h2, h, n * sizeof *h);
-		for (int i = 0; i < R; i++)
-			cnt[i] = 0;
+		memcpy(P->scratch, P->T, (size_t)R * C * sizeof *P->T);
+		take_init(&k, P->scratch, R, C, racks, cnt, true, cmp_map);
 		for (int t = 0; t < j->nreduces; t++)
-			rr += !cnt[spread_take(h2, n, cmp_map, j->t_red, cnt, &st).rack]++;
+			rr += cnt[take(&k, j->t_red, true, &st, &was)] == 1;
 		double s_red = cmp_map + jp_lrf_shuffle(P->m, j, rm, rr, NULL);
-		for (int i = 0; i < R; i++) {
-			cnt[i] = 0;
+		for (int i = 0; i < R; i++)
 			first[i] = INFINITY;
-		}
+		take_init(&k, P->T, R, C, racks, cnt, true, s_red);
 		for (int t = 0; t < nr; t++) {
-			struct slot s = spread_take(h, n, s_red, j->t_red, cnt, &st);
-			double hold = fmax(s.t, cmp_map);
-			touched[s.rack] = true;
+			int r = take(&k, j->t_red, t < j->nreduces, &st, &was);
+			double hold = fmax(was, cmp_map);
+			touched[r] = true;
 			if (t < j->nreduces) {
-				p->task_rack[jb->first_task + jb->nmaps + t] = s.rack;
-				cnt[s.rack]++;
-				first[s.rack] = fmin(first[s.rack], hold);
+				p->task_rack[jb->first_task + jb->nmaps + t] = r;
+				first[r] = fmin(first[r], hold);
 				comp = fmax(comp, st + j->t_red);
 			}
 		}
@@ -556,22 +570,16 @@ static int place_nsh(struct planner *P, int id, int rank)
 				rr++;
 				p->red_rack[(size_t)id * R + i] = 1;
 				if (seq_add(p, i, id, JP_RED, first[i], rank))
-					goto fail;
+					return -1;
 			}
 	}
 	p->rm[id] = rm;
 	p->rr[id] = rr;
 	p->end[id] = comp;
-	for (int x = 0; x < n; x++)
-		P->T[h[x].rack * C + h[x].k] = h[x].t;
 	for (int i = 0; i < R; i++)
 		if (touched[i])
-			qsort(P->T + i * C, C, sizeof *P->T, cmp_double);
-	free(h);
+			qsort(P->T + (size_t)i * C, C, sizeof *P->T, cmp_double);
 	return 0;
-fail:
-	free(h);
-	return -1;
 }
 
 /* ---- the planning list */
