@@ -8,6 +8,7 @@
 #ifndef NETCTL_FABRIC_H
 #define NETCTL_FABRIC_H
 #include "netctl/circuits.h"
+#include "netctl/hosts.h"
 #include "netctl/nlbatch.h"
 #include "netctl/plan.h"
 #include "netctl/topo.h"
@@ -30,9 +31,33 @@ struct fabric_timing {
 int fabric_up(const struct topo *t, const char *prefix, struct fabric_timing *timing,
 	      char err[FABRIC_ERR_LEN]);
 
+/* One host's part of a fabric spread over several (netctl/hosts.h): its
+ * racks' servers and ToRs, the EPS core if the layout puts it there, its
+ * slice of the OCS crossbar (namespace ocsK, K = self; ocs for host 0), and
+ * a VXLAN end on its underlay for every link towards another host: a ToR's
+ * uplink to a remote EPS core (or the core's end of a remote ToR's), and in
+ * its slice one tunnel per remote rack's optical port, which the crossbar
+ * redirects a local port into, plus one receiving end per local port, which
+ * always redirects into that port.  Run inside the host's network namespace
+ * (its underlay is there).  Claims /run/emu/PREFIX/host-NAME; on failure it
+ * removes what it made and nothing else. */
+struct fabric_part {
+	const struct hosts *hs;
+	const struct layout *l;
+	int self;
+};
+int fabric_up_part(const struct topo *t, const char *prefix, const struct fabric_part *part,
+		   struct fabric_timing *timing, char err[FABRIC_ERR_LEN]);
+/* The VNI of tunnel `index` (EPS link of rack r: r; optical port p of rack
+ * y: 256 + 256p + y) of fabric PREFIX: a hash of the prefix in the upper
+ * bits keeps two fabrics on the same hosts apart. */
+uint32_t fabric_vni(const char *prefix, int index);
+
 /* Kill processes inside PREFIX-* namespaces, remove the namespaces and the
  * state.  Returns the number of namespaces removed (0 if none existed). */
 int fabric_down(const char *prefix, int *killed);
+/* /run/emu/PREFIX and everything in it. */
+void fabric_state_remove(const char *prefix);
 
 /* A running fabric. */
 struct fabric {
@@ -44,6 +69,11 @@ struct fabric {
 	struct nlbatch *nl;            /* lazily opened sockets, one per namespace */
 	int root_fd;
 	int lock_fd;
+	/* Spread over several hosts (/run/emu/PREFIX/hosts): NULL on one. */
+	struct hosts *hosts;
+	struct layout *layout;
+	int slice_fd[HOSTS_MAX];       /* crossbar slices ocsK, K > 0; -1 until opened */
+	struct nlbatch slice_nl[HOSTS_MAX];
 };
 
 /* Attach to the fabric up under PREFIX; NULL with err if none. */
@@ -53,6 +83,9 @@ int fabric_ns_fd(struct fabric *f, const struct host_id *h);
 /* The netlink socket inside host h's namespace, opened on first use and
  * kept (reconfigurations then cost only sendmsg calls).  NULL with errno. */
 struct nlbatch *fabric_nl(struct fabric *f, const struct host_id *h);
+/* The crossbar slice that holds rack's optical ports (the one OCS on one
+ * host), its socket opened on first use.  NULL with errno. */
+struct nlbatch *fabric_slice_nl(struct fabric *f, int rack);
 /* Serialise changes among processes sharing the fabric (flock). */
 int fabric_lock(struct fabric *f);
 void fabric_unlock(struct fabric *f);
@@ -74,6 +107,14 @@ double fabric_circuits_drain(struct fabric *f, const struct circuit_cfg *next, d
 int fabric_crossbar_switch(struct fabric *f, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN]);
 int fabric_circuits_route(struct fabric *f, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN]);
 int fabric_circuits_apply(struct fabric *f, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN]);
+/* Over several hosts, the same steps on one host's ToRs and crossbar slice
+ * (fabric_hosts(f) of them; one host is host 0), so the controller can take
+ * each host through them and time its dark gap. */
+static inline int fabric_hosts(const struct fabric *f) { return f->layout ? f->layout->nhosts : 1; }
+static inline int fabric_host_of(const struct fabric *f, int rack) { return f->layout ? f->layout->host_of[rack] : 0; }
+int fabric_circuits_unroute_on(struct fabric *f, int host, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN]);
+int fabric_crossbar_switch_on(struct fabric *f, int host, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN]);
+int fabric_circuits_route_on(struct fabric *f, int host, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN]);
 /* The racks' lit circuits as the ToRs' routing tables show them. */
 int fabric_circuits_lit(struct fabric *f, struct circuit_cfg *lit);
 

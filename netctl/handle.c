@@ -46,6 +46,23 @@ struct fabric *fabric_open(const char *prefix, char err[FABRIC_ERR_LEN])
 	if (f->topo.ocs && circuits_parse(spec, &f->topo, &f->circuits, cerr))
 		circuits_clear(&f->circuits, &f->topo);
 	f->lit = f->circuits;
+	for (int k = 0; k < HOSTS_MAX; k++)
+		f->slice_fd[k] = -1;
+	/* Spread over several hosts: the same partition as when it went up. */
+	snprintf(path, sizeof path, "%s/%s/hosts", FABRIC_STATE_DIR, prefix);
+	if (!access(path, R_OK)) {
+		char herr[HOSTS_ERR_LEN];
+		f->hosts = malloc(sizeof *f->hosts);
+		f->layout = malloc(sizeof *f->layout);
+		if (!f->hosts || !f->layout || hosts_load(f->hosts, path, herr) ||
+		    hosts_partition(f->hosts, &f->topo, f->layout, herr)) {
+			snprintf(err, FABRIC_ERR_LEN, "fabric state is damaged: %s", f->hosts && f->layout ? herr : "out of memory");
+			f->lock_fd = -1;
+			f->root_fd = -1;
+			fabric_close(f);
+			return NULL;
+		}
+	}
 	int n = plan_ns_count(&f->topo);
 	f->ns_fd = malloc(n * sizeof(int));
 	f->nl = calloc(n, sizeof *f->nl);
@@ -75,6 +92,14 @@ void fabric_close(struct fabric *f)
 	for (int i = 0; f->nl && i < n; i++)
 		if (f->nl[i].sock)
 			nlbatch_free(&f->nl[i]);
+	for (int k = 0; k < HOSTS_MAX; k++) {
+		if (f->slice_fd[k] >= 0)
+			close(f->slice_fd[k]);
+		if (f->slice_nl[k].sock)
+			nlbatch_free(&f->slice_nl[k]);
+	}
+	free(f->hosts);
+	free(f->layout);
 	free(f->ns_fd);
 	free(f->nl);
 	if (f->root_fd >= 0)
@@ -102,6 +127,29 @@ struct nlbatch *fabric_nl(struct fabric *f, const struct host_id *h)
 		return nb;
 	int fd = fabric_ns_fd(f, h);
 	if (fd < 0 || ns_enter(fd))
+		return NULL;
+	int rc = nlbatch_init(nb);
+	int saved = errno;
+	ns_enter(f->root_fd);
+	errno = saved;
+	return rc ? NULL : nb;
+}
+
+struct nlbatch *fabric_slice_nl(struct fabric *f, int rack)
+{
+	int k = f->layout ? f->layout->host_of[rack] : 0;
+	struct host_id h = {HOST_OCS, k, 0};
+	if (k == 0)
+		return fabric_nl(f, &h);
+	struct nlbatch *nb = &f->slice_nl[k];
+	if (nb->sock)
+		return nb;
+	if (f->slice_fd[k] < 0) {
+		char name[NS_NAME_MAX];
+		plan_ns_name(f->prefix, &h, name, sizeof name);
+		f->slice_fd[k] = ns_open(name);
+	}
+	if (f->slice_fd[k] < 0 || ns_enter(f->slice_fd[k]))
 		return NULL;
 	int rc = nlbatch_init(nb);
 	int saved = errno;

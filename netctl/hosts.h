@@ -30,6 +30,7 @@
 /* Outer IPv4 (20) + UDP (8) + VXLAN (8) headers and the inner Ethernet
  * header (14): an inner IP packet of MTU m needs an underlay MTU m + 50. */
 #define VXLAN_OVERHEAD 50
+#define VXLAN_PORT     4789   /* IANA's */
 #define FABRIC_MTU_MAX 1500
 
 struct fabric_host {

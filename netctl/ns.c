@@ -229,12 +229,32 @@ static int kill_members(const struct inode_set *s, struct victim **out, int *n_o
 	return n;
 }
 
+struct keep_filter {
+	struct inode_set *s;
+	bool (*keep)(const char *name, void *arg);
+	void *arg;
+};
+
+static void collect_unless_kept(const char *name, void *arg)
+{
+	struct keep_filter *k = arg;
+	if (!k->keep || !k->keep(name, k->arg))
+		collect_inode(name, k->s);
+}
+
 int ns_kill_processes(const char *prefix, int timeout_ms)
+{
+	return ns_kill_processes_except(prefix, NULL, NULL, timeout_ms);
+}
+
+int ns_kill_processes_except(const char *prefix, bool (*keep)(const char *name, void *arg), void *arg,
+			     int timeout_ms)
 {
 	struct inode_set s = {0};
 	struct victim *v = NULL;
 	int n = 0, left;
-	ns_list(prefix, collect_inode, &s);
+	struct keep_filter k = {&s, keep, arg};
+	ns_list(prefix, collect_unless_kept, &k);
 	if (s.n)
 		kill_members(&s, &v, &n);
 	left = n;

@@ -31,6 +31,9 @@ int ns_list(const char *prefix, void (*fn)(const char *name, void *arg), void *a
  * our own children excepted, which the caller reaps).  Returns the number
  * of processes signalled. */
 int ns_kill_processes(const char *prefix, int timeout_ms);
+/* The same, sparing the namespaces keep() says to keep. */
+int ns_kill_processes_except(const char *prefix, bool (*keep)(const char *name, void *arg), void *arg,
+			     int timeout_ms);
 
 /* Write a sysctl of the calling thread's namespace, e.g.
  * sysctl_set("net/ipv4/ip_forward", "1").  0 or -1 with errno. */

@@ -25,12 +25,14 @@ static struct nlbatch *ns_sock(struct fabric *f, enum host_kind kind, int rack, 
 /* Apply route changes on every ToR whose lit circuits differ from want
  * (only removals when remove_only), then record them in f->lit.  All ToRs'
  * requests are queued first and committed back to back. */
-static int sync_routes(struct fabric *f, const struct circuit_cfg *want, bool remove_only,
+static int sync_routes(struct fabric *f, const struct circuit_cfg *want, bool remove_only, int host,
 		       char err[FABRIC_ERR_LEN])
 {
 	const struct topo *t = &f->topo;
 	for (int r = 0; r < t->racks; r++) {
 		struct nlbatch *nb = NULL;
+		if (host >= 0 && fabric_host_of(f, r) != host)
+			continue;
 		for (int p = 0; p < t->ocs_ports; p++) {
 			int cur = f->lit.out[p][r], next = want->out[p][r];
 			if (cur == next || (remove_only && cur < 0))
@@ -62,12 +64,22 @@ static int sync_routes(struct fabric *f, const struct circuit_cfg *want, bool re
 
 int fabric_circuits_unroute(struct fabric *f, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN])
 {
-	return sync_routes(f, next, true, err);
+	return sync_routes(f, next, true, -1, err);
 }
 
 int fabric_circuits_route(struct fabric *f, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN])
 {
-	return sync_routes(f, next, false, err);
+	return sync_routes(f, next, false, -1, err);
+}
+
+int fabric_circuits_unroute_on(struct fabric *f, int host, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN])
+{
+	return sync_routes(f, next, true, host, err);
+}
+
+int fabric_circuits_route_on(struct fabric *f, int host, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN])
+{
+	return sync_routes(f, next, false, host, err);
 }
 
 static double now_s(void)
@@ -82,19 +94,39 @@ static bool output_changes(const struct fabric *f, const struct circuit_cfg *nex
 	return f->circuits.out[p][r] >= 0 && f->circuits.out[p][r] != next->out[p][r];
 }
 
+static struct nlbatch *slice_sock(struct fabric *f, int rack, char err[FABRIC_ERR_LEN])
+{
+	struct nlbatch *nb = fabric_slice_nl(f, rack);
+	if (!nb && err) {
+		struct host_id h = {HOST_OCS, fabric_host_of(f, rack), 0};
+		char name[24];
+		plan_host_name(&h, name, sizeof name);
+		snprintf(err, FABRIC_ERR_LEN, "%s: cannot open its namespace: %s", name, strerror(errno));
+	}
+	return nb;
+}
+
 /* Bytes still queued on the optical path of the ports that change: the
- * ToRs' optical egress and the crossbar port egress they currently feed. */
+ * ToRs' optical egress and the crossbar port egress they currently feed
+ * (over several hosts, that port is in the peer rack's slice; the tunnel
+ * on the way has no queue). */
 static long queued(struct fabric *f, const struct circuit_cfg *next, struct fifo_stats *q, int max)
 {
 	const struct topo *t = &f->topo;
 	long total = 0;
-	struct nlbatch *ocs = ns_sock(f, HOST_OCS, 0, NULL);
-	if (!ocs || fabric_fifo_stats(ocs, q, max))
-		return -1;
-	for (int p = 0; p < t->ocs_ports; p++)
-		for (int r = 0; r < t->racks; r++)
-			if (output_changes(f, next, p, r))
-				total += q[plan_ifx_ocs(f->circuits.out[p][r], p)].backlog;
+	int nslices = fabric_hosts(f);
+	for (int k = 0; k < nslices; k++) {
+		struct nlbatch *ocs = NULL;
+		for (int p = 0; p < t->ocs_ports; p++)
+			for (int r = 0; r < t->racks; r++) {
+				int to = f->circuits.out[p][r];
+				if (!output_changes(f, next, p, r) || (fabric_host_of(f, to)) != k)
+					continue;
+				if (!ocs && (!(ocs = slice_sock(f, to, NULL)) || fabric_fifo_stats(ocs, q, max)))
+					return -1;
+				total += q[plan_ifx_ocs(to, p)].backlog;
+			}
+	}
 	for (int r = 0; r < t->racks; r++) {
 		bool any = false;
 		for (int p = 0; p < t->ocs_ports; p++)
@@ -134,39 +166,71 @@ double fabric_circuits_drain(struct fabric *f, const struct circuit_cfg *next, d
 	return waited;
 }
 
-int fabric_crossbar_switch(struct fabric *f, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN])
+/* One slice's part of a switch: the redirects of its racks' ports (a
+ * remote peer's port is the tunnel towards that peer's host). */
+static int switch_slice(struct fabric *f, int slice, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN])
 {
 	const struct topo *t = &f->topo;
-	char spec[8192];
+	struct nlbatch *nb = NULL;
 	int rc = 0;
-
-	if (!circuits_changed(&f->circuits, next))
-		return 0;
-	struct nlbatch *nb = ns_sock(f, HOST_OCS, 0, err);
-	if (!nb)
-		return -1;
 	for (int p = 0; p < t->ocs_ports && !rc; p++)
 		for (int r = 0; r < t->racks && !rc; r++) {
 			int cur = f->circuits.out[p][r], want = next->out[p][r];
-			if (cur == want)
+			if (cur == want || fabric_host_of(f, r) != slice)
 				continue;
+			if (!nb && !(nb = slice_sock(f, r, err)))
+				return -1;
 			rc = want >= 0 ? rq_redirect(nb, plan_ifx_ocs(r, p), plan_ifx_ocs(want, p))
 				       : rq_redirect_del(nb, plan_ifx_ocs(r, p));
 		}
+	struct host_id h = {HOST_OCS, slice, 0};
+	char name[24];
+	plan_host_name(&h, name, sizeof name);
 	if (rc) {
 		nlbatch_discard(nb);
-		snprintf(err, FABRIC_ERR_LEN, "ocs: cannot encode a crossbar filter");
+		snprintf(err, FABRIC_ERR_LEN, "%s: cannot encode a crossbar filter", name);
 		return -1;
 	}
-	if (nlbatch_commit(nb)) {
-		snprintf(err, FABRIC_ERR_LEN, "ocs: %s", nb->err);
+	if (nb && nlbatch_commit(nb)) {
+		snprintf(err, FABRIC_ERR_LEN, "%s: %s", name, nb->err);
 		return -1;
 	}
-	f->circuits = *next;
+	for (int p = 0; p < t->ocs_ports; p++)
+		for (int r = 0; r < t->racks; r++)
+			if (fabric_host_of(f, r) == slice)
+				f->circuits.out[p][r] = next->out[p][r];
+	return 0;
+}
+
+static void save_circuits(struct fabric *f);
+
+int fabric_crossbar_switch_on(struct fabric *f, int host, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN])
+{
+	if (switch_slice(f, host, next, err))
+		return -1;
+	if (!circuits_changed(&f->circuits, next))
+		save_circuits(f);
+	return 0;
+}
+
+int fabric_crossbar_switch(struct fabric *f, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN])
+{
+	if (!circuits_changed(&f->circuits, next))
+		return 0;
+	for (int k = 0; k < fabric_hosts(f); k++)
+		if (switch_slice(f, k, next, err))
+			return -1;
+	save_circuits(f);
+	return 0;
+}
+
+static void save_circuits(struct fabric *f)
+{
+	char spec[8192];
 	/* Record it for other processes (netctl circuits show, a restarted
 	 * controller); rename makes the file whole or absent. */
 	char path[256], tmp[272];
-	circuits_format(next, spec, sizeof spec);
+	circuits_format(&f->circuits, spec, sizeof spec);
 	snprintf(path, sizeof path, "%s/%s/circuits", FABRIC_STATE_DIR, f->prefix);
 	snprintf(tmp, sizeof tmp, "%s.tmp", path);
 	FILE *fp = fopen(tmp, "w");
@@ -176,7 +240,6 @@ int fabric_crossbar_switch(struct fabric *f, const struct circuit_cfg *next, cha
 		if (bad || rename(tmp, path))
 			unlink(tmp);
 	}
-	return 0;
 }
 
 int fabric_circuits_apply(struct fabric *f, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN])

@@ -17,7 +17,12 @@ void plan_host_name(const struct host_id *h, char *buf, size_t len)
 	case HOST_SERVER: snprintf(buf, len, "r%dh%d", h->rack, h->server); break;
 	case HOST_TOR:    snprintf(buf, len, "tor%d", h->rack); break;
 	case HOST_EPS:    snprintf(buf, len, "eps"); break;
-	case HOST_OCS:    snprintf(buf, len, "ocs"); break;
+	case HOST_OCS:    /* a fabric over several hosts has one crossbar slice per host */
+		if (h->rack > 0)
+			snprintf(buf, len, "ocs%d", h->rack);
+		else
+			snprintf(buf, len, "ocs");
+		break;
 	}
 }
 

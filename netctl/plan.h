@@ -7,6 +7,7 @@
  *   torX   ToR of rack X                (hY -> servers, up -> EPS, oP -> OCS)
  *   eps    the EPS core                 (rX -> ToR X)
  *   ocs    the OCS crossbar             (rXpP -> ToR X's optical port P)
+ *   ocsK   over several hosts: host K's slice of the crossbar (host 0's is ocs)
  * Addresses (server_net S, fabric_net F, both /16):
  *   server rXhY      S.X.(Y+1)/32, gateway S.X.254 (the ToR)
  *   ToR X uplink     F.1.(X+1)/32, EPS core F.0.1/32
@@ -74,4 +75,7 @@ static inline int plan_ifx_tor_opt(int port) { return IFX_TOR_OPT0 + port; }
 static inline int plan_ifx_tor_down(int server) { return IFX_TOR_DOWN0 + server; }
 static inline int plan_ifx_eps(int rack) { return 2 + rack; }
 static inline int plan_ifx_ocs(int rack, int port) { return 2 + rack * TOPO_MAX_PORTS + port; }
+/* A crossbar slice's tunnel end that receives what other hosts send to
+ * local rack X's port P (iXpP). */
+static inline int plan_ifx_ocs_in(int rack, int port) { return plan_ifx_ocs(TOPO_MAX_RACKS, 0) + rack * TOPO_MAX_PORTS + port; }
 #endif

@@ -14,6 +14,8 @@
 #include <netlink/route/act/mirred.h>
 #include <netlink/route/class.h>
 #include <netlink/route/classifier.h>
+#include <netlink/route/link.h>
+#include <netlink/route/link/vxlan.h>
 #include <netlink/route/cls/u32.h>
 #include <netlink/route/qdisc.h>
 #include <netlink/route/qdisc/fifo.h>
@@ -71,13 +73,87 @@ void rq_link_up(struct nlbatch *nb, int ifindex)
 	put_ifinfo(nlbatch_msg(nb, RTM_NEWLINK, 0, "link %d up", ifindex), ifindex, true);
 }
 
+void rq_link_mtu(struct nlbatch *nb, int ifindex, int mtu)
+{
+	struct nlmsghdr *nlh = nlbatch_msg(nb, RTM_NEWLINK, 0, "link %d mtu %d", ifindex, mtu);
+	put_ifinfo(nlh, ifindex, false);
+	mnl_attr_put_u32(nlh, IFLA_MTU, (uint32_t)mtu);
+}
+
+void rq_link_master(struct nlbatch *nb, int ifindex, int master)
+{
+	struct nlmsghdr *nlh = nlbatch_msg(nb, RTM_NEWLINK, 0, "link %d master %d", ifindex, master);
+	put_ifinfo(nlh, ifindex, false);
+	mnl_attr_put_u32(nlh, IFLA_MASTER, (uint32_t)master);
+}
+
+void rq_bridge(struct nlbatch *nb, int ifindex, const char *name, int mtu)
+{
+	struct nlmsghdr *nlh = nlbatch_msg(nb, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, "bridge %s", name);
+	put_ifinfo(nlh, ifindex, true);
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+	mnl_attr_put_u32(nlh, IFLA_MTU, (uint32_t)mtu);
+	struct nlattr *info = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "bridge");
+	mnl_attr_nest_end(nlh, info);
+}
+
+int rq_vxlan(struct nlbatch *nb, const struct vxlan_end *v)
+{
+	struct rtnl_link *link = rtnl_link_vxlan_alloc();
+	struct nl_addr *mac = nl_addr_build(AF_LLC, v->mac, 6);
+	struct nl_addr *local = nl_addr_build(AF_INET, &v->local, 4);
+	struct nl_addr *remote = v->remote.s_addr ? nl_addr_build(AF_INET, &v->remote, 4) : NULL;
+	struct nl_msg *msg = NULL;
+	int rc = -1;
+	if (!link || !mac || !local || (v->remote.s_addr && !remote))
+		goto out;
+	rtnl_link_set_name(link, v->name);
+	rtnl_link_set_ifindex(link, v->ifindex);
+	rtnl_link_set_addr(link, mac);
+	rtnl_link_set_ns_fd(link, v->ns_fd);
+	if (v->mtu)
+		rtnl_link_set_mtu(link, (unsigned)v->mtu);
+	rtnl_link_set_flags(link, IFF_UP);
+	/* Static ends: no learning, every frame to the one remote. */
+	if (rtnl_link_vxlan_set_id(link, v->vni) || rtnl_link_vxlan_set_local(link, local) ||
+	    (remote && rtnl_link_vxlan_set_group(link, remote)) || rtnl_link_vxlan_set_link(link, (uint32_t)v->underlay) ||
+	    rtnl_link_vxlan_set_port(link, VXLAN_PORT) || rtnl_link_vxlan_disable_learning(link) ||
+	    rtnl_link_build_add_request(link, NLM_F_CREATE | NLM_F_EXCL, &msg) < 0)
+		goto out;
+	if (nla_put_u32(msg, IFLA_GSO_MAX_SIZE, v->gso_max) < 0)
+		goto out;
+	char r[INET_ADDRSTRLEN] = "none";
+	if (remote)
+		inet_ntop(AF_INET, &v->remote, r, sizeof r);
+	nlbatch_add_nl(nb, msg, "vxlan %s id %u remote %s", v->name, v->vni, r);
+	rc = 0;
+out:
+	if (msg)
+		nlmsg_free(msg);
+	if (link)
+		rtnl_link_put(link);
+	if (mac)
+		nl_addr_put(mac);
+	if (local)
+		nl_addr_put(local);
+	if (remote)
+		nl_addr_put(remote);
+	return rc;
+}
+
 void rq_addr(struct nlbatch *nb, int ifindex, struct in_addr a)
+{
+	rq_addr_plen(nb, ifindex, a, 32);
+}
+
+void rq_addr_plen(struct nlbatch *nb, int ifindex, struct in_addr a, int plen)
 {
 	struct nlmsghdr *nlh = nlbatch_msg(nb, RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL,
 					   "address %s on ifindex %d", inet_ntoa(a), ifindex);
 	struct ifaddrmsg *ifa = mnl_nlmsg_put_extra_header(nlh, sizeof *ifa);
 	ifa->ifa_family = AF_INET;
-	ifa->ifa_prefixlen = 32;
+	ifa->ifa_prefixlen = (unsigned char)plen;
 	ifa->ifa_scope = RT_SCOPE_UNIVERSE;
 	ifa->ifa_index = (unsigned)ifindex;
 	mnl_attr_put(nlh, IFA_LOCAL, 4, &a);

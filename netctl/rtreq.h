@@ -6,6 +6,7 @@
  * appended to the same batch. */
 #ifndef NETCTL_RTREQ_H
 #define NETCTL_RTREQ_H
+#include "netctl/hosts.h"
 #include "netctl/nlbatch.h"
 #include "netctl/topo.h"
 #include <netinet/in.h>
@@ -23,7 +24,28 @@ struct veth_end {
 void rq_veth(struct nlbatch *nb, const struct veth_end *a, const struct veth_end *b,
 	     int peer_ns_fd, uint32_t gso_max);
 void rq_link_up(struct nlbatch *nb, int ifindex);
+void rq_link_mtu(struct nlbatch *nb, int ifindex, int mtu);
+/* Make ifindex a port of the bridge `master` (the emulated hosts' LAN). */
+void rq_link_master(struct nlbatch *nb, int ifindex, int master);
+void rq_bridge(struct nlbatch *nb, int ifindex, const char *name, int mtu);
 void rq_addr(struct nlbatch *nb, int ifindex, struct in_addr a);      /* /32 */
+void rq_addr_plen(struct nlbatch *nb, int ifindex, struct in_addr a, int plen);
+
+/* A VXLAN tunnel end, created from the batch's namespace (the host's, whose
+ * underlay interface and UDP socket it uses) inside the namespace ns_fd.
+ * A remote of 0 makes a receive-only end (it sends nothing). */
+struct vxlan_end {
+	int ifindex;
+	const char *name;
+	uint8_t mac[6];
+	uint32_t vni;
+	struct in_addr local, remote;
+	int underlay;              /* ifindex in the batch's namespace */
+	int mtu;
+	uint32_t gso_max;
+	int ns_fd;
+};
+int rq_vxlan(struct nlbatch *nb, const struct vxlan_end *v);
 /* Route dst/plen in table; via gw (on-link) or, with gw NULL, a device
  * route.  Returns the request, for rq_route_rto_min. */
 struct nlmsghdr *rq_route(struct nlbatch *nb, bool add, uint32_t table, struct in_addr dst, int plen,

@@ -7,6 +7,8 @@
 #include "netctl/capspec.h"
 #include "netctl/fabric.h"
 #include "netctl/features.h"
+#include "netctl/hostfab.h"
+#include "netctl/launch.h"
 #include "netctl/ns.h"
 #include "netctl/units.h"
 #include <arpa/inet.h>
@@ -120,9 +122,10 @@ static int cmd_up(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"rate-scale", required_argument, 0, 's'}, {"quiet", no_argument, 0, 'q'},
-		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+		{"hosts", required_argument, 0, 'H'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	double scale = 0;
 	int quiet = 0, c;
+	const char *hosts_file = NULL;
 	char *end;
 	while ((c = getopt_long(argc, argv, "s:qh", opts, NULL)) != -1) {
 		switch (c) {
@@ -132,10 +135,13 @@ static int cmd_up(int argc, char **argv)
 				return bad("--rate-scale '%s': expected a positive number", optarg);
 			break;
 		case 'q': quiet = 1; break;
+		case 'H': hosts_file = optarg; break;
 		case 'h':
-			printf("usage: netctl [--prefix P] up FILE [--rate-scale X] [--quiet]\n"
+			printf("usage: netctl [--prefix P] up FILE [--rate-scale X] [--hosts HOSTS] [--quiet]\n"
 			       "Build the fabric FILE describes as namespaces PREFIX-*.\n"
-			       "  --rate-scale X  multiply every link rate by X (e.g. 0.01)\n");
+			       "  --rate-scale X  multiply every link rate by X (e.g. 0.01)\n"
+			       "  --hosts HOSTS   spread it over the hosts HOSTS lists, whole racks each,\n"
+			       "                  links between hosts over VXLAN (see netctl(8))\n");
 			return 0;
 		default: return EXIT_BAD;
 		}
@@ -148,8 +154,15 @@ static int cmd_up(int argc, char **argv)
 		return bad("%s", err);
 	if (t.unshapeable[0])
 		return bad("%s", t.unshapeable);
+	struct hosts hs;
+	struct layout lay;
+	char herr[HOSTS_ERR_LEN], netctl_path[PATH_MAX];
+	if (hosts_file && (hosts_load(&hs, hosts_file, herr) || hosts_partition(&hs, &t, &lay, herr)))
+		return bad("%s", herr);
 	if (need_root())
 		return EXIT_BAD;
+	if (hosts_file && launch_netctl_path(netctl_path, sizeof netctl_path))
+		return fprintf(stderr, "netctl: cannot find netctl beside this program\n"), 1;
 
 	struct features feat;
 	const char *missing;
@@ -172,9 +185,12 @@ static int cmd_up(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	struct fabric_timing tm;
-	int rc = fabric_up(&t, prefix, &tm, err);
+	int rc = hosts_file ? fabric_up_hosts(&t, &hs, prefix, netctl_path, &tm, err) : fabric_up(&t, prefix, &tm, err);
 	if (!rc && interrupted) {
-		fabric_down(prefix, NULL);
+		if (hosts_file)
+			fabric_down_hosts(&hs, prefix, netctl_path, NULL);
+		else
+			fabric_down(prefix, NULL);
 		fprintf(stderr, "netctl: interrupted; removed the fabric\n");
 		return 130;
 	}
@@ -187,9 +203,66 @@ static int cmd_up(int argc, char **argv)
 			fprintf(stderr, "netctl: note: the host's net.ipv4.tcp_allowed_congestion_control does not list "
 					"'%s', so it cannot be the servers' default; emu's agents and tests set it per "
 					"socket (TCP_CONGESTION)\n", t.tcp_cc);
-		printf("%s: %d namespaces up in %.3f s (namespaces %.3f s, ToRs and links %.3f s, servers and core %.3f s)\n",
-		       prefix, plan_ns_count(&t), tm.total_s, tm.ns_s, tm.links_s, tm.config_s);
+		if (hosts_file) {
+			for (int i = 0; i < hs.n; i++) {
+				printf("%s: host %s (%s, %s): racks", prefix, hs.h[i].name,
+				       hs.h[i].emulated ? "emulated" : hs.h[i].mgmt, inet_ntoa(hs.h[i].addr));
+				for (int r = 0; r < t.racks; r++)
+					if (lay.host_of[r] == i)
+						printf(" %d", r);
+				printf("%s%s\n", lay.eps_host == i ? ", EPS core" : "", t.ocs ? ", a crossbar slice" : "");
+			}
+			printf("%s: up on %d hosts in %.3f s (fabric MTU %d, VXLAN on UDP %d)\n", prefix, hs.n, tm.total_s,
+			       lay.mtu, VXLAN_PORT);
+		} else {
+			printf("%s: %d namespaces up in %.3f s (namespaces %.3f s, ToRs and links %.3f s, servers and core %.3f s)\n",
+			       prefix, plan_ns_count(&t), tm.total_s, tm.ns_s, tm.links_s, tm.config_s);
+		}
 	}
+	return 0;
+}
+
+/* ---- host-up, host-down: one host's part (started by up and down --hosts) -- */
+
+static int cmd_host_up(int argc, char **argv)
+{
+	if (argc != 3 || strcmp(argv[1], "--host"))
+		return bad("usage: netctl [--prefix P] host-up --host NAME < PART (netctl up --hosts runs it on each host)");
+	if (need_root())
+		return EXIT_BAD;
+	char *in = NULL, err[FABRIC_ERR_LEN];
+	size_t cap = 0;
+	if (getdelim(&in, &cap, 0, stdin) < 0) {
+		free(in);
+		return bad("host-up: nothing on standard input");
+	}
+	static struct topo t;
+	struct hosts hs;
+	struct layout lay;
+	char herr[HOSTS_ERR_LEN];
+	int rc = hostfab_decode(in, &t, &hs, err);
+	free(in);
+	if (rc)
+		return bad("host-up: %s", err);
+	int self = hosts_find(&hs, argv[2]);
+	if (self < 0)
+		return bad("host-up: no host '%s' in the hosts file", argv[2]);
+	if (hosts_partition(&hs, &t, &lay, herr))
+		return bad("host-up: %s", herr);
+	struct fabric_part part = {&hs, &lay, self};
+	struct fabric_timing tm;
+	if (fabric_up_part(&t, prefix, &part, &tm, err))
+		return fprintf(stderr, "netctl: host %s: up failed (its part removed): %s\n", argv[2], err), 1;
+	return 0;
+}
+
+static int cmd_host_down(int argc, char **argv)
+{
+	if (argc != 3 || strcmp(argv[1], "--host"))
+		return bad("usage: netctl [--prefix P] host-down --host NAME (netctl down --hosts runs it on each host)");
+	if (need_root())
+		return EXIT_BAD;
+	fabric_down_part(prefix, NULL);
 	return 0;
 }
 
@@ -198,16 +271,37 @@ static int cmd_up(int argc, char **argv)
 static int cmd_down(int argc, char **argv)
 {
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("usage: netctl [--prefix P] down\nRemove every namespace PREFIX-*, the processes in them,\n"
-		       "and the fabric's state.  Safe after a crash; touches nothing else.\n");
+		printf("usage: netctl [--prefix P] down [--hosts HOSTS]\nRemove every namespace PREFIX-*, the processes in them,\n"
+		       "and the fabric's state, on every host of HOSTS (default: the hosts the fabric\n"
+		       "went up on).  Safe after a crash; touches nothing else.\n");
 		return 0;
 	}
-	if (argc > 1)
+	const char *hosts_file = NULL;
+	if (argc == 3 && !strcmp(argv[1], "--hosts"))
+		hosts_file = argv[2];
+	else if (argc > 1)
 		return bad("down: unexpected argument '%s'", argv[1]);
+	struct hosts hs;
+	char herr[HOSTS_ERR_LEN], state[300], netctl_path[PATH_MAX];
+	if (hosts_file && hosts_load(&hs, hosts_file, herr))
+		return bad("%s", herr);
 	if (need_root())
 		return EXIT_BAD;
-	int killed = 0;
-	int n = fabric_down(prefix, &killed);
+	snprintf(state, sizeof state, "%s/%s/hosts", FABRIC_STATE_DIR, prefix);
+	if (!hosts_file && !access(state, R_OK) && !hosts_load(&hs, state, herr))
+		hosts_file = state;
+	int killed = 0, n;
+	if (hosts_file) {
+		if (launch_netctl_path(netctl_path, sizeof netctl_path))
+			return fprintf(stderr, "netctl: cannot find netctl beside this program\n"), 1;
+		n = fabric_down_hosts(&hs, prefix, netctl_path, &killed);
+		if (n < 0) {
+			fprintf(stderr, "netctl: down: a host's part could not be removed (see above)\n");
+			return 1;
+		}
+	} else {
+		n = fabric_down(prefix, &killed);
+	}
 	printf("%s: removed %d namespace%s", prefix, n, n == 1 ? "" : "s");
 	if (killed)
 		printf(", killed %d process%s", killed, killed == 1 ? "" : "es");
@@ -683,8 +777,9 @@ struct cmd {
 };
 
 static const struct cmd cmds[] = {
-	{"up", cmd_up, "up FILE [--rate-scale X]   build the fabric FILE describes"},
-	{"down", cmd_down, "down                       remove everything of the prefix (also after a crash)"},
+	{"up", cmd_up, "up FILE [--rate-scale X] [--hosts HOSTS]\n"
+		       "                             build the fabric FILE describes (over several hosts)"},
+	{"down", cmd_down, "down [--hosts HOSTS]       remove everything of the prefix (also after a crash)"},
 	{"show", cmd_show, "show                       list the fabrics that are up"},
 	{"exec", cmd_exec, "exec HOST -- CMD...        run CMD in a host's namespace (r3h7, tor3, eps, ocs)"},
 	{"capture", cmd_capture, "capture HOST[:IFACE] -w FILE [--count N] [--seconds S] [FILTER...]\n"
@@ -692,6 +787,8 @@ static const struct cmd cmds[] = {
 	{"circuits", cmd_circuits, "circuits set SPEC|show|clear  set OCS circuits by hand (0>3,1-2)"},
 	{"stats", cmd_stats, "stats [--interval S]       bytes and rates per link, EPS vs OCS"},
 	{"features", cmd_features, "features                   what this kernel supports"},
+	{"host-up", cmd_host_up, "host-up --host NAME        one host's part of a fabric (run by up --hosts)"},
+	{"host-down", cmd_host_down, "host-down --host NAME      remove this host's part (run by down --hosts)"},
 };
 
 static void usage(FILE *out)
