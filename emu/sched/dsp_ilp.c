@@ -4,7 +4,7 @@
  *   min L + W sum_i s_i
  *   (A) sum_k x_vk = 1                       every task somewhere (the seed omits it)
  *   (B) C_v = S_v + sum_k p_vk x_vk          its end
- *   (C) L >= C_v                             (4), the origin at the planning instant
+ *   (C) L >= C_v                             (4)
  *   (D) C_v <= D_i + s_i                     (6), soft: W large (OPEN-3)
  *   (E) S_w >= C_u  for u -> w               (7)
  *   (F) one order per pair on a shared machine, big-M:      (5), (8)
@@ -13,7 +13,16 @@
  *
  * One order variable per pair instead of the seed's per machine, and none
  * for a pair the DAG already orders.  H1's plan is the first incumbent, so
- * a time limit still gives a plan at least as good as H1's. */
+ * a time limit still gives a plan at least as good as H1's.
+ *
+ * Numerics: the model is solved with its origin at the earliest release
+ * and scaled.  With the origin at the planning instant, a batch planned
+ * behind an hour of earlier work had big-M and releases of 3500 s against
+ * tasks of 1-70 s; the root LP's basis was ill-conditioned (cond 1e13) and
+ * GLPK's primal simplex stalled on one degenerate vertex without end.  The
+ * root LP also has an iteration limit (5 per row and column; a sound solve
+ * takes fewer than one): beyond it there is no plan here and the caller
+ * takes H1's. */
 #include "emu/sched/dsp.h"
 #include <glpk.h>
 #include <math.h>
@@ -201,14 +210,29 @@ static void callback(glp_tree *tree, void *info)
 
 int dsp_ilp(const struct dsp_inst *in, const struct dsp_ilp_opts *o, struct dsp_plan *out)
 {
-	struct model d = {.in = in, .n = in->n, .m = in->m, .node_limit = o->node_limit};
+	/* the shifted instance: every time less the earliest release */
+	double base = INFINITY, *rel = malloc((in->m ? in->m : 1) * sizeof *rel),
+	       *dl = malloc((in->njobs ? in->njobs : 1) * sizeof *dl);
+	struct dsp_inst sh = *in;
+	struct model d = {.in = &sh, .n = in->n, .m = in->m, .node_limit = o->node_limit};
 	struct dsp_plan h1 = {0};
 	int rc = -1;
-	if (pairs(&d) || dsp_plan_alloc(&h1, in->n) || dsp_h1(in, &h1))
+	if (!rel || !dl)
+		goto out;
+	for (int k = 0; k < in->m; k++)
+		base = fmin(base, in->rel_m ? in->rel_m[k] : 0);
+	base = isfinite(base) ? base : 0;
+	for (int k = 0; k < in->m; k++)
+		rel[k] = (in->rel_m ? in->rel_m[k] : 0) - base;
+	for (int i = 0; i < in->njobs; i++)
+		dl[i] = in->dl ? in->dl[i] - base : INFINITY;
+	sh.rel_m = in->rel_m ? rel : NULL;
+	sh.dl = in->dl ? dl : NULL;
+	if (pairs(&d) || dsp_plan_alloc(&h1, in->n) || dsp_h1(&sh, &h1))
 		goto out;
 	d.seed = &h1;
 	for (int k = 0; k < in->m; k++)
-		d.M = fmax(d.M, in->rel_m ? in->rel_m[k] : 0);
+		d.M = fmax(d.M, rel[k]);
 	for (int v = 0; v < in->n; v++) {
 		double longest = 0;
 		for (int k = 0; k < in->m; k++)
@@ -219,9 +243,11 @@ int dsp_ilp(const struct dsp_inst *in, const struct dsp_ilp_opts *o, struct dsp_
 	glp_term_out(GLP_OFF);   /* msg_lev does not silence the initial basis's lines */
 	glp_prob *lp = glp_create_prob();
 	build(lp, &d, o->late_weight);
+	glp_scale_prob(lp, GLP_SF_AUTO);
 	glp_smcp sm;
 	glp_init_smcp(&sm);
 	sm.msg_lev = GLP_MSG_OFF;
+	sm.it_lim = 5 * (glp_get_num_rows(lp) + glp_get_num_cols(lp));
 	glp_iocp io;
 	glp_init_iocp(&io);
 	io.msg_lev = GLP_MSG_OFF;
@@ -240,10 +266,10 @@ int dsp_ilp(const struct dsp_inst *in, const struct dsp_ilp_opts *o, struct dsp_
 			for (int k = 1; k < in->m; k++)
 				if (glp_mip_col_val(lp, col_x(&d, v, k)) > glp_mip_col_val(lp, col_x(&d, v, out->machine[v])))
 					out->machine[v] = k;
-			out->start[v] = glp_mip_col_val(lp, col_S(&d, v));
-			out->end[v] = glp_mip_col_val(lp, col_C(&d, v));
+			out->start[v] = base + glp_mip_col_val(lp, col_S(&d, v));
+			out->end[v] = base + glp_mip_col_val(lp, col_C(&d, v));
 		}
-		out->makespan = glp_mip_col_val(lp, col_L(&d));
+		out->makespan = base + glp_mip_col_val(lp, col_L(&d));
 		out->late = dsp_plan_late(in, out);
 		rc = st == GLP_OPT && ret == 0 ? 0 : 1;
 	}
@@ -252,5 +278,7 @@ out:
 	dsp_plan_free(&h1);
 	free(d.pu);
 	free(d.pv);
+	free(rel);
+	free(dl);
 	return rc;
 }

@@ -189,6 +189,49 @@ Test(dsp, the_ilp_equals_brute_force_and_h1_stays_within_its_bound)
 	dsp_plan_free(&b);
 }
 
+/* A batch of the quick study (seed 3, 30 servers, 100 jobs) planned behind
+ * an hour of earlier plans: 17 tasks of one late job on the 17 slots free
+ * first.  With its origin at the planning instant the root LP stalled
+ * without end (GLPK's primal simplex on one degenerate vertex); the time
+ * limit here stands for "ends". */
+Test(dsp, the_ilp_plans_a_batch_behind_an_hour_of_earlier_work, .timeout = 10)
+{
+	static const double work[17] = {2.0318097772644013, 7.7604708067308295, 6.334731367831925, 0.3969250487372237,
+					3.4590409156982234, 2.811068221583835, 12.756816650418505, 9.246522690709012,
+					0.6204406185098085, 4.359112655285159, 11.14395685336834, 0.6038265648082428,
+					18.244007799981294, 0.5402470365379547, 15.008705818928902, 4.463899844399188,
+					72.6771211442936};
+	static const double rel[17] = {3521.3889437456819, 3521.5212909919533, 3522.1495865608094, 3522.6893430361688,
+				       3522.7138348066933, 3522.7686431284201, 3522.8719325963752, 3522.878796466588,
+				       3523.1407926191323, 3523.1508367847755, 3523.2345595512343, 3523.3857131265086,
+				       3523.8436115267868, 3524.2343078710032, 3524.8621682451039, 3525.2662645654186,
+				       3525.5661791204457};
+	static const int edge[][2] = {{6, 9}, {7, 9}, {4, 10}, {6, 11}, {2, 12}, {6, 12},
+				      {2, 13}, {3, 13}, {1, 14}, {7, 15}, {1, 16}, {6, 16}};
+	double p[17 * 17], dl[1] = {228.49960836469077};
+	int job[17] = {0};
+	for (int v = 0; v < 17; v++)
+		for (int k = 0; k < 17; k++)
+			p[v * 17 + k] = work[v];
+	struct dsp_inst in = {.n = 17, .m = 17, .p = p, .rel_m = rel, .job = job, .njobs = 1, .dl = dl,
+			      .nedges = 12, .edge = edge, .gamma = 0.5};
+	struct dsp_ilp_opts o = {.time_limit_s = 30, .node_limit = 2000, .gap = 0.01, .late_weight = 1e3};
+	struct dsp_plan ilp, h1;
+	cr_assert_eq(dsp_plan_alloc(&ilp, 17), 0);
+	cr_assert_eq(dsp_plan_alloc(&h1, 17), 0);
+	cr_assert_geq(dsp_ilp(&in, &o, &ilp), 0, "a plan");
+	cr_assert_eq(dsp_h1(&in, &h1), 0);
+	assert_feasible(&in, &ilp);
+	for (int v = 0; v < 17; v++)
+		cr_assert_geq(ilp.start[v], rel[ilp.machine[v]] - 1e-6, "task %d before its slot is free", v);
+	/* the longest chain, 1 -> 16, from the earliest slot is a bound */
+	cr_assert_geq(ilp.makespan, rel[0] + work[1] + work[16] - 1e-6);
+	cr_assert_leq(ilp.makespan, h1.makespan + 1e-6, "ILP %.3f, H1 %.3f", ilp.makespan, h1.makespan);
+	cr_assert_float_eq(ilp.late, ilp.makespan - dl[0], 1e-6);
+	dsp_plan_free(&ilp);
+	dsp_plan_free(&h1);
+}
+
 /* ---- priority ---------------------------------------------------------------- */
 
 /* The seed's Fig. 2: T1 -> T2, T3; T2 -> T4, T5; T3 -> T6, T7. */
