@@ -91,6 +91,24 @@ void ocs_sleep_until(double t)
 		;
 }
 
+/* LOG_hosts.csv beside LOG.csv (or LOG_hosts.csv beside LOG). */
+static FILE *open_host_log(const char *log_path, char err[FABRIC_ERR_LEN])
+{
+	char path[1024];
+	size_t n = strlen(log_path);
+	if (n > 4 && !strcmp(log_path + n - 4, ".csv"))
+		n -= 4;
+	snprintf(path, sizeof path, "%.*s_hosts.csv", (int)n, log_path);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		snprintf(err, FABRIC_ERR_LEN, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	fprintf(f, "t_s,host,dark_s\n");
+	fflush(f);
+	return f;
+}
+
 static int ctl_init(struct ocs_ctl *c, const struct topo *t, const struct circuit_cfg *cur,
 		    const struct ocs_params *p, const char *log_path, double t0, char err[FABRIC_ERR_LEN])
 {
@@ -134,7 +152,13 @@ int ocs_ctl_init(struct ocs_ctl *c, struct fabric *f, const struct ocs_params *p
 	c->fab = f;
 	if (hooks)
 		c->hooks = *hooks;
-	return ctl_init(c, &f->topo, &f->circuits, p, log_path, wall(), err);
+	if (ctl_init(c, &f->topo, &f->circuits, p, log_path, wall(), err))
+		return -1;
+	if (log_path && fabric_hosts(f) > 1 && !(c->host_log = open_host_log(log_path, err))) {
+		ocs_ctl_free(c);
+		return -1;
+	}
+	return 0;
 }
 
 int ocs_ctl_init_virtual(struct ocs_ctl *c, const struct topo *t, const struct circuit_cfg *cur,
@@ -148,6 +172,8 @@ void ocs_ctl_free(struct ocs_ctl *c)
 {
 	if (c->log)
 		fclose(c->log);
+	if (c->host_log)
+		fclose(c->host_log);
 	free(c->demand);
 	free(c->rack_changes);
 	memset(c, 0, sizeof *c);
@@ -255,21 +281,31 @@ int ocs_reconfigure(struct ocs_ctl *c, const struct circuit_cfg *next, struct oc
 		c->hooks.announce(c->hooks.arg, &going);
 	ocs_sleep_until(m0 + c->p.guard_s);
 
+	/* One host: host 0 is the whole fabric, and each step is one call. */
+	int hosts = ev->hosts = fabric_hosts(f);
+	double host_dark[HOSTS_MAX];
 	double a0 = ocs_mono();
 	ev->t_dark = wall();
-	if (fabric_circuits_unroute(f, dark, err))
-		return -1;
+	for (int k = 0; k < hosts; k++) {
+		if (fabric_circuits_unroute_on(f, k, dark, err))
+			return -1;
+		host_dark[k] = wall();
+	}
 	double a1 = ocs_mono();
 	ev->drain_s = fabric_circuits_drain(f, next, c->p.drain_timeout_s);
 	double a2 = ocs_mono();
-	if (fabric_crossbar_switch(f, next, err))
-		return -1;
+	for (int k = 0; k < hosts; k++)
+		if (fabric_crossbar_switch_on(f, k, next, err))
+			return -1;
 	double a3 = ocs_mono();
 	ev->t_switch = wall();
 	ocs_sleep_until(a3 + c->p.delta_s);
 	double a4 = ocs_mono();
-	if (fabric_circuits_route(f, next, err))
-		return -1;
+	for (int k = 0; k < hosts; k++) {
+		if (fabric_circuits_route_on(f, k, next, err))
+			return -1;
+		ev->host_dark_s[k] = wall() - host_dark[k];
+	}
 	double a5 = ocs_mono();
 	ev->t_lit = wall();
 	ev->dark_s = ev->t_lit - ev->t_dark;
@@ -320,6 +356,11 @@ void ocs_log_event(struct ocs_ctl *c, const struct ocs_event *ev)
 		ev->drain_s < 0 ? ev->drain_s : ev->drain_s / k, ev->dark_s / k, ev->apply_ms,
 		(long long)ev->served, (long long)ev->demand, spec);
 	fflush(c->log);
+	for (int h = 0; c->host_log && h < ev->hosts; h++)
+		fprintf(c->host_log, "%.6f,%s,%.6f\n", (ev->t_dark - c->t0) / k, c->fab->hosts->h[h].name,
+			ev->host_dark_s[h] / k);
+	if (c->host_log)
+		fflush(c->host_log);
 }
 
 int ocs_realtime(void)

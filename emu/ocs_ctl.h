@@ -20,7 +20,12 @@
  *
  * The drain counts as dark time.  ocs_reconfigure() blocks for guard +
  * drain + δ (~12 ms by default): a controller with an event loop runs it on
- * its own thread, ideally at real-time priority (ocs_realtime()). */
+ * its own thread, ideally at real-time priority (ocs_realtime()).
+ *
+ * A fabric over several hosts (netctl/hosts.h) has a crossbar slice per
+ * host: the announce goes once, then steps 2, 4 and 6 run on every host in
+ * turn (the drain waits for every slice), each host's dark gap measured on
+ * its own (ocs_event.host_dark_s; the log gets LOG_hosts.csv beside it). */
 #ifndef EMU_OCS_CTL_H
 #define EMU_OCS_CTL_H
 #include "netctl/fabric.h"
@@ -77,6 +82,11 @@ struct ocs_event {
 	double apply_ms;          /* control-plane time: routes + crossbar netlink work */
 	int64_t served, demand;   /* demand the new configuration serves / total */
 	struct circuit_cfg cfg;
+	/* A fabric over several hosts goes through each step host by host
+	 * (its ToRs, its crossbar slice): each host's own dark gap, from its
+	 * ToRs' routes removed to its ToRs' new routes in (wall seconds). */
+	int hosts;
+	double host_dark_s[HOSTS_MAX];
 };
 
 struct ocs_ctl {
@@ -88,6 +98,7 @@ struct ocs_ctl {
 	int racks, ports;
 	int64_t *demand;          /* racks x racks, row = source */
 	FILE *log;                /* CSV, one line per reconfiguration (NULL = none) */
+	FILE *host_log;           /* over several hosts: LOG_hosts.csv, a line per host and reconfiguration */
 	double t0;                /* epoch seconds at init, for the log */
 	unsigned long reconfigs, ticks;
 	unsigned long *rack_changes;   /* per rack: reconfigurations that darkened or lit one of its circuits */
