@@ -356,6 +356,112 @@ static double place_pair(struct planner *P, const struct jp_jobdesc *j, int rm, 
 	return comp;
 }
 
+/* ---- a pair's completion without placing it
+ *
+ * place_sh tries every feasible (rm, rr) pair on a copy of the times; only
+ * the completion is kept.  The same numbers come from a few of the times:
+ * a rack's times stay sorted, so rack_assign's latest end in each run of
+ * equal task counts is its last container's, its first start the first
+ * container's, and a map rack's new times (two sorted runs, merged) are
+ * read through the update by order statistic instead of being written:
+ * O((rm + rr) log C + R log R) a pair, not O(R C). */
+
+/* A map rack's update by rack_assign: the first `rem` containers got q + 1
+ * tasks, the others q (none: unchanged), none starting before `floor`. */
+struct lazy { bool on; int q, rem; double floor, d; };
+
+static double lazy_a(const struct lazy *z, double x) { return dmax(x, z->floor) + (z->q + 1) * z->d; }
+static double lazy_b(const struct lazy *z, double x) { return z->q > 0 ? dmax(x, z->floor) + z->q * z->d : x; }
+
+/* The idx-th earliest time of `rack` (0-based), through its update if any. */
+static double lazy_at(const struct planner *P, const struct lazy *Z, int rack, int idx)
+{
+	const double *t = P->T + (size_t)rack * P->C;
+	const struct lazy *z = &Z[rack];
+	if (!z->on)
+		return t[idx];
+	const double *b = t + z->rem;
+	int na = z->rem, nb = P->C - z->rem, k = idx + 1;
+	/* The fewest i of run a among the k earliest such that b's part ends first. */
+	int lo = k - nb > 0 ? k - nb : 0, hi = k < na ? k : na;
+	while (lo < hi) {
+		int i = lo + (hi - lo) / 2, j = k - i;
+		if (j == 0 || lazy_b(z, b[j - 1]) <= lazy_a(z, t[i]))
+			hi = i;
+		else
+			lo = i + 1;
+	}
+	int i = lo, j = k - i;
+	double v = -INFINITY;
+	if (i > 0)
+		v = lazy_a(z, t[i - 1]);
+	if (j > 0)
+		v = dmax(v, lazy_b(z, b[j - 1]));
+	return v;
+}
+
+/* rack_assign's return on the rack's times (through Z), without the assignment. */
+static double assign_end(const struct planner *P, const struct lazy *Z, int rack, int n, int real, double floor,
+			 double d)
+{
+	int C = P->C, rq = real / C, rrem = real % C;
+	double cmp = floor;
+	(void)n;   /* real <= n: every container with a real task gets one */
+	if (rrem > 0)
+		cmp = dmax(cmp, dmax(lazy_at(P, Z, rack, rrem - 1), floor) + (rq + 1) * d);
+	if (rq > 0)
+		cmp = dmax(cmp, dmax(lazy_at(P, Z, rack, C - 1), floor) + rq * d);
+	return cmp;
+}
+
+static void lazy_earliest(struct planner *P, const struct lazy *Z, int need, double floor, int want, int *out)
+{
+	struct rack_key key[P->R];
+	int idx = (need < P->C ? need : P->C) - 1;
+	if (idx < 0)
+		idx = 0;
+	for (int i = 0; i < P->R; i++)
+		key[i] = (struct rack_key){fmax(lazy_at(P, Z, i, idx), floor), i};
+	qsort(key, P->R, sizeof *key, by_rack_key);
+	for (int i = 0; i < want; i++)
+		out[i] = key[i].rack;
+}
+
+/* place_pair's return, T unchanged. */
+static double pair_end(struct planner *P, const struct jp_jobdesc *j, int rm, int rr, int *RM, int *RR)
+{
+	int R = P->R, C = P->C;
+	struct lazy Z[R];
+	memset(Z, 0, sizeof Z);
+	double a = j->arrival;
+	lazy_earliest(P, Z, ceil_rho(P->rho, j->nmaps) / rm + (ceil_rho(P->rho, j->nmaps) % rm != 0), a, rm, RM);
+	double cmp_map = a;
+	for (int x = 0; x < rm; x++) {
+		int share = j->nmaps / rm + (x < j->nmaps % rm), n = ceil_rho(P->rho, share);
+		cmp_map = fmax(cmp_map, assign_end(P, Z, RM[x], n, share, a, j->t_map));
+		Z[RM[x]] = (struct lazy){true, n / C, n % C, a, j->t_map};
+	}
+	if (j->nreduces <= 0)
+		return cmp_map;
+	int nr = ceil_rho(P->rho, j->nreduces);
+	lazy_earliest(P, Z, nr / rr + (nr % rr != 0), 0, rr, RR);
+	bool ocs;
+	double shuffle = jp_lrf_shuffle(P->m, j, rm, rr, &ocs), s_shu = cmp_map;
+	if (ocs && P->ports) {   /* as place_pair, without booking the ports */
+		const double *out = P->T + (size_t)R * C, *in = out + R;
+		for (int x = 0; x < rm; x++)
+			s_shu = fmax(s_shu, out[RM[x]]);
+		for (int x = 0; x < rr; x++)
+			s_shu = fmax(s_shu, in[RR[x]]);
+	}
+	double s_red = s_shu + shuffle, comp = s_red;
+	for (int x = 0; x < rr; x++) {
+		int share = j->nreduces / rr + (x < j->nreduces % rr);
+		comp = fmax(comp, assign_end(P, Z, RR[x], ceil_rho(P->rho, share), share, s_red, j->t_red));
+	}
+	return comp;
+}
+
 static int place_sh(struct planner *P, int id, int rank)
 {
 	const struct jp_jobdesc *j = &P->desc[id];
@@ -364,8 +470,7 @@ static int place_sh(struct planner *P, int id, int rank)
 	int RM[R], RR[R], brm = -1, brr = -1;
 	double mfirst[R], rfirst[R], best = INFINITY;
 	for (int k = 0; k < pr->n; k++) {
-		memcpy(P->scratch, P->T, plan_times(P) * sizeof *P->T);
-		double comp = place_pair(P, j, pr->rm[k], pr->rr[k], P->scratch, RM, RR, mfirst, rfirst);
+		double comp = pair_end(P, j, pr->rm[k], pr->rr[k], RM, RR);
 		/* Earliest completion (§4.2.3.2); ties (ours): fewer racks, then
 		 * fewer map racks. */
 		if (brm < 0 || comp < best - 1e-9 ||
