@@ -236,6 +236,7 @@ struct planner {
 	double rho;
 	bool ports;                  /* book the OCS ports (k->ports) */
 	double *T, *scratch, *merge; /* T: R × C container times, then R port-out and R port-in times */
+	bool *heaped;                /* per rack: its times are a heap, not sorted (place_nsh; sorted when read in order) */
 	struct jp_jobdesc *desc;     /* per job */
 	struct jp_profile *prof;     /* per job */
 };
@@ -356,6 +357,29 @@ static double place_pair(struct planner *P, const struct jp_jobdesc *j, int rm, 
 	return comp;
 }
 
+/* A rack's heap of n times back to sorted, by taking its earliest n times (out: n scratch times). */
+static void heap_sort(double *t, int n, double *out)
+{
+	for (int m = n, o = 0; m > 0; m--) {
+		out[o++] = t[0];
+		double v = t[m - 1];
+		int i = 0;
+		for (;;) {
+			int c = 2 * i + 1;
+			if (c >= m - 1)
+				break;
+			if (c + 1 < m - 1 && t[c + 1] < t[c])
+				c++;
+			if (!(t[c] < v))
+				break;
+			t[i] = t[c];
+			i = c;
+		}
+		t[i] = v;
+	}
+	memcpy(t, out, n * sizeof *t);
+}
+
 /* ---- a pair's completion without placing it
  *
  * place_sh tries every feasible (rm, rr) pair on a copy of the times; only
@@ -469,6 +493,11 @@ static int place_sh(struct planner *P, int id, int rank)
 	int R = P->R;
 	int RM[R], RR[R], brm = -1, brr = -1;
 	double mfirst[R], rfirst[R], best = INFINITY;
+	for (int i = 0; i < R; i++)
+		if (P->heaped[i]) {   /* every rack is read in order below */
+			heap_sort(P->T + (size_t)i * P->C, P->C, P->merge);
+			P->heaped[i] = false;
+		}
 	for (int k = 0; k < pr->n; k++) {
 		double comp = pair_end(P, j, pr->rm[k], pr->rr[k], RM, RR);
 		/* Earliest completion (§4.2.3.2); ties (ours): fewer racks, then
@@ -516,15 +545,16 @@ static int place_sh(struct planner *P, int id, int rank)
 
 /* ---- non-shuffle-heavy: the first available containers (§4.2.3.2)
  *
- * While a job is placed, each rack's container times (sorted between jobs,
- * and a sorted array is a min-heap) are a min-heap, and the racks a heap
- * by their earliest container: a task takes its container in
- * O(log C + log R), not a scan of every container.  Which of a rack's
- * equally early containers it takes makes no difference (only racks and
- * times are kept). */
+ * Each rack's container times are a min-heap here (a sorted array is one;
+ * they are sorted again only when a shuffle-heavy job reads them in
+ * order), and the racks a heap by their earliest container: a task takes
+ * its container in O(log C + log R), not a scan of every container.  Which
+ * of a rack's equally early containers it takes makes no difference (only
+ * racks and times are kept). */
 
 struct take {
-	double *T;             /* R × C times, each rack's a min-heap */
+	double **t;            /* per rack, its C times, a min-heap */
+	double *copy;          /* tentative: a rack's times are copied here (R × C) before they change */
 	int C, *racks, nr;     /* the racks, a heap by rack_before */
 	int *cnt;              /* the job's tasks of this stage per rack so far */
 	bool spread;           /* reduces of a non-shuffle-heavy job: see take() */
@@ -540,7 +570,7 @@ struct take {
  * link (GENI online, seed 5, job 6: 7.1 s; Fair spread them, 5.4 s). */
 static bool rack_before(const struct take *k, int a, int b)
 {
-	double ta = k->T[a * k->C], tb = k->T[b * k->C];
+	double ta = k->t[a][0], tb = k->t[b][0];
 	if (k->spread) {
 		double fa = dmax(ta, k->floor), fb = dmax(tb, k->floor);
 		if (fa != fb)
@@ -570,10 +600,13 @@ static void racks_down(struct take *k, int i)
 	h[i] = x;
 }
 
-static void take_init(struct take *k, double *T, int R, int C, int *racks, int *cnt, bool spread, double floor)
+/* On T itself, or (copy) on copies of the racks it changes. */
+static void take_init(struct take *k, double *T, double *copy, double **t, int R, int C, int *racks, int *cnt,
+		      bool spread, double floor)
 {
-	*k = (struct take){T, C, racks, R, cnt, spread, floor};
+	*k = (struct take){t, copy, C, racks, R, cnt, spread, floor};
 	for (int i = 0; i < R; i++) {
+		t[i] = T + (size_t)i * C;
 		racks[i] = i;
 		cnt[i] = 0;
 	}
@@ -586,7 +619,9 @@ static void take_init(struct take *k, double *T, int R, int C, int *racks, int *
 static int take(struct take *k, double d, bool count, double *start, double *was)
 {
 	int r = k->racks[0], i = 0;
-	double *t = k->T + (size_t)r * k->C, v;
+	if (k->copy && k->t[r] != k->copy + (size_t)r * k->C)
+		k->t[r] = memcpy(k->copy + (size_t)r * k->C, k->t[r], k->C * sizeof *k->copy);
+	double *t = k->t[r], v;
 	*was = t[0];
 	*start = dmax(t[0], k->floor);
 	v = *start + d;
@@ -607,12 +642,6 @@ static int take(struct take *k, double d, bool count, double *start, double *was
 	return r;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static int place_nsh(struct planner *P, int id, int rank)
 {
 	const struct jp_jobdesc *j = &P->desc[id];
@@ -620,14 +649,14 @@ static int place_nsh(struct planner *P, int id, int rank)
 	struct jp_plan *p = P->p;
 	int R = P->R, C = P->C;
 	int cnt[R], racks[R];
-	double first[R];
+	double first[R], *t[R];
 	bool touched[R];   /* racks whose times changed: only they need sorting again */
 	struct take k;
 	memset(touched, 0, sizeof touched);
 	double a = j->arrival, cmp_map = a, st, was;
 	for (int i = 0; i < R; i++)
 		first[i] = INFINITY;
-	take_init(&k, P->T, R, C, racks, cnt, false, a);
+	take_init(&k, P->T, NULL, t, R, C, racks, cnt, false, a);
 	int nm = ceil_rho(P->rho, j->nmaps), rm = 0;
 	for (int t = 0; t < nm; t++) {
 		int r = take(&k, j->t_map, t < j->nmaps, &st, &was);
@@ -651,14 +680,13 @@ static int place_nsh(struct planner *P, int id, int rank)
 	int nr = ceil_rho(P->rho, j->nreduces), rr = 0;
 	if (j->nreduces > 0) {
 		/* Tentatively take the reduce containers to know r_red for l_shu. */
-		memcpy(P->scratch, P->T, (size_t)R * C * sizeof *P->T);
-		take_init(&k, P->scratch, R, C, racks, cnt, true, cmp_map);
+		take_init(&k, P->T, P->scratch, t, R, C, racks, cnt, true, cmp_map);
 		for (int t = 0; t < j->nreduces; t++)
 			rr += cnt[take(&k, j->t_red, true, &st, &was)] == 1;
 		double s_red = cmp_map + jp_lrf_shuffle(P->m, j, rm, rr, NULL);
 		for (int i = 0; i < R; i++)
 			first[i] = INFINITY;
-		take_init(&k, P->T, R, C, racks, cnt, true, s_red);
+		take_init(&k, P->T, NULL, t, R, C, racks, cnt, true, s_red);
 		for (int t = 0; t < nr; t++) {
 			int r = take(&k, j->t_red, t < j->nreduces, &st, &was);
 			double hold = fmax(was, cmp_map);
@@ -682,8 +710,7 @@ static int place_nsh(struct planner *P, int id, int rank)
 	p->rr[id] = rr;
 	p->end[id] = comp;
 	for (int i = 0; i < R; i++)
-		if (touched[i])
-			qsort(P->T + (size_t)i * C, C, sizeof *P->T, cmp_double);
+		P->heaped[i] |= touched[i];
 	return 0;
 }
 
@@ -721,6 +748,7 @@ static void planner_free(struct planner *P)
 	free(P->T);
 	free(P->scratch);
 	free(P->merge);
+	free(P->heaped);
 }
 
 static int planner_init(struct planner *P, struct jp_plan *p, const struct cluster *c, const struct jp_model *m,
@@ -745,9 +773,10 @@ static int planner_init(struct planner *P, struct jp_plan *p, const struct clust
 	P->T = calloc(plan_times(P), sizeof *P->T);
 	P->scratch = malloc(plan_times(P) * sizeof *P->T);
 	P->merge = malloc(P->C * sizeof *P->merge);
+	P->heaped = calloc(P->R ? P->R : 1, sizeof *P->heaped);
 	P->desc = calloc(n, sizeof *P->desc);
 	P->prof = calloc(n, sizeof *P->prof);
-	if (!P->T || !P->scratch || !P->merge || !P->desc || !P->prof) {
+	if (!P->T || !P->scratch || !P->merge || !P->heaped || !P->desc || !P->prof) {
 		planner_free(P);
 		jp_plan_free(p);
 		return -1;
@@ -768,6 +797,7 @@ static void plan_reset(struct planner *P)
 	struct jp_plan *p = P->p;
 	int n = p->njobs, R = P->R;
 	memset(P->T, 0, plan_times(P) * sizeof *P->T);
+	memset(P->heaped, 0, R * sizeof *P->heaped);
 	memset(p->nseq, 0, R * sizeof *p->nseq);
 	memset(p->map_rack, 0, (size_t)n * R);
 	memset(p->red_rack, 0, (size_t)n * R);
