@@ -1,7 +1,7 @@
 /* Benchmark: one fabric on one host beside the same fabric over two and
  * three emulated hosts (root).
  *
- *   build/bench/multihost NETCTL [TOPOLOGY [RATE_SCALE]]
+ *   build/bench/multihost NETCTL [TOPOLOGY [RATE_SCALE [ROUNDS]]]
  *
  * Default: topologies/geni-10rack.conf at rate scale 0.1 (servers 10 Mbit/s,
  * uplinks 10 Mbit/s, circuits 100 Mbit/s).  For each layout: the time to
@@ -9,7 +9,9 @@
  * the same index in the next rack, unmarked (over the EPS core) and marked
  * with every rack's circuit lit to the next rack (over the OCS); and 20
  * reconfigurations that change every circuit (delta 10 ms): the dark gap,
- * each host's, and the control plane's work.  On one machine the split
+ * each host's, and the control plane's work.  The layouts take turns for
+ * ROUNDS rounds (default 3), so a change in the machine's load falls on
+ * all of them; each figure is the median of its rounds.  On one machine the split
  * layouts cost the tunnels' encapsulation and the bridge; two real machines
  * add the LAN's latency to every crossing and its rate as a ceiling. */
 #include "emu/ocs_ctl.h"
@@ -227,12 +229,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "multihost: needs root (it builds namespaces)\n");
 		return 2;
 	}
-	if (argc < 2 || argc > 4) {
-		fprintf(stderr, "usage: multihost NETCTL [TOPOLOGY [RATE_SCALE]]\n");
+	if (argc < 2 || argc > 5) {
+		fprintf(stderr, "usage: multihost NETCTL [TOPOLOGY [RATE_SCALE [ROUNDS]]]\n");
 		return 2;
 	}
 	const char *path = argc > 2 ? argv[2] : "topologies/geni-10rack.conf";
 	double scale = argc > 3 ? atof(argv[3]) : 0.1;
+	int rounds = argc > 4 ? atoi(argv[4]) : 3;
+	if (!(scale > 0) || rounds < 1 || rounds > 20) {
+		fprintf(stderr, "multihost: RATE_SCALE must be > 0 and ROUNDS 1..20\n");
+		return 2;
+	}
 	struct topo t;
 	char err[TOPO_ERR_LEN], herr[HOSTS_ERR_LEN];
 	if (topo_load(&t, path, scale, err)) {
@@ -250,17 +257,42 @@ int main(int argc, char **argv)
 		"a emulated lan0 10.79.0.1 auto mtu=1550\nb emulated lan0 10.79.0.2 auto mtu=1550\n"
 		"c emulated lan0 10.79.0.3 auto mtu=1550\n",
 	};
+	static struct result runs[3][20];
 	struct result res[3];
-	printf("%s at rate scale %g: %d racks, %d servers; flows: every server to the next rack's\n", t.name, scale,
-	       t.racks, topo_servers(&t));
-	for (int i = 0; i < 3; i++) {
-		struct hosts hs;
-		if (layouts[i] && hosts_load_string(&hs, layouts[i], "bench", herr)) {
-			fprintf(stderr, "multihost: %s\n", herr);
-			return 1;
+	double load[2][3];
+	printf("%s at rate scale %g: %d racks, %d servers; flows: every server to the next rack's; %d round%s\n",
+	       t.name, scale, t.racks, topo_servers(&t), rounds, rounds == 1 ? "" : "s");
+	getloadavg(load[0], 3);
+	for (int k = 0; k < rounds; k++)
+		for (int i = 0; i < 3; i++) {
+			struct hosts hs;
+			if (layouts[i] && hosts_load_string(&hs, layouts[i], "bench", herr)) {
+				fprintf(stderr, "multihost: %s\n", herr);
+				return 1;
+			}
+			one_layout(&t, layouts[i] ? &hs : NULL, argv[1], &runs[i][k]);
 		}
-		one_layout(&t, layouts[i] ? &hs : NULL, argv[1], &res[i]);
+	getloadavg(load[1], 3);
+	/* The median of each figure over the rounds. */
+	for (int i = 0; i < 3; i++) {
+		double v[20];
+		res[i] = runs[i][0];
+#define MEDIAN(field)                                   \
+	do {                                            \
+		for (int k = 0; k < rounds; k++)        \
+			v[k] = runs[i][k].field;        \
+		res[i].field = pct(v, rounds, 0.5);     \
+	} while (0)
+		MEDIAN(up_s);
+		MEDIAN(eps_bps);
+		MEDIAN(ocs_bps);
+		MEDIAN(dark50);
+		MEDIAN(dark_max);
+		MEDIAN(host_dark50_max);
+		MEDIAN(apply50);
+		MEDIAN(down_s);
 	}
+	printf("machine load average (1 min) %.1f before, %.1f after\n", load[0][0], load[1][0]);
 	printf("%-28s %12s %12s %12s\n", "", "one host", "2 hosts", "3 hosts");
 #define ROW(label, fmt, field)                                                                  \
 	printf("%-28s " fmt " " fmt " " fmt "\n", label, res[0].field, res[1].field, res[2].field)
