@@ -6,11 +6,14 @@
 #include "emu/captures.h"
 #include "emu/run_int.h"
 #include "emu/tcpstat.h"
+#include "netctl/hostfab.h"
+#include "netctl/launch.h"
 #include "netctl/ns.h"
 #include "netctl/plan.h"
 #include <arpa/inet.h>
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -571,7 +574,13 @@ static int emu_setup(struct run *r, char err[512])
 	run_say(r, "building the fabric (%d racks, %d servers)", r->t->racks, topo_servers(r->t));
 	struct topo slowed = *r->t;
 	topo_slow_down(&slowed, r->p.slowdown);
-	if (fabric_up(&slowed, r->p.prefix, NULL, ferr)) {
+	char netctl[PATH_MAX];
+	if (r->p.hosts && launch_netctl_path(netctl, sizeof netctl)) {
+		snprintf(err, 512, "cannot find netctl beside emu (needed for --hosts)");
+		return -1;
+	}
+	if (r->p.hosts ? fabric_up_hosts(&slowed, r->p.hosts, r->p.prefix, netctl, NULL, ferr)
+		       : fabric_up(&slowed, r->p.prefix, NULL, ferr)) {
 		snprintf(err, 512, "%s", ferr);
 		return -1;
 	}
@@ -703,8 +712,13 @@ static void emu_teardown(struct run *r)
 	if (e->epfd >= 0)
 		close(e->epfd);
 	fabric_close(e->fab);
-	if (e->fabric_made && !r->p.keep_fabric)
-		fabric_down(r->p.prefix, NULL);
+	char netctl[PATH_MAX];
+	if (e->fabric_made && !r->p.keep_fabric) {
+		if (r->p.hosts && !launch_netctl_path(netctl, sizeof netctl))
+			fabric_down_hosts(r->p.hosts, r->p.prefix, netctl, NULL);
+		else
+			fabric_down(r->p.prefix, NULL);   /* on emulated hosts, this removes them too */
+	}
 	for (int i = 0; e->agents && i < r->c.nservers; i++) {
 		free(e->agents[i].pending);
 		free(e->agents[i].queued);

@@ -91,14 +91,23 @@ void ocs_sleep_until(double t)
 		;
 }
 
-/* LOG_hosts.csv beside LOG.csv (or LOG_hosts.csv beside LOG). */
-static FILE *open_host_log(const char *log_path, char err[FABRIC_ERR_LEN])
+/* LOG_hosts.csv beside LOG.csv (or LOG); beside a LOG.csv.tmp it is
+ * LOG_hosts.csv.tmp, renamed when the controller is freed, as a run's
+ * results are. */
+static FILE *open_host_log(struct ocs_ctl *c, const char *log_path, char err[FABRIC_ERR_LEN])
 {
 	char path[1024];
 	size_t n = strlen(log_path);
-	if (n > 4 && !strcmp(log_path + n - 4, ".csv"))
+	bool tmp = n > 4 && !strcmp(log_path + n - 4, ".tmp");
+	if (tmp)
 		n -= 4;
-	snprintf(path, sizeof path, "%.*s_hosts.csv", (int)n, log_path);
+	if (n > 4 && !strncmp(log_path + n - 4, ".csv", 4))
+		n -= 4;
+	snprintf(path, sizeof path, "%.*s_hosts.csv%s", (int)n, log_path, tmp ? ".tmp" : "");
+	if (tmp && !(c->host_log_tmp = strdup(path))) {
+		snprintf(err, FABRIC_ERR_LEN, "out of memory");
+		return NULL;
+	}
 	FILE *f = fopen(path, "w");
 	if (!f) {
 		snprintf(err, FABRIC_ERR_LEN, "%s: %s", path, strerror(errno));
@@ -154,7 +163,7 @@ int ocs_ctl_init(struct ocs_ctl *c, struct fabric *f, const struct ocs_params *p
 		c->hooks = *hooks;
 	if (ctl_init(c, &f->topo, &f->circuits, p, log_path, wall(), err))
 		return -1;
-	if (log_path && fabric_hosts(f) > 1 && !(c->host_log = open_host_log(log_path, err))) {
+	if (log_path && fabric_hosts(f) > 1 && !(c->host_log = open_host_log(c, log_path, err))) {
 		ocs_ctl_free(c);
 		return -1;
 	}
@@ -174,6 +183,12 @@ void ocs_ctl_free(struct ocs_ctl *c)
 		fclose(c->log);
 	if (c->host_log)
 		fclose(c->host_log);
+	if (c->host_log && c->host_log_tmp) {
+		char final[1024];
+		snprintf(final, sizeof final, "%.*s", (int)strlen(c->host_log_tmp) - 4, c->host_log_tmp);
+		rename(c->host_log_tmp, final);
+	}
+	free(c->host_log_tmp);
 	free(c->demand);
 	free(c->rack_changes);
 	memset(c, 0, sizeof *c);

@@ -99,6 +99,7 @@ struct ocs_ctl {
 	int64_t *demand;          /* racks x racks, row = source */
 	FILE *log;                /* CSV, one line per reconfiguration (NULL = none) */
 	FILE *host_log;           /* over several hosts: LOG_hosts.csv, a line per host and reconfiguration */
+	char *host_log_tmp;       /* its name while written, if LOG was a .tmp: renamed at free */
 	double t0;                /* epoch seconds at init, for the log */
 	unsigned long reconfigs, ticks;
 	unsigned long *rack_changes;   /* per rack: reconfigurations that darkened or lit one of its circuits */

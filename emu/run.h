@@ -20,6 +20,7 @@
 
 struct sched_ops;
 struct web_pub;
+struct hosts;
 
 struct run_params {
 	const char *backend;         /* "emu" (default) or "sim" */
@@ -57,6 +58,7 @@ struct run_params {
 	unsigned long seed;
 	bool quiet;
 	bool keep_fabric;            /* leave the fabric up afterwards */
+	const struct hosts *hosts;   /* emu: the fabric over these emulated hosts (netctl/hosts.h); NULL: this one */
 	const char *agent_path;      /* default: emu-agent beside the emu binary */
 	char *dir_out;               /* if set (512 bytes): where the results went, once they are prepared */
 	struct web_pub *web;         /* if set: a snapshot for the live view every sample (emu/web/publish.h) */

@@ -14,6 +14,7 @@
 #include "emu/web/publish.h"
 #include "emu/web/server.h"
 #include "netctl/capspec.h"
+#include "netctl/hosts.h"
 #include "netctl/units.h"
 #include <errno.h>
 #include <getopt.h>
@@ -117,6 +118,7 @@ static void usage(FILE *f)
 		"  --web [ADDR:]PORT     serve a live, read-only page of the run (circuits, demand, links,\n"
 		"                        jobs) on 127.0.0.1:PORT, or ADDR:PORT when given; it stays up\n"
 		"                        for 3 s after the run (emu view shows the results later)\n"
+		"  --hosts FILE          spread the fabric over the emulated hosts FILE lists (netctl(8))\n"
 		"  --keep                leave the fabric up afterwards\n"
 		"  --quiet               no progress and no summary on the terminal (errors only)\n"
 		"  --dry-run             print the workload's jobs (after scaling) and exit\n"
@@ -179,7 +181,7 @@ static int num(const char *opt, const char *v, double lo, double hi, double *out
 
 /* Options without a short form. */
 enum { OPT_CAPTURE = 0x100, OPT_CAPTURE_FILTER, OPT_CAPTURE_SNAPLEN, OPT_SCHED_OPT, OPT_OUTPUT_REPLICAS,
-       OPT_VISIBILITY, OPT_GENERATOR, OPT_SAVE_WORKLOAD, OPT_RECOVERY, OPT_WEB };
+       OPT_VISIBILITY, OPT_GENERATOR, OPT_SAVE_WORKLOAD, OPT_RECOVERY, OPT_WEB, OPT_HOSTS };
 /* After the run, the page stays this long: a browser watching sees the end. */
 #define WEB_LINGER_S 3
 #define CAPTURES_MAX 64
@@ -214,7 +216,7 @@ int cmd_run(int argc, char **argv)
 		{"save-workload", required_argument, 0, OPT_SAVE_WORKLOAD},
 		{"visibility", required_argument, 0, OPT_VISIBILITY},
 		{"recovery-delay", required_argument, 0, OPT_RECOVERY}, {"web", required_argument, 0, OPT_WEB},
-		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+		{"hosts", required_argument, 0, OPT_HOSTS}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
 	struct run_params rp;
 	struct workload_params wp;
 	struct synth_params sp;
@@ -228,7 +230,8 @@ int cmd_run(int argc, char **argv)
 	 * scaling) that runs in about a minute on geni-10rack; seed 1 draws a
 	 * job of 10,000 maps.  Any seed is reproducible. */
 	rp.seed = sp.seed = 4;
-	const char *topo_file = NULL, *wl_file = NULL, *generator = NULL, *save_file = NULL, *web_spec = NULL;
+	const char *topo_file = NULL, *wl_file = NULL, *generator = NULL, *save_file = NULL, *web_spec = NULL,
+		   *hosts_file = NULL;
 	char *compare_spec = NULL;
 	double rate_scale = 0, x, elephant = -1;
 	int njobs = 20, c;
@@ -378,6 +381,7 @@ int cmd_run(int argc, char **argv)
 			rp.output_replicas = atoi(optarg);
 			break;
 		case OPT_GENERATOR: generator = optarg; break;
+		case OPT_HOSTS: hosts_file = optarg; break;
 		case OPT_SAVE_WORKLOAD: save_file = optarg; break;
 		case OPT_WEB: {
 			char a[64], e[256];
@@ -451,6 +455,26 @@ int cmd_run(int argc, char **argv)
 	if (!rp.ncaptures && (rp.capture_filter || snaplen_given)) {
 		fprintf(stderr, "emu run: --capture-filter and --capture-snaplen apply to --capture, and none was given\n");
 		return 2;
+	}
+	static struct hosts hs;
+	if (hosts_file) {
+		struct layout lay;
+		char herr[HOSTS_ERR_LEN];
+		if (hosts_load(&hs, hosts_file, herr) || hosts_partition(&hs, &t, &lay, herr)) {
+			fprintf(stderr, "emu run: %s\n", herr);
+			return 2;
+		}
+		if (sim) {
+			fprintf(stderr, "emu run: --hosts is for the emulator (--backend emu): the simulator has no fabric\n");
+			return 2;
+		}
+		if (!hs.h[0].emulated) {
+			fprintf(stderr, "emu run: %s:%d: host '%s' is real: emu run spreads a fabric over emulated hosts "
+					"only (its agents reach the controller by a local socket); netctl up --hosts builds "
+					"one over real hosts\n", hosts_file, hs.h[0].line, hs.h[0].name);
+			return 2;
+		}
+		rp.hosts = &hs;
 	}
 	if (!sim && !dry && t.unshapeable[0]) {
 		fprintf(stderr, "emu run: %s\n", t.unshapeable);

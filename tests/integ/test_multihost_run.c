@@ -1,0 +1,171 @@
+/* Integration tests (root): `emu run --hosts` on emulated hosts, against
+ * the same run on one host; a host's pieces killed mid-run. */
+#include "run_fixture.h"
+#include "traffic.h"
+#include <criterion/logging.h>
+#include <signal.h>
+#include <sys/stat.h>
+
+#define P "itmhr"
+#define RESULTS "/tmp/emu-itmhr-results"
+
+/* test_run.c's fabric: 3 racks of 2 servers. */
+static const char *topo_text =
+	"name = \"itmhr\"; racks = 3; servers_per_rack = 2;\n"
+	"server = { rate = \"100Mbit\"; containers = 2; };\n"
+	"eps = { uplink_rate = \"50Mbit\"; };\n"
+	"ocs = { rate = \"200Mbit\"; };\n";
+
+static const char *workload_text =
+	"{\"scaled\": true, \"jobs\": [\n"
+	" {\"name\": \"a\", \"submit\": 0, \"input\": 4000000, \"shuffle\": 6000000, \"output\": 1000,"
+	"  \"maps\": 4, \"reduces\": 2, \"map_duration\": 0.3, \"reduce_duration\": 0.3},\n"
+	" {\"name\": \"b\", \"submit\": 0, \"input\": 2000000, \"shuffle\": 3000000, \"output\": 1000,"
+	"  \"maps\": 4, \"reduces\": 2, \"map_duration\": 0.3, \"reduce_duration\": 0.3},\n"
+	" {\"name\": \"c\", \"submit\": 0.5, \"input\": 8000000, \"shuffle\": 8000000, \"output\": 1000,"
+	"  \"maps\": 4, \"reduces\": 2, \"map_duration\": 0.3, \"reduce_duration\": 0.3}\n"
+	"]}\n";
+#define TOTAL_SHUFFLE (6000000ULL + 3000000ULL + 8000000ULL)
+
+/* Racks 0 and 2 on a, rack 1 on b; then one rack per host. */
+static const char *two = "a emulated lan0 10.80.0.1 auto mtu=1550\nb emulated lan0 10.80.0.2 auto mtu=1550\n";
+static const char *three =
+	"a emulated lan0 10.80.0.1 auto\nb emulated lan0 10.80.0.2 auto\nc emulated lan0 10.80.0.3 auto\n";
+
+static char topo_path[] = "/tmp/emu-itmhr-topo-XXXXXX";
+static char wl_path[] = "/tmp/emu-itmhr-wl-XXXXXX";
+static char two_path[] = "/tmp/emu-itmhr-two-XXXXXX";
+static char three_path[] = "/tmp/emu-itmhr-three-XXXXXX";
+
+static void setup(void)
+{
+	fx_need_root();
+	fabric_down(P, NULL);
+	rx_write_file(topo_path, topo_text);
+	rx_write_file(wl_path, workload_text);
+	rx_write_file(two_path, two);
+	rx_write_file(three_path, three);
+}
+
+static void teardown(void)
+{
+	rx_teardown(P, (const char *[]){topo_path, wl_path, two_path, three_path, NULL}, RESULTS);
+}
+
+TestSuite(multihostrun, .init = setup, .fini = teardown, .timeout = 240);
+
+static pid_t start_run(const char *run_name, const char *hosts, const char *const *extra, const char *log)
+{
+	char emu[600];
+	rx_emu_path(emu, sizeof emu);
+	const char *argv[48] = {emu, "run", "--topology", topo_path, "--workload", wl_path, "--prefix", P,
+				"--results", RESULTS, "--experiment", "it", "--run", run_name, "--timeout", "180",
+				"--quiet"};
+	int n = 17;
+	if (hosts) {
+		argv[n++] = "--hosts";
+		argv[n++] = hosts;
+	}
+	for (int i = 0; extra && extra[i]; i++)
+		argv[n++] = extra[i];
+	argv[n] = NULL;
+	return rx_spawn(argv, log);
+}
+
+static int lines(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int n = 0, c;
+	cr_assert_not_null(f, "%s", path);
+	while ((c = fgetc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+static json_t *finished_run(const char *run_name, const char *hosts, const char *const *extra)
+{
+	char log[] = "/tmp/emu-itmhr-log", path[512];
+	int rc = rx_wait_exit(start_run(run_name, hosts, extra, log));
+	if (rc) {
+		char cmd[600];
+		snprintf(cmd, sizeof cmd, "tail -20 %s >&2", log);
+		if (system(cmd)) { /* diagnostics only */ }
+	}
+	cr_assert_eq(rc, 0, "%s: emu run exited %d", run_name, rc);
+	cr_assert_eq(fx_ip_netns_count(P), 0, "%s: the fabric must be gone after the run", run_name);
+	snprintf(path, sizeof path, RESULTS "/it/fair/%s/summary.json", run_name);
+	return rx_summary(path);
+}
+
+Test(multihostrun, a_split_run_has_the_jobs_and_bytes_of_one_host)
+{
+	/* Elephants over circuits, so the crossbar's slices carry them across hosts. */
+	const char *extra[] = {"--elephant", "100KB", "--ocs-interval", "0.5", "--slowstart", "1", NULL};
+	const char *name[3] = {"one", "two", "three"}, *hosts[3] = {NULL, two_path, three_path};
+	double jobs[3], tasks[3], shuffle[3], ocs[3], cross[3], reconf[3];
+	for (int i = 0; i < 3; i++) {
+		json_t *s = finished_run(name[i], hosts[i], extra);
+		jobs[i] = rx_num(s, "jobs_finished");
+		char path[512];
+		snprintf(path, sizeof path, RESULTS "/it/fair/%s/tasks.csv", name[i]);
+		tasks[i] = lines(path) - 1;
+		shuffle[i] = rx_num(s, "agent_bytes.shuffle_network") + rx_num(s, "agent_bytes.shuffle_local");
+		ocs[i] = rx_num(s, "ocs_bytes");
+		cross[i] = rx_num(s, "cross_rack_bytes");
+		reconf[i] = rx_num(s, "ocs.reconfigurations");
+		cr_assert(json_is_false(json_object_get(s, "partial")), "%s", name[i]);
+		json_decref(s);
+		cr_log_info("%s host(s): %.0f jobs, %.0f tasks, shuffle %.0f B, cross-rack %.0f B, on circuits %.0f B, "
+			    "%.0f reconfigurations", name[i], jobs[i], tasks[i], shuffle[i], cross[i], ocs[i], reconf[i]);
+	}
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(jobs[i], 3, "%s", name[i]);
+		cr_assert_eq(tasks[i], tasks[0], "%s", name[i]);
+		cr_assert_eq(tasks[i], 18, "%s: every task once, none again", name[i]);
+		cr_assert_eq((unsigned long long)shuffle[i], TOTAL_SHUFFLE, "%s: shuffle bytes %.0f", name[i], shuffle[i]);
+		cr_assert_geq(reconf[i], 1, "%s", name[i]);
+		/* Where the scheduler put tasks varies run to run, and with it what
+		 * crosses racks; the circuits carry much of it either way. */
+		cr_assert(ocs[i] > 0.3 * cross[i], "%s: only %.0f of %.0f cross-rack bytes on circuits", name[i], ocs[i],
+			  cross[i]);
+	}
+	/* Each host's dark gap, one line per host and reconfiguration. */
+	cr_assert_eq(lines(RESULTS "/it/fair/three/ocs_hosts.csv"), 1 + 3 * (int)reconf[2]);
+	struct stat st;
+	cr_assert_neq(stat(RESULTS "/it/fair/one/ocs_hosts.csv", &st), 0, "one host has no per-host log");
+}
+
+static const char *slow_workload =
+	"{\"scaled\": true, \"jobs\": [\n"
+	" {\"name\": \"long\", \"submit\": 0, \"input\": 12000000, \"shuffle\": 24000000, \"output\": 1000,"
+	"  \"maps\": 12, \"reduces\": 6, \"map_duration\": 1.0, \"reduce_duration\": 0.5}]}\n";
+
+Test(multihostrun, killing_a_hosts_pieces_fails_its_tasks_over)
+{
+	unlink(wl_path);
+	strcpy(wl_path, "/tmp/emu-itmhr-wl-XXXXXX");
+	rx_write_file(wl_path, slow_workload);
+	char log[] = "/tmp/emu-itmhr-log-kill";
+	pid_t pid = start_run("killed", two_path, NULL, log);
+	/* Host b carries rack 1: both its servers' agents. */
+	pid_t victim[2] = {-1, -1};
+	for (int i = 0; i < 100 && (victim[0] < 0 || victim[1] < 0); i++, rx_sleep(0.1)) {
+		victim[0] = rx_find_process(P, "emu-agent", "--server r1h0 ");
+		victim[1] = rx_find_process(P, "emu-agent", "--server r1h1 ");
+	}
+	cr_assert(victim[0] > 0 && victim[1] > 0, "host b's agents not found");
+	rx_sleep(2.0);
+	kill(victim[0], SIGKILL);
+	kill(victim[1], SIGKILL);
+	int rc = rx_wait_exit(pid);
+	cr_assert_eq(rc, 0, "emu run exited %d", rc);
+	char path[512];
+	snprintf(path, sizeof path, RESULTS "/it/fair/killed/summary.json");
+	json_t *s = rx_summary(path);
+	cr_assert_eq(rx_num(s, "jobs_finished"), 1);
+	cr_log_info("re-runs after host b's agents died: %.0f", rx_num(s, "task_reruns"));
+	cr_assert_geq(rx_num(s, "task_reruns"), 1, "host b's tasks must have run again on host a");
+	json_decref(s);
+	cr_assert_eq(fx_ip_netns_count(P), 0);
+}
