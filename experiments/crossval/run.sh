@@ -5,6 +5,7 @@
 # average JCT, and the OCS share.
 #
 #   sudo experiments/crossval/run.sh [--sim-only] [--seeds "4 5 6"] [--jobs N] [-j N]
+#        experiments/crossval/run.sh --sim-only --slurm[=SBATCH_ARGS]    on a Slurm cluster
 #
 # Systems (as in Chapter 4): JobPacker, Corral and F-EPS against F-Hybrid
 # (Fair on the hybrid fabric), the GENI-like topology, all jobs at t = 0.
@@ -13,17 +14,13 @@
 # CSVs to experiments/crossval/out/ (OUT; RES/crossval-report when RES is given).
 # A run the fidelity check finds machine-limited is made once more
 # (../machine_limited.sh).  The simulated runs go -j N at a time (default: one per
-# core), the emulated ones one by one.
+# core), the emulated ones one by one; with --slurm (simulated runs only) each run is a
+# task of a Slurm job array and the report a job after them (../slurm.sh).
 set -eu
-HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-. "$HERE/../machine_limited.sh"
-. "$HERE/../parallel.sh"
-EMU=${EMU:-$ROOT/build/bin/emu}
-# A study into another results root (RES) reports there too, not over the committed report.
-if [ -n "${RES:-}" ]; then OUT=${OUT:-$RES/crossval-report}; else OUT=${OUT:-$HERE/out}; fi
-RES=${RES:-$ROOT/results}
+. "$(dirname "$0")/../lib.sh"
 LOGS=$RES/crossval-logs
+# A study into another results root (RES) reports there too, not over the committed report.
+if [ -n "$RES_GIVEN" ]; then OUT=${OUT:-$RES/crossval-report}; else OUT=${OUT:-$HERE/out}; fi
 SEEDS="4 5 6"; JOBS=20; BACKENDS="sim emu"; PAR=""
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -31,13 +28,13 @@ while [ $# -gt 0 ]; do
     --seeds) SEEDS=$2; shift ;;
     --jobs) JOBS=$2; shift ;;
     -j) PAR=$2; shift ;;
-    -h|--help) sed -n "2,/^set -eu$/{/^set -eu$/!p}" "$0"; exit 0 ;;
+    --slurm|--slurm=*) slurm_opt "$1" ;;
+    -h|--help) study_help ;;
     *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
 done
-case $BACKENDS in *emu*) [ "$(id -u)" -eq 0 ] || { echo "run.sh: the emulator needs root (sudo), or use --sim-only" >&2; exit 2; } ;; esac
-[ -x "$EMU" ] || { echo "run.sh: $EMU missing: run make first" >&2; exit 2; }
+case $BACKENDS in *emu*) study_check emu --sim-only ;; *) study_check sim ;; esac
 mkdir -p "$OUT" "$LOGS"
 trap '"$EMU" cleanup --prefix xv >/dev/null 2>&1 || true' EXIT INT TERM
 
@@ -78,5 +75,6 @@ for be in $BACKENDS; do
     done
     par_wait
 done
+par_end
 python3 "$HERE/report.py" "$RES/crossval" "$OUT"
 echo "report: $OUT/REPORT.md"

@@ -11,6 +11,8 @@
 #   --quick         one seed, lighter workloads: runs and report under RES/dawnquick-*
 #   --seeds LIST    workload seeds (default 1..10; the emulator takes the first 3)
 #   -j N            simulator runs at once (default PAR, or one per core)
+#   --slurm[=ARGS]  the simulator's runs on a Slurm cluster: each a task of a job array
+#                   (at most -j at once), the report a job after them; ARGS go to sbatch
 #
 # Environment: RES (results root, default results/; given, the report goes to
 # RES/<exp>-report instead of experiments/dawn/out), OUT (the report directory),
@@ -21,13 +23,7 @@
 # keeps xrack.csv (cross-rack bytes by kind and reading stage, from flows.csv,
 # which is then deleted) and dawn's log line (where its offers went).
 set -eu
-HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-. "$HERE/../machine_limited.sh"
-. "$HERE/../parallel.sh"
-EMU=${EMU:-$ROOT/build/bin/emu}
-RES_GIVEN=${RES:+1}
-RES=${RES:-$ROOT/results}
+. "$(dirname "$0")/../lib.sh"
 BACKEND=emu; QUICK=0; SEEDS="1 2 3 4 5 6 7 8 9 10"; REPS=3
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -35,16 +31,13 @@ while [ $# -gt 0 ]; do
     --backend) BACKEND=$2; shift ;;
     --seeds) SEEDS=$2; shift ;;
     -j) PAR=$2; shift ;;
-    -h|--help) sed -n "2,/^set -eu$/{/^set -eu$/!p}" "$0"; exit 0 ;;
+    --slurm|--slurm=*) slurm_opt "$1" ;;
+    -h|--help) study_help ;;
     *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
 done
-case $BACKEND in emu|sim) ;; *) echo "run.sh: --backend emu or sim" >&2; exit 2 ;; esac
-[ -x "$EMU" ] || { echo "run.sh: $EMU missing: run make first" >&2; exit 2; }
-if [ "$BACKEND" = emu ] && [ "$(id -u)" -ne 0 ]; then
-    echo "run.sh: the emu backend needs root (sudo), or use --backend sim" >&2; exit 2
-fi
+study_check "$BACKEND"
 
 # ---- parameters (docs/reproduction.md, "Dawn") --------------------------------
 # The emulator runs the 6x6 cluster 20x faster than real time at 1/40 of its
@@ -154,6 +147,7 @@ else
     par_start "${PAR:-}" 0
     study sim "$X" "$SEEDS" "$ML_CHAINS" "$QUERIES"
 fi
+par_end
 echo "[$(elapsed)] report"
 python3 "$HERE/report.py" "$RES" "$OUT" "$X"
 echo "report: $OUT/REPORT.md ($(elapsed))"

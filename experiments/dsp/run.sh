@@ -18,6 +18,8 @@
 #                   (unless --seeds): under RES/dspquick-*
 #   --seeds LIST    workload seeds
 #   -j N            simulator runs at once (default PAR, or one per core)
+#   --slurm[=ARGS]  the simulator's runs on a Slurm cluster: each a task of a job array
+#                   (at most -j at once), the report a job after them; ARGS go to sbatch
 #
 # Environment: RES (results root, default results/; given, the report goes to
 # RES/<exp>-report instead of experiments/dsp/out), OUT, EMU, PAR, TIMEOUT (a
@@ -30,12 +32,7 @@
 # with the workload beside it (...-workload.json: report.py reads the DAGs
 # from it for the waiting time).
 set -eu
-HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-. "$HERE/../parallel.sh"
-EMU=${EMU:-$ROOT/build/bin/emu}
-RES_GIVEN=${RES:+1}
-RES=${RES:-$ROOT/results}
+. "$(dirname "$0")/../lib.sh"
 TIMEOUT=${TIMEOUT:-200000}
 BACKEND=sim; QUICK=0; SEEDS="1 2 3"; SEEDS_GIVEN=""
 while [ $# -gt 0 ]; do
@@ -44,16 +41,13 @@ while [ $# -gt 0 ]; do
     --backend) BACKEND=$2; shift ;;
     --seeds) SEEDS=$2; SEEDS_GIVEN=1; shift ;;
     -j) PAR=$2; shift ;;
-    -h|--help) sed -n "2,/^set -eu$/{/^set -eu$/!p}" "$0"; exit 0 ;;
+    --slurm|--slurm=*) slurm_opt "$1" ;;
+    -h|--help) study_help ;;
     *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
 done
-case $BACKEND in emu|sim) ;; *) echo "run.sh: --backend emu or sim" >&2; exit 2 ;; esac
-[ -x "$EMU" ] || { echo "run.sh: $EMU missing: run make first" >&2; exit 2; }
-if [ "$BACKEND" = emu ] && [ "$(id -u)" -ne 0 ]; then
-    echo "run.sh: the emu backend needs root (sudo), or use --backend sim" >&2; exit 2
-fi
+study_check "$BACKEND"
 
 # ---- parameters (docs/reproduction.md, "DSP") ----------------------------------
 # emu run's time scale (0.1: a median task of 6 s) and recovery delay (1 s);
@@ -134,6 +128,7 @@ else
     sim_study
     par_wait
 fi
+par_end
 echo "[$(elapsed)] report"
 python3 "$HERE/report.py" "$RES" "$OUT" "$X"
 echo "report: $OUT/REPORT.md ($(elapsed))"

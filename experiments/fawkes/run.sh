@@ -12,6 +12,9 @@
 #   --backend emu   the emulator (root), one seed, WKLD-D at 10% of its jobs
 #   --quick         one seed, WKLD-D and E at 25% of their jobs: RES/fawkesquick-*
 #   --seeds LIST    workload seeds (default 1..10)
+#   -j N            simulator runs at once (default PAR, or one per core)
+#   --slurm[=ARGS]  the simulator's runs on a Slurm cluster: each a task of a job array
+#                   (at most -j at once), the report a job after them; ARGS go to sbatch
 #
 # Environment: RES (results root, default results/; given, the report goes to
 # RES/<exp>-report instead of experiments/fawkes/out), OUT, EMU.
@@ -21,27 +24,21 @@
 # exp fawkes-d (WKLD-D), fawkes-e (WKLD-E), fawkes-{b,c}-{tr,tc} (Fig. 7),
 # fawkes-a (Fig. 6), fawkes-sort (Fig. 3a).
 set -eu
-HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-EMU=${EMU:-$ROOT/build/bin/emu}
-RES_GIVEN=${RES:+1}
-RES=${RES:-$ROOT/results}
+. "$(dirname "$0")/../lib.sh"
 BACKEND=sim; QUICK=0; SEEDS="1 2 3 4 5 6 7 8 9 10"
 while [ $# -gt 0 ]; do
     case "$1" in
     --quick) QUICK=1 ;;
     --backend) BACKEND=$2; shift ;;
     --seeds) SEEDS=$2; shift ;;
-    -h|--help) sed -n "2,/^set -eu$/{/^set -eu$/!p}" "$0"; exit 0 ;;
+    -j) PAR=$2; shift ;;
+    --slurm|--slurm=*) slurm_opt "$1" ;;
+    -h|--help) study_help ;;
     *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
 done
-case $BACKEND in emu|sim) ;; *) echo "run.sh: --backend emu or sim" >&2; exit 2 ;; esac
-[ -x "$EMU" ] || { echo "run.sh: $EMU missing: run make first" >&2; exit 2; }
-if [ "$BACKEND" = emu ] && [ "$(id -u)" -ne 0 ]; then
-    echo "run.sh: the emu backend needs root (sudo), or use --backend sim" >&2; exit 2
-fi
+study_check "$BACKEND"
 
 # ---- parameters (docs/reproduction.md, "FAWKES") ------------------------------
 TOPO48=$ROOT/topologies/fawkes-48.conf
@@ -79,16 +76,18 @@ run() {
     echo "  $exp $name seed $seed"
 }
 
+# Simulator runs side by side (../parallel.sh); emulated runs one at a time.
+if [ "$BACKEND" = emu ]; then par_start 1 0; else par_start "${PAR:-}" 0; fi
 echo "Fig. 9: WKLD-D, every policy ($BACKEND)"
 for s in $SEEDS; do
     for p in $POLICIES; do
-        run $X-d "$p" "$s" "$TOPO48" "fawkes:wkld=4" --sched-opt "policy=$p"
+        par run $X-d "$p" "$s" "$TOPO48" "fawkes:wkld=4" --sched-opt "policy=$p"
     done
 done
 echo "Fig. 11: WKLD-E, TD and EQ"
 for s in $SEEDS; do
     for p in td eq none; do
-        run $X-e "$p" "$s" "$TOPO48" "fawkes:wkld=5" --sched-opt "policy=$p"
+        par run $X-e "$p" "$s" "$TOPO48" "fawkes:wkld=5" --sched-opt "policy=$p"
     done
 done
 echo "Fig. 7: WKLD-B (WC) and WKLD-C (ST), None, EQ and TD, growing with TR or TC (T = 60 s)"
@@ -96,34 +95,41 @@ for s in $SEEDS; do
     for w in b:2 c:3; do
         for g in tr tc; do
             for p in none eq td; do
-                run $X-${w%%:*}-$g "$p" "$s" "$TOPO48" "fawkes:wkld=${w#*:}" --sched-opt "policy=$p" \
+                par run $X-${w%%:*}-$g "$p" "$s" "$TOPO48" "fawkes:wkld=${w#*:}" --sched-opt "policy=$p" \
                     --sched-opt "grow=$g" --sched-opt period=$((T / 2)) --sched-opt tau=$TAU60
             done
         done
     done
 done
 echo "Fig. 6: WKLD-A, JD, TR (T = 60 s)"
-run $X-a jd 1 "$TOPO48" "fawkes:wkld=1" --sched-opt policy=jd --sched-opt grow=tr --sched-opt period=$((T / 2)) \
+par run $X-a jd 1 "$TOPO48" "fawkes:wkld=1" --sched-opt policy=jd --sched-opt grow=tr --sched-opt period=$((T / 2)) \
     --sched-opt tau=$TAU60
 # Fig. 3a: one 200 GB Sort on 20 servers: all core, or 10 core grown at
 # once (EQ, one cluster, a period of 0.1 s, tau 0) by 10 TR or TC servers.
 echo "Fig. 3a: Sort on 20 core, 10 core + 10 TR, 10 core + 10 TC"
 SORT=$RES/$X-sort.json
-printf '{"jobs": [{"name": "c1-st-200g", "cluster": 1, "input": "200GiB", "shuffle": "200GiB", "output": "200GiB", "reduces": 36, "map_duration": 15}]}\n' > "$SORT"
-for cfg in core:20:tc tr:10:tr tc:10:tc; do
-    name=${cfg%%:*}; rest=${cfg#*:}; core=${rest%%:*}; grow=${rest#*:}
-    log=$RES/$X-sort/fawkes/$name-$BACKEND-s1
+# Whole or not at all (a temporary, then mv): on Slurm every task writes it while others read.
+printf '{"jobs": [{"name": "c1-st-200g", "cluster": 1, "input": "200GiB", "shuffle": "200GiB", "output": "200GiB", "reduces": 36, "map_duration": 15}]}\n' > "$SORT.$$"
+mv "$SORT.$$" "$SORT"
+sort_run() {   # name core grow
+    log=$RES/$X-sort/fawkes/$1-$BACKEND-s1
     if [ ! -f "$log-jobs.csv" ]; then
         mkdir -p "$RES/$X-sort/fawkes"
         # shellcheck disable=SC2086 # SCALE is words
         "$EMU" run --backend "$BACKEND" --topology "$TOPO20" --workload "$SORT" $SCALE --scheduler fawkes \
-            --sched-opt policy=eq --sched-opt clusters=1 --sched-opt "core=$core" --sched-opt "grow=$grow" \
+            --sched-opt policy=eq --sched-opt clusters=1 --sched-opt "core=$2" --sched-opt "grow=$3" \
             --sched-opt period=0.1 --sched-opt sample=0.1 --sched-opt tau=0 --sched-opt "log=$log" \
-            --results "$RES" --experiment "$X-sort" --run "$name-$BACKEND-s1" --timeout 100000 --quiet
+            --results "$RES" --experiment "$X-sort" --run "$1-$BACKEND-s1" --timeout 100000 --quiet
         rm -f "$log/flows.csv" "$log/links.csv"
     fi
-    echo "  sort $name"
+    echo "  sort $1"
+}
+for cfg in core:20:tc tr:10:tr tc:10:tc; do
+    name=${cfg%%:*}; rest=${cfg#*:}
+    par sort_run "$name" "${rest%%:*}" "${rest#*:}"
 done
 
+par_wait
+par_end
 python3 "$HERE/report.py" "$RES" "$X" "$BACKEND" "$OUT"
 echo "report: $OUT/REPORT.md"

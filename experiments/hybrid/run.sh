@@ -16,6 +16,10 @@
 #   --seeds LIST    workload seeds (default 1 to 10; the emulator runs the first --reps)
 #   --reps N        emulator: repetitions (default 1)
 #   --jobs N        jobs per run (simulator 200, emulator 40; --quick 60 and 20)
+#   -j N            simulator runs at once (default PAR, or 2)
+#   --slurm[=ARGS]  the simulator's runs on a Slurm cluster: each a task of a job array
+#                   (at most -j at once), the report a job after them; ARGS go to sbatch.
+#                   The labels' solo runs come first, made by the submitting call
 #
 # Environment: RES (results root, default results/; given, the report goes to
 # RES/hybrid-report instead of experiments/hybrid/out), OUT (the report
@@ -35,14 +39,8 @@
 #             every batch job is classified on arrival) and half (the runs above)
 # then report.py writes REPORT.md and the CSVs.
 set -eu
-HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-. "$ROOT/experiments/machine_limited.sh"
-EMU=${EMU:-$ROOT/build/bin/emu}
-RES_GIVEN=${RES:+1}
-RES=${RES:-$ROOT/results}
+. "$(dirname "$0")/../lib.sh"
 BACKEND=emu; QUICK=0; SEEDS="1 2 3 4 5 6 7 8 9 10"; REPS=1; JOBS=""
-die() { echo "run.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
     case "$1" in
     --quick) QUICK=1 ;;
@@ -55,17 +53,17 @@ while [ $# -gt 0 ]; do
         --jobs) JOBS=$2 ;;
         esac
         shift ;;
-    -h|--help) sed -n "2,/^set -eu$/{/^set -eu$/!p}" "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -j) [ $# -ge 2 ] || die "-j needs a value (see --help)"; PAR=$2; shift ;;
+    --slurm|--slurm=*) slurm_opt "$1" ;;
+    -h|--help) study_help ;;
     *) die "unknown option $1 (see --help)" ;;
     esac
     shift
 done
-case $BACKEND in emu|sim) ;; *) die "--backend emu or sim, not '$BACKEND'" ;; esac
+study_check "$BACKEND"
 for n in $SEEDS $REPS ${JOBS:-1}; do
     case $n in ''|*[!0-9]*) die "seeds, --reps and --jobs are non-negative integers, not '$n'" ;; esac
 done
-[ -x "$EMU" ] || die "$EMU missing: run make first"
-[ "$BACKEND" = sim ] || [ "$(id -u)" -eq 0 ] || die "the emu backend needs root (sudo), or use --backend sim"
 
 # ---- parameters (docs/reproduction.md, "Chapter 5") ---------------------------
 # Sizes and times as on the real cluster (data and time scale 1) on the
@@ -112,15 +110,6 @@ print("makespan %.0f s, JCT mean %.1f s, median %.1f s, %s" % (
 PY
 }
 
-# Simulator runs, PAR at a time (the simulator is single-threaded); emulated
-# runs one at a time, with the prefix hyb.
-PAR=${PAR:-2}; NBG=0
-par() {
-    if [ "$BACKEND" = emu ]; then "$@"; return; fi
-    "$@" &
-    NBG=$((NBG + 1))
-    if [ $NBG -ge "$PAR" ]; then wait; NBG=0; fi
-}
 cleanup() { [ "$BACKEND" = sim ] || "$EMU" cleanup --prefix hyb >/dev/null 2>&1 || true; }
 trap cleanup EXIT
 trap 'echo "run.sh: interrupted" >&2; exit 130' INT TERM
@@ -173,6 +162,18 @@ label train --jobs "$TRAIN_JOBS" --seed $TRAIN_SEED
 for seed in $SEEDS; do
     label "eval-s$seed" --jobs "$JOBS" --seed "$seed"
 done
+# Simulator runs, PAR at a time (../parallel.sh; the simulator is single-threaded);
+# emulated runs one at a time, with the prefix hyb.
+if [ "$BACKEND" = emu ]; then par_start 1 0; else par_start "${PAR:-2}" 0; fi
+# Every job recurring: its class with its predicted shuffle (classified on arrival, all
+# at 0: a run cut at 1 s has them all).
+allrec() {   # seed
+    f=$CLS/allrec-s$1.csv
+    # shellcheck disable=SC2086
+    [ -s "$f" ] || "$EMU" run --backend sim --topology "$HYB" --jobs "$JOBS" --seed "$1" $SCALE --heartbeat 1 \
+        --recurring 1 --scheduler h-fs --sched-opt "svm_train=$LAB/train.csv" --sched-opt "class_log=$f" \
+        --experiment "$X-allrec" --run "s$1" --results "$RES" --quiet --timeout 1 > "$LOGS/allrec-s$1.log" 2>&1 || true
+}
 for seed in $SEEDS; do
     echo "seed $seed"
     for scen in batch online; do
@@ -182,14 +183,10 @@ for seed in $SEEDS; do
             for sc in h-wo-p h-wo-js h-wo-dps; do par run "$X-hyb" "$HYB" "$sc" "$scen" "$seed"; done ;;
         esac
     done
-    # Every job recurring: its class with its predicted shuffle (classified on
-    # arrival, all at 0: a run cut at 1 s has them all).
-    f=$CLS/allrec-s$seed.csv
-    [ -s "$f" ] || "$EMU" run --backend sim --topology "$HYB" --jobs "$JOBS" --seed "$seed" $SCALE --heartbeat 1 \
-        --recurring 1 --scheduler h-fs --sched-opt "svm_train=$LAB/train.csv" --sched-opt "class_log=$f" \
-        --experiment "$X-allrec" --run "s$seed" --results "$RES" --quiet --timeout 1 > "$LOGS/allrec-s$seed.log" 2>&1 || true
+    par allrec "$seed"
 done
-wait
+par_wait
+par_end
 echo "[$(elapsed)] report"
 python3 "$HERE/report.py" "$RES" "$OUT" "$X" "$SEEDS"
 echo "report: $OUT/REPORT.md ($(elapsed))"

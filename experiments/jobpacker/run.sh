@@ -23,6 +23,9 @@
 #   --seeds "S1 S2 .."  workload seeds, one per repetition (default "4 5 6 8 9"; GENI on the
 #                       simulator 4 to 23)
 #   -j, --parallel N    sim: runs at once (default: one per core; emulated runs go one by one)
+#   --slurm[=ARGS]      sim: on a Slurm cluster, each run a task of a job array (at most -j
+#                       at once), the report a job after them; ARGS go to every sbatch
+#                       (docs/studies.md)
 #   --baseline-slowstart F  F-Hybrid's, Corral's and F-EPS's slowstart (default 0.7, as
 #                       JobPacker's: the dissertation's settings; 0.05 is YARN's default)
 #   --ocs-mode hold|fallback  circuit-eligible bytes wait for their circuit (default: the
@@ -75,20 +78,11 @@
 # Corral's plans (their option plan_log) go beside the report as <run>.plan (GENI scale) or to
 # results/jobpacker-sim/plans/<run>.plan (paper scale).
 set -eu
-HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-. "$HERE/../machine_limited.sh"
-. "$HERE/../parallel.sh"
-EMU=${EMU:-$ROOT/build/bin/emu}
-# The emulated study's report is committed beside run.sh (out/); a simulator study's goes
-# into the results root, and so does every report of a study into another results root (RES).
-RES_GIVEN=${RES:+1}
-RES=${RES:-$ROOT/results}
+. "$(dirname "$0")/../lib.sh"
 QUICK=0; LIST=0; RATE=""; REPS=""; SREPS=""; TRACE=""; JOBS=""; MAXMAPS=""; BACKEND=emu; SCALE=""; PAR=""; SENS=1; BASE_SS=0.7
 NETARGS=""   # --ocs-mode, --copiers, --rate-scale: given only, so that the runs made without them stay reusable
 SLOWDOWN=""  # emulator only (default 1.5 there): not for the twin
 SEEDS=${SEEDS:-}
-die() { echo "run.sh: $*" >&2; exit 2; }
 posint() { case $2 in ''|*[!0-9]*|0*) die "$1 needs a positive integer, not '$2'" ;; esac; }
 posnum() { awk -v x="$2" 'BEGIN { exit !(x ~ /^([0-9]+\.?[0-9]*|\.[0-9]+)$/ && x + 0 > 0) }' ||
     die "$1 needs positive numbers, not '$2'"; }
@@ -123,7 +117,8 @@ while [ $# -gt 0 ]; do
             die "--baseline-slowstart needs a fraction in [0, 1], not '$2'"; BASE_SS=$2 ;;
         esac
         shift ;;
-    -h|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    --slurm|--slurm=*) slurm_opt "$1" ;;
+    -h|--help) study_help ;;
     *) die "unknown option $1 (see --help)" ;;
     esac
     shift
@@ -131,9 +126,12 @@ done
 # --quick is a smoke test: without RES its runs and report go to results/jobpacker-quick/,
 # apart from the full study's runs and from the committed report beside run.sh.
 if [ $QUICK -eq 1 ] && [ -z "$RES_GIVEN" ]; then RES=$ROOT/results/jobpacker-quick; RES_GIVEN=1; fi
+# The emulated study's report is committed beside run.sh (out/); a simulator study's goes
+# into the results root, and so does every report of a study into another results root (RES).
 REPDIR=$HERE; [ -z "$RES_GIVEN" ] && [ "$BACKEND" = emu ] || REPDIR=$RES
 LOAD_RATES=${LOAD_RATES:-2 0.5 0.25}
 for f in $LOAD_RATES; do posnum LOAD_RATES "$f"; done
+slurm_sim_only "$BACKEND"
 case $BACKEND in
 emu) [ -z "$SCALE" ] || [ "$SCALE" = geni ] || die "--scale paper needs --backend sim (the emulator cannot run 100 Gb/s ports)"
      SCALE=geni
@@ -309,7 +307,7 @@ echo "$NTASKS runs ($SCALE scale, $BACKEND${SLOWDOWN:+ in slow motion x$SLOWDOWN
 # --arrivals replace their trace times.
 sample_trace() {   # seed: writes $PLANS/trace-s<seed>.tsv
     f=$PLANS/trace-s$1.tsv
-    python3 - "$TRACE" "$1" "$JOBS" "$MIN_SHUFFLE" "$f" <<'PY' || die "--trace: cannot sample $TRACE"
+    python3 - "$TRACE" "$1" "$JOBS" "$MIN_SHUFFLE" "$f.$$" <<'PY' || die "--trace: cannot sample $TRACE"
 import random, sys
 src, seed, n, least, dst = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
 lines = [l for l in open(src) if l.strip() and float(l.split("\t")[4]) >= least]
@@ -318,6 +316,8 @@ if len(lines) < n:
 with open(dst, "w") as f:
     f.writelines(lines[i] for i in sorted(random.Random(seed).sample(range(len(lines)), n)))
 PY
+    # Whole or not at all: on Slurm every task samples again while others read it.
+    mv "$f.$$" "$f"
 }
 
 make_run() {  # one attempt at the run one() set up; sets note to why it failed, if it did
@@ -362,20 +362,21 @@ one() {  # scenario system seed scheduler-options args
     k=$(wc -l < "$DONE"); ran=$(cat "$DONE.ran" 2>/dev/null | wc -l); el=$(($(date +%s) - T0))
     eta="?"; [ "$ran" -eq 0 ] || eta="$((el * (NTASKS - k) / ran))s"
     par_line "[$k/$NTASKS] $name: $note; elapsed ${el}s, ETA $eta"
-    case $note in FAILED*) echo "$name" >> "$DONE.failed" ;; esac
+    case $note in FAILED*) echo "$name" >> "$DONE.failed"; return 1 ;; esac
 }
 worker() {  # task file
-    while IFS='|' read -r sc sys seed opts args; do one "$sc" "$sys" "$seed" "$opts" "$args"; done < "$1"
+    while IFS='|' read -r sc sys seed opts args; do one "$sc" "$sys" "$seed" "$opts" "$args" || :; done < "$1"
 }
 if [ -n "$TRACE" ]; then
     for seed in $SEEDS; do sample_trace "$seed"; done
 fi
-if [ "$PAR" -le 1 ]; then
+if [ "$BACKEND" = emu ]; then
     worker "$TASKS"
 else
     while IFS='|' read -r sc sys seed opts args; do par one "$sc" "$sys" "$seed" "$opts" "$args" < /dev/null; done < "$TASKS"
 fi
 par_wait
+par_end
 echo "all runs: $(($(date +%s) - T0)) s wall"
 
 # The simulator twin of an emulator study: the same runs on the flow-level simulator, for the

@@ -21,6 +21,8 @@
 #   --ablations     also run the ablations on the emulator (they always run on sim)
 #   -j N            simulator runs at once (default PAR, or one per core); emulated
 #                   runs go one by one
+#   --slurm[=ARGS]  the simulator's runs on a Slurm cluster: each a task of a job array
+#                   (at most -j at once), the report a job after them; ARGS go to sbatch
 #
 # Environment: RES (results root, default results/; given, the report goes to
 # RES/nas-report instead of experiments/nas/out), OUT (the report directory),
@@ -39,14 +41,7 @@
 # then report.py writes the CSVs, the plots (plots.gp) and REPORT.md to
 # experiments/nas/out/ (RES/<exp prefix>-report for --quick, --trace or a RES given).
 set -eu
-HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-. "$HERE/../machine_limited.sh"
-. "$HERE/../parallel.sh"
-EMU=${EMU:-$ROOT/build/bin/emu}
-# A study into another results root (RES) reports there too, not over the committed report.
-RES_GIVEN=${RES:+1}
-RES=${RES:-$ROOT/results}
+. "$(dirname "$0")/../lib.sh"
 BACKEND=emu; QUICK=0; TRACE=""; SEEDS=""; REPS=3; SIMREPS=10; ABLATIONS=0
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -57,18 +52,15 @@ while [ $# -gt 0 ]; do
     --reps) REPS=$2; shift ;;
     --ablations) ABLATIONS=1 ;;
     -j) PAR=$2; shift ;;
-    -h|--help) sed -n "2,/^set -eu$/{/^set -eu$/!p}" "$0"; exit 0 ;;
+    --slurm|--slurm=*) slurm_opt "$1" ;;
+    -h|--help) study_help ;;
     *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
 done
-case $BACKEND in emu|sim) ;; *) echo "run.sh: --backend emu or sim" >&2; exit 2 ;; esac
-[ -x "$EMU" ] || { echo "run.sh: $EMU missing: run make first" >&2; exit 2; }
-if [ "$BACKEND" = emu ] && [ "$(id -u)" -ne 0 ]; then
-    echo "run.sh: the emu backend needs root (sudo), or use --backend sim" >&2; exit 2
-fi
+study_check "$BACKEND"
 if [ -n "$TRACE" ]; then
-    [ -r "$TRACE" ] || { echo "run.sh: cannot read $TRACE" >&2; exit 2; }
+    [ -r "$TRACE" ] || die "cannot read $TRACE"
     TRACE=$(cd "$(dirname "$TRACE")" && pwd)/$(basename "$TRACE")
 fi
 
@@ -119,7 +111,8 @@ workload_args() {   # seed -> emu run arguments for the CloudLab workload
         return
     fi
     f=$RES/$X-logs/trace-s$1.tsv
-    [ -f "$f" ] || python3 - "$TRACE" "$1" "$JOBS" "$f" <<'PY'
+    # Whole or not at all (a temporary, then mv): on Slurm every task samples while others read.
+    [ -f "$f" ] || python3 - "$TRACE" "$1" "$JOBS" "$f.$$" <<'PY'
 import random, sys
 src, seed, n, dst = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 lines = [l for l in open(src) if l.strip()]
@@ -130,6 +123,7 @@ with open(dst, "w") as f:
         c = lines[i].rstrip("\n").split("\t")
         f.write("\t".join(c) + "\n")
 PY
+    [ ! -f "$f.$$" ] || mv "$f.$$" "$f"
     echo "--workload $f --jobs $JOBS"
 }
 
@@ -287,6 +281,7 @@ else
     par_wait
 fi
 
+par_end
 echo "[$(elapsed)] report"
 python3 "$HERE/report.py" "$RES" "$OUT" "$X"
 echo "report: $OUT/REPORT.md ($(elapsed))"

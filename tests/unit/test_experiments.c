@@ -1118,7 +1118,7 @@ Test(experiments, the_emulated_study_runs_in_slow_motion_unless_told_otherwise)
  * RES writes under the copy: root/tree/results and root/tree/experiments/jobpacker. */
 static void make_tree(void)
 {
-	cr_assert_eq(sh("mkdir -p '%s/tree/experiments/jobpacker' && cd '%s/experiments' && cp machine_limited.sh parallel.sh "
+	cr_assert_eq(sh("mkdir -p '%s/tree/experiments/jobpacker' && cd '%s/experiments' && cp ./*.sh "
 			"'%s/tree/experiments/' && cp jobpacker/*.sh jobpacker/*.py jobpacker/*.gp '%s/tree/experiments/jobpacker/' "
 			"&& cp -r '%s/topologies' '%s/tree/'",
 			root, repo, root, root, repo, root),
