@@ -3,8 +3,10 @@
  * then computes; a reduce fetches its transfers, at most `copiers` fetches
  * moving at once, each one holder's queued transfers (emu/copiers.c), in
  * hold mode circuit transfers only while their circuit is lit
- * (agents/tasks.c), then computes), fetches as
- * flows of sim_net.c, and the OCS controller's decisions (the same
+ * (agents/tasks.c), then computes; a last-stage task then writes its
+ * output to the policy's output server), fetches as flows of sim_net.c,
+ * disk I/O too (emu/disk.h: a map's input read off its holder's disk, an
+ * output written to its server's, a copy read and written), and the OCS controller's decisions (the same
  * matching, emu/ocs_ctl.c) applied in virtual time.
  *
  * A reconfiguration at time T that changes anything: the circuits that go
@@ -37,9 +39,13 @@ struct sim_task {
 	double compute_end;    /* computing: when it ends */
 	bool suspended;        /* preempted, keeping its progress: nothing moves or computes */
 	double compute_left;   /* suspended while computing: what was left */
-	int input_flow;        /* a map reading remote input: its flow (-1: none) */
-	int input_src;         /* where it reads it from */
+	int input_flow;        /* a map reading its input: its flow (-1: none) */
+	int input_src;         /* where it reads it from (its own server: local) */
 	uint64_t input_left;   /* suspended while reading it: what was left (0: nothing) */
+	int output_flow;       /* writing its output: its flow (-1: none) */
+	int output_dst;        /* where */
+	uint64_t output_left;  /* suspended while writing it: what was left (0: nothing) */
+	bool writing;          /* computed, writing its output */
 	uint64_t bytes_in;
 	struct fetch_queue queue;   /* reduce: transfers not started yet */
 	struct sim_fetch {     /* reduce: running fetches, a flow each */
@@ -127,7 +133,9 @@ static struct event ev_pop(struct sim_be *b)
 
 /* ---- tasks -------------------------------------------------------------- */
 
-/* A flow's tag: the task, and the transfer id + 1 (0 = a map's input). */
+/* A flow's tag: the task, and the transfer id + 1 (0 = a map's input,
+ * XFER_OUTPUT + 1 its output); a copy's: -1 - its id. */
+#define XFER_OUTPUT (-2)
 static int64_t tag_of(int task, int xfer) { return (int64_t)task << 32 | (uint32_t)(xfer + 1); }
 
 static void compute_for(struct run *r, struct task *t, double seconds)
@@ -141,17 +149,37 @@ static void compute_for(struct run *r, struct task *t, double seconds)
 
 static void compute(struct run *r, struct task *t) { compute_for(r, t, t->duration_s); }
 
+/* A reduce's fetch: served off the holder's disk (emu/disk.h). */
 static int start_flow(struct run *r, int src, int dst, uint64_t bytes, bool circuit, int64_t tag)
 {
 	struct sim_be *b = S(r);
 	b->flows++;
-	int h = simnet_add(b->net, b->now, src, dst, bytes, circuit, tag);
+	int h = simnet_add_io(b->net, b->now, src, dst, bytes, circuit, disk_sides(DISK_SHUFFLE), tag);
 	if (h < 0)
 		run_say(r, "simulator: out of memory for a flow");
 	return h;
 }
 
 static int rack_of(const struct run *r, int server) { return cluster_rack_of(&r->c, server); }
+
+/* Disk I/O (emu/disk.h): a map's input (src = dst: local), an output, a copy. */
+static int start_io(struct run *r, int src, int dst, uint64_t bytes, unsigned disks, int64_t tag)
+{
+	struct sim_be *b = S(r);
+	b->flows++;
+	int h = simnet_add_io(b->net, b->now, src, dst, bytes, false, disks, tag);
+	if (h < 0)
+		run_say(r, "simulator: out of memory for a flow");
+	return h;
+}
+
+/* Does this I/O cost anything?  Local on unlimited disks it does not, and
+ * is no flow: runs without disk rates stay as they were. */
+static bool io_costs(const struct run *r, int src, int dst, unsigned disks)
+{
+	return src != dst || simnet_disk_limited(S(r)->net, src, disks & DISK_READ) ||
+	       simnet_disk_limited(S(r)->net, dst, disks & DISK_WRITE);
+}
 
 /* Held back in hold mode while its circuit is dark; while it waits, a
  * circuit transfer is demand (the agents' rule, agents/tasks.c). */
@@ -215,7 +243,7 @@ static void start_fetches(struct run *r, struct task *t)
 		}
 		f->flow = start_flow(r, f->x[0].src, t->server, bytes, f->x[0].circuit, tag_of(t->id, f->x[0].id));
 	}
-	if (st->final && !st->nrun && !fq_len(&st->queue) && !st->computing)
+	if (st->final && !st->nrun && !fq_len(&st->queue) && !st->computing && !st->writing)
 		compute(r, t);
 }
 
@@ -228,7 +256,7 @@ static void reset_task(struct run *r, struct task *t, int attempt)
 	fq_each(&st->queue, uncount_queued, r);
 	fq_free(&st->queue);
 	free(st->run);
-	*st = (struct sim_task){.attempt = attempt, .listed = st->listed, .input_flow = -1};
+	*st = (struct sim_task){.attempt = attempt, .listed = st->listed, .input_flow = -1, .output_flow = -1};
 }
 
 /* The lit circuits changed: reduces start what can move now. */
@@ -253,10 +281,11 @@ static void sim_start_task(struct run *r, struct task *t, int server, int input_
 {
 	struct sim_task *st = &S(r)->tasks[t->id];
 	reset_task(r, t, st->attempt + 1);
-	if (t->kind == TASK_MAP && input_src >= 0) {
-		st->bytes_in = t->input_bytes;
-		st->input_src = input_src;
-		st->input_flow = start_flow(r, input_src, server, t->input_bytes, false, tag_of(t->id, -1));
+	int src = input_src >= 0 ? input_src : server;
+	if (t->kind == TASK_MAP && io_costs(r, src, server, disk_sides(DISK_INPUT))) {
+		st->bytes_in = input_src >= 0 ? t->input_bytes : 0;
+		st->input_src = src;
+		st->input_flow = start_io(r, src, server, t->input_bytes, disk_sides(DISK_INPUT), tag_of(t->id, -1));
 	} else if (t->kind == TASK_MAP) {
 		compute(r, t);
 	}
@@ -285,11 +314,29 @@ static void sim_fetch(struct run *r, struct task *t, const struct xfer *xs, int 
 	}
 }
 
+/* The task is done, its output written. */
+static void task_done(struct run *r, struct task *t)
+{
+	struct sim_task *st = &S(r)->tasks[t->id];
+	uint64_t bytes = st->bytes_in;
+	reset_task(r, t, st->attempt);
+	run_task_done(r, t->server, t->id, true, bytes, NULL);
+}
+
 static void flow_done(struct run *r, int64_t tag, uint64_t bytes)
 {
+	if (tag < 0) {
+		run_copy_done(r, (int)(-1 - tag));
+		return;
+	}
 	int task = (int)(tag >> 32), xfer = (int)(uint32_t)tag - 1;
 	struct task *t = &r->w->tasks[task];
 	struct sim_task *st = &S(r)->tasks[task];
+	if (xfer == XFER_OUTPUT) {
+		st->output_flow = -1;
+		task_done(r, t);
+		return;
+	}
 	if (xfer < 0) {   /* a map's input has arrived */
 		st->input_flow = -1;
 		compute(r, t);
@@ -319,9 +366,18 @@ static void computed(struct run *r, const struct event *e)
 	struct sim_task *st = &S(r)->tasks[e->task];
 	if (e->attempt != st->attempt || t->state != TASK_RUNNING)
 		return;
-	uint64_t bytes = st->bytes_in;
-	reset_task(r, t, st->attempt);
-	run_task_done(r, t->server, t->id, true, bytes, NULL);
+	/* A last-stage task writes its output where the policy keeps it; a
+	 * task others read spills it to its own disk. */
+	bool last = !r->w->jobs[t->job].stages[t->stage].has_children;
+	int dst = last ? sched_output_server(&r->s, t) : t->server;
+	unsigned sides = disk_sides(last ? DISK_OUTPUT : DISK_SPILL);
+	if (t->output_bytes && dst >= 0 && io_costs(r, t->server, dst, sides)) {
+		st->writing = true;
+		st->output_dst = dst;
+		st->output_flow = start_io(r, t->server, dst, t->output_bytes, sides, tag_of(t->id, XFER_OUTPUT));
+		return;
+	}
+	task_done(r, t);
 }
 
 /* ---- preemption --------------------------------------------------------- */
@@ -346,11 +402,15 @@ static void sim_preempt(struct run *r, struct task *t, enum preempt_op op)
 			st->input_left = stop_flow(r, st->input_flow);
 			st->input_flow = -1;
 		}
+		if (st->output_flow >= 0) {
+			st->output_left = fmax(1, stop_flow(r, st->output_flow));
+			st->output_flow = -1;
+		}
 		for (int i = 0; i < st->nrun; i++) {
 			st->run[i].left = stop_flow(r, st->run[i].flow);
 			st->run[i].flow = -1;
 		}
-		if (st->computing)
+		if (st->computing && !st->writing)
 			st->compute_left = fmax(0, st->compute_end - b->now);
 	}
 	st->attempt++;   /* its compute event, if any, is stale */
@@ -371,12 +431,19 @@ static void resumed(struct run *r, const struct event *e)
 	if (e->attempt != st->attempt || !st->suspended || t->state != TASK_RUNNING)
 		return;
 	st->suspended = false;
+	if (st->output_left) {
+		st->output_flow = start_io(r, t->server, st->output_dst, st->output_left, DISK_WRITE,
+					   tag_of(t->id, XFER_OUTPUT));   /* an output or a spill: the write side */
+		st->output_left = 0;
+		return;
+	}
 	if (st->computing) {
 		compute_for(r, t, st->compute_left);
 		return;
 	}
 	if (st->input_left)
-		st->input_flow = start_flow(r, st->input_src, t->server, st->input_left, false, tag_of(t->id, -1));
+		st->input_flow = start_io(r, st->input_src, t->server, st->input_left, disk_sides(DISK_INPUT),
+					  tag_of(t->id, -1));
 	st->input_left = 0;
 	for (int i = 0; i < st->nrun; i++) {
 		struct sim_fetch *f = &st->run[i];
@@ -587,6 +654,12 @@ static void sim_teardown(struct run *r)
 	r->be_priv = NULL;
 }
 
+static void sim_copy(struct run *r, int id, int src, int dst, uint64_t bytes)
+{
+	if (!bytes || start_io(r, src, dst, bytes, disk_sides(DISK_COPY), -1 - (int64_t)id) < 0)
+		run_copy_done(r, id);
+}
+
 static int sim_stats(struct run *r, struct link_stats **out, int *n)
 {
 	return simnet_stats(S(r)->net, S(r)->now, out, n);
@@ -637,6 +710,7 @@ const struct backend_ops backend_sim = {
 	.fetch = sim_fetch,
 	.preempt = sim_preempt,
 	.resume = sim_resume,
+	.copy = sim_copy,
 	.stats = sim_stats,
 	.failure = sim_failure,
 	.summary = sim_summary,

@@ -119,8 +119,25 @@ int cluster_init_topo(struct cluster *c, const struct topo *t, struct workload *
 
 static void index_free(struct cluster *c, int job);
 
+int cluster_copy(struct cluster *c, int src, int dst, uint64_t bytes)
+{
+	if (c->ncopies == c->capcopies) {
+		int cap = c->capcopies ? 2 * c->capcopies : 16;
+		struct cluster_copy *p = realloc(c->copies, (size_t)cap * sizeof *p);
+		if (!p)
+			return -1;
+		c->copies = p;
+		c->capcopies = cap;
+	}
+	c->copies[c->ncopies] = (struct cluster_copy){.src = src, .dst = dst, .bytes = bytes};
+	return c->ncopies++;
+}
+
+bool cluster_copy_done(const struct cluster *c, int id) { return id >= 0 && id < c->ncopies && c->copies[id].done; }
+
 void cluster_free(struct cluster *c)
 {
+	free(c->copies);
 	for (int i = 0; c->map_idx && c->w && i < c->w->njobs; i++)
 		index_free(c, i);
 	free(c->map_idx);

@@ -59,6 +59,11 @@ struct cluster {
 	 * for their outputs.  deps_barred: the core's deadlock breaker
 	 * forbids it until some task ends (run.c). */
 	bool ignore_deps, deps_barred;
+
+	/* Copies a policy asked for (cluster_copy), by id: the runtime hands
+	 * them to the backend and marks them done. */
+	struct cluster_copy { int src, dst; uint64_t bytes; bool sent, done; } *copies;
+	int ncopies, capcopies;
 };
 
 /* The topology's servers, each as its class says. */
@@ -68,6 +73,13 @@ int cluster_init_topo(struct cluster *c, const struct topo *t, struct workload *
 int cluster_init(struct cluster *c, int racks, int per_rack, int containers, struct workload *w,
 		 double slowstart);
 void cluster_free(struct cluster *c);
+
+/* A copy of `bytes` off src's disk onto dst's (re-replication): the
+ * backend moves it as any disk I/O (emu/disk.h), over the network when
+ * src != dst.  Returns its id (-1: out of memory); cluster_copy_done says
+ * when it has arrived. */
+int cluster_copy(struct cluster *c, int src, int dst, uint64_t bytes);
+bool cluster_copy_done(const struct cluster *c, int id);
 
 static inline int cluster_rack_of(const struct cluster *c, int server) { return c->servers[server].rack; }
 /* The servers of `rack`: ids *first .. *first + *n - 1.  Racks may differ

@@ -4,14 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-int mrc_init(struct mrc *m, struct cluster *c, int k, int core, int map_slots, int reduce_slots, double disk_mbps)
+int mrc_init(struct mrc *m, struct cluster *c, int k, int core, int map_slots, int reduce_slots)
 {
 	memset(m, 0, sizeof *m);
 	m->c = c;
 	m->k = k;
 	m->map_slots = map_slots;
 	m->reduce_slots = reduce_slots;
-	m->disk_Bps = disk_mbps * 1e6;
 	if (k < 1 || core < 1 || (long)k * core > c->nservers)
 		return -1;
 	m->room = 64;
@@ -24,7 +23,7 @@ int mrc_init(struct mrc *m, struct cluster *c, int k, int core, int map_slots, i
 	for (int s = 0; s < c->nservers; s++) {
 		m->node[s].owner = s < k * core ? s / core : -1;
 		m->node[s].role = s < k * core ? MRC_CORE : MRC_FREE;
-		m->node[s].free_at = -1;
+		m->node[s].copy = -1;
 		if (s < k * core)
 			m->size[s / core]++;
 	}
@@ -135,6 +134,20 @@ static int core_of(const struct mrc *m, int i)
 	return best;
 }
 
+int mrc_output_server(const struct mrc *m, const struct task *t)
+{
+	int s = t->server;
+	if (s < 0 || m->node[s].owner < 0 || m->node[s].role != MRC_TR)
+		return s;
+	int i = m->node[s].owner, n = 0;
+	for (int x = 0; x < m->c->nservers; x++)
+		n += m->node[x].owner == i && m->node[x].role == MRC_CORE;
+	for (int x = 0, k = n ? t->id % n : 0; n && x < m->c->nservers; x++)
+		if (m->node[x].owner == i && m->node[x].role == MRC_CORE && !k--)
+			return x;
+	return s;
+}
+
 void mrc_task_done(struct mrc *m, const struct task *t)
 {
 	const struct job *j = &m->c->w->jobs[t->job];
@@ -142,10 +155,7 @@ void mrc_task_done(struct mrc *m, const struct task *t)
 	if (j->stages[t->stage].has_children || s < 0 || m->node[s].owner < 0)
 		return;   /* intermediate data is scratch, not HDFS */
 	int i = m->node[s].owner;
-	if (m->node[s].role == MRC_TR)
-		s = core_of(m, i);   /* TR writes its output to core servers */
-	if (s < 0)
-		return;
+	s = mrc_output_server(m, t);
 	m->node[s].stored += t->output_bytes;
 	m->stored[i] += t->output_bytes;
 }
@@ -155,7 +165,7 @@ void mrc_grow(struct mrc *m, int server, int i, enum mrc_role role)
 	struct mrc_node *n = &m->node[server];
 	if (n->owner >= 0 || i < 0 || i >= m->k)
 		return;
-	*n = (struct mrc_node){.owner = i, .role = role, .free_at = -1, .joined = m->c->now};
+	*n = (struct mrc_node){.owner = i, .role = role, .copy = -1, .joined = m->c->now};
 	m->size[i]++;
 	m->grows++;
 }
@@ -163,7 +173,7 @@ void mrc_grow(struct mrc *m, int server, int i, enum mrc_role role)
 static void release(struct mrc *m, int server)
 {
 	struct mrc_node *n = &m->node[server];
-	*n = (struct mrc_node){.owner = -1, .role = MRC_FREE, .free_at = -1};
+	*n = (struct mrc_node){.owner = -1, .role = MRC_FREE, .copy = -1};
 }
 
 void mrc_leave(struct mrc *m, int server, enum mrc_leave how)
@@ -200,21 +210,24 @@ void mrc_tick(struct mrc *m)
 		struct mrc_node *n = &m->node[s];
 		if (!n->leaving)
 			continue;
-		if (n->free_at < 0) {
+		if (!n->emptied) {
 			prune(m, s);
 			if (n->nrun)
 				continue;
-			/* Empty: its blocks go to the cluster's other storing
-			 * servers, read off its disk at the disk rate. */
-			n->free_at = m->c->now + (m->disk_Bps > 0 ? (double)n->stored / m->disk_Bps : 0);
+			/* Empty: its blocks go to the core server of its
+			 * cluster storing least, off its disk onto that one's. */
+			n->emptied = true;
 			m->rereplicated += n->stored;
 			int to = core_of(m, n->owner);
-			if (to >= 0 && to != s)
+			if (to >= 0 && to != s) {
 				m->node[to].stored += n->stored;
-			else
+				if (n->stored)
+					n->copy = cluster_copy(m->c, s, to, n->stored);
+			} else {
 				m->stored[n->owner] -= n->stored;
+			}
 		}
-		if (m->c->now >= n->free_at - 1e-9)
+		if (n->copy < 0 || cluster_copy_done(m->c, n->copy))
 			release(m, s);
 	}
 }

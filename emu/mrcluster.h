@@ -9,8 +9,9 @@
  *         output of the tasks it runs.
  * A server leaves by kill (its running tasks are killed and pending again,
  * through the preempt hook: mrc_victims) or by decommission (no new task;
- * once its tasks have ended, the blocks it stores are re-replicated at the
- * disk rate, then it is free).
+ * once its tasks have ended, the blocks it stores are copied onto a core
+ * server (cluster_copy: the backend moves them through both disks and the
+ * network), then it is free).
  *
  * Typed slots (6 map + 2 reduce per server in the seed): the cluster model
  * has one kind of slot, so they are kept here: a server takes at most
@@ -32,7 +33,8 @@ struct mrc_node {
 	int owner;               /* logical cluster, -1: free */
 	enum mrc_role role;
 	bool leaving;            /* decommissioning: takes no task */
-	double free_at;          /* leaving and empty: free from then (re-replication done); < 0 not yet */
+	bool emptied;            /* leaving, its tasks ended: re-replicating */
+	int copy;                /* its re-replication (cluster_copy id), -1: none */
 	double joined;           /* when its owner got it */
 	uint64_t stored;         /* bytes of its owner's blocks it stores */
 	int run[MRC_MAX_RUN], nrun;   /* tasks mrc_offer placed here (stale ones pruned on use) */
@@ -42,7 +44,6 @@ struct mrc {
 	struct cluster *c;
 	int k;                   /* logical clusters */
 	int map_slots, reduce_slots;
-	double disk_Bps;         /* re-replication rate of a leaving server (its disk) */
 	struct mrc_node *node;   /* per server */
 	int *size;               /* per logical cluster: servers held, leaving ones not counted */
 	uint64_t *stored;        /* per logical cluster: bytes stored on its servers */
@@ -55,7 +56,7 @@ struct mrc {
  * servers i*core .. (i+1)*core - 1 (consecutive: racks are filled in
  * order); the other servers are free.  -1: out of memory, or fewer
  * servers than k*core. */
-int mrc_init(struct mrc *m, struct cluster *c, int k, int core, int map_slots, int reduce_slots, double disk_mbps);
+int mrc_init(struct mrc *m, struct cluster *c, int k, int core, int map_slots, int reduce_slots);
 void mrc_free(struct mrc *m);
 
 /* Job j's logical cluster, 0..k-1 (job.cluster 1..k; 0 or beyond k: the first). */
@@ -70,8 +71,12 @@ void mrc_place_input(struct mrc *m, struct rng *r, const struct job *j, int repl
  * the server's typed slots, recorded as placed when the runtime will start
  * it; NULL for a free or leaving server. */
 struct task *mrc_offer(struct mrc *m, struct sched *s, int server);
-/* A task ended (task_finished hook): its output stored where it ran (core
- * and TC servers; a TR server's on a core server of its cluster). */
+/* Where a last-stage task's output goes (the output_server hook): where
+ * it ran, but a TR server's to a core server of its cluster (by task id:
+ * the same one every time). */
+int mrc_output_server(const struct mrc *m, const struct task *t);
+/* A task ended (task_finished hook): its output stored at
+ * mrc_output_server. */
 void mrc_task_done(struct mrc *m, const struct task *t);
 /* Running tasks placed on `server` now (typed: maps, reduces). */
 void mrc_running(struct mrc *m, int server, int *maps, int *reduces);
@@ -82,7 +87,8 @@ void mrc_grow(struct mrc *m, int server, int i, enum mrc_role role);
  * tasks go to mrc_victims), by decommission once empty and re-replicated
  * (mrc_tick). */
 void mrc_leave(struct mrc *m, int server, enum mrc_leave how);
-/* Decommissions that have emptied start re-replicating; those done are freed. */
+/* Decommissions that have emptied start re-replicating (cluster_copy);
+ * those whose copy has arrived are freed. */
 void mrc_tick(struct mrc *m);
 /* The kills owed (for the preempt hook): up to max, removed from the list. */
 int mrc_victims(struct mrc *m, struct preemption *out, int max);

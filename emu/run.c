@@ -306,11 +306,12 @@ static void offer(struct run *r, int server)
 	}
 }
 
-/* Where a last-stage task's output lives: its server, and with
- * output_replicas 3 two servers of another rack (HDFS's rule). */
+/* Where a last-stage task's output lives: the policy's output server (its
+ * own by default), and with output_replicas 3 two servers of another rack
+ * (HDFS's rule). */
 static void place_output(struct run *r, struct task *t)
 {
-	t->out_replicas[0] = t->server;
+	t->out_replicas[0] = sched_output_server(&r->s, t);
 	t->out_replicas[1] = t->out_replicas[2] = -1;
 	if (r->p.output_replicas < 3 || r->c.racks < 2)
 		return;
@@ -410,6 +411,27 @@ void run_flow_done(struct run *r, int xfer, uint64_t bytes, double t_end)
 	xfer_finish(r, xfer, bytes, t_end);
 }
 
+void run_copy_done(struct run *r, int id)
+{
+	if (id >= 0 && id < r->c.ncopies)
+		r->c.copies[id].done = true;
+}
+
+/* The copies the policy asked for since the last heartbeat, to the backend. */
+static void send_copies(struct run *r)
+{
+	for (int i = 0; i < r->c.ncopies; i++) {
+		struct cluster_copy *k = &r->c.copies[i];
+		if (k->sent)
+			continue;
+		k->sent = true;
+		if (r->be->copy)
+			r->be->copy(r, i, k->src, k->dst, k->bytes);
+		else
+			k->done = true;
+	}
+}
+
 /* A server is gone: what ran there runs again elsewhere, and outputs kept
  * there (of maps, or of any stage that others read) are lost for jobs that
  * still need them. */
@@ -497,6 +519,7 @@ static void loop(struct run *r)
 			next_hb = r->c.now + r->p.heartbeat_s;
 			if (r->s.ops->tick)
 				r->s.ops->tick(&r->s);
+			send_copies(r);
 			preemptions(r);
 			if (r->c.ignore_deps)
 				break_deadlock(r);

@@ -44,6 +44,10 @@ struct backend_ops {
 	 * done); resume a suspended one after `delay` s (the recovery delay). */
 	void (*preempt)(struct run *r, struct task *t, enum preempt_op op);
 	void (*resume)(struct run *r, struct task *t, double delay);
+	/* Optional: move a copy (cluster_copy: `bytes` off src's disk onto
+	 * dst's) and report it with run_copy_done; without it a copy is done
+	 * at once. */
+	void (*copy)(struct run *r, int id, int src, int dst, uint64_t bytes);
 	/* Counters of every ToR-facing link (cumulative; *out malloc'd). */
 	int (*stats)(struct run *r, struct link_stats **out, int *n);
 	/* Why the backend cannot go on (OCS controller failed, ...), or NULL. */
@@ -147,6 +151,7 @@ double run_wall(void);
 /* What backends report (run.c). */
 void run_task_done(struct run *r, int server, int task, bool ok, uint64_t bytes, const char *error);
 void run_flow_done(struct run *r, int xfer, uint64_t bytes, double t_end);
+void run_copy_done(struct run *r, int id);
 void run_server_lost(struct run *r, int server);
 
 /* shuffle.c */

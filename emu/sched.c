@@ -45,6 +45,11 @@ void sched_place_input(struct sched *s, struct job *j, struct task *map, int rep
 		placement_default(s->c, &s->rng, replicas);
 }
 
+int sched_output_server(struct sched *s, const struct task *t)
+{
+	return s->ops->output_server ? s->ops->output_server(s, t) : t->server;
+}
+
 bool sched_shuffle_ready(struct sched *s, struct task *reduce)
 {
 	return s->ops->shuffle_ready ? s->ops->shuffle_ready(s, reduce) : true;

@@ -110,6 +110,9 @@ struct sched_ops {
 	 * circuit-eligible?  (default: cross-rack and larger than the elephant
 	 * threshold). */
 	bool (*circuit_eligible)(struct sched *s, const struct task *reduce, int src_server, uint64_t bytes);
+	/* Hook: the server a last-stage task writes its output to (default:
+	 * its own); the same answer every time it is asked for one task. */
+	int (*output_server)(struct sched *s, const struct task *t);
 	/* Hook, every heartbeat: running tasks to preempt now; returns how
 	 * many it wrote into out (default: none). */
 	int (*preempt)(struct sched *s, struct preemption *out, int max);
@@ -178,6 +181,7 @@ void sched_opts_help(const struct sched_ops *ops, FILE *out);
 
 /* Hook wrappers that apply the defaults. */
 void sched_place_input(struct sched *s, struct job *j, struct task *map, int replicas[3]);
+int sched_output_server(struct sched *s, const struct task *t);
 bool sched_shuffle_ready(struct sched *s, struct task *reduce);
 bool sched_circuit_eligible(struct sched *s, const struct task *reduce, int src_server, uint64_t bytes);
 

@@ -20,11 +20,12 @@
 
 #define WIRE  (1514.0 / 1448.0)              /* frame bytes per payload byte */
 #define ACKS  (66.0 / (2.0 * 1448.0))        /* ACK frame bytes per payload byte, delayed ACKs */
-#define MAXP  4
+#define MAXP  6                              /* up, EPS or OCS out and in, down, disk read, disk write */
 
 struct flow {
 	int src, dst, srack, drack;
 	bool circuit, held;
+	unsigned disks;                    /* DISK_READ (src's disk), DISK_WRITE (dst's) */
 	double rem, rate, t_set;           /* remaining payload as of t_set */
 	int64_t tag;
 	uint64_t bytes;
@@ -77,7 +78,7 @@ struct simnet {
 };
 
 /* Link ids: per server up (server->ToR) and down; per rack EPS out/in; per
- * rack and port OCS out/in. */
+ * rack and port OCS out/in; per server disk read and write. */
 static int l_up(const struct simnet *n, int s) { (void)n; return s; }
 static int l_down(const struct simnet *n, int s) { return n->servers + s; }
 static int l_eps_out(const struct simnet *n, int r) { return 2 * n->servers + r; }
@@ -87,6 +88,11 @@ static int l_ocs_in(const struct simnet *n, int r, int p)
 {
 	return 2 * n->servers + 2 * n->racks + n->racks * n->ports + r * n->ports + p;
 }
+static int l_disk_rd(const struct simnet *n, int s)
+{
+	return 2 * n->servers + 2 * n->racks + 2 * n->racks * n->ports + s;
+}
+static int l_disk_wr(const struct simnet *n, int s) { return l_disk_rd(n, s) + n->servers; }
 
 struct simnet *simnet_new(const struct topo *t, bool hold)
 {
@@ -96,7 +102,7 @@ struct simnet *simnet_new(const struct topo *t, bool hold)
 	n->racks = t->racks;
 	n->servers = topo_servers(t);
 	n->ports = t->ocs ? t->ocs_ports : 0;
-	n->nlinks = 2 * n->servers + 2 * n->racks + 2 * n->racks * n->ports;
+	n->nlinks = 4 * n->servers + 2 * n->racks + 2 * n->racks * n->ports;
 	n->hold = hold;
 	n->cap = calloc(n->nlinks, sizeof *n->cap);
 	n->ctr = calloc(n->nlinks, sizeof *n->ctr);
@@ -122,6 +128,8 @@ struct simnet *simnet_new(const struct topo *t, bool hold)
 			n->rack_of[s] = r;
 			n->cap[l_up(n, s)] = (double)k->tx.rate / 8 / WIRE;
 			n->cap[l_down(n, s)] = (double)k->rx.rate / 8 / WIRE;
+			n->cap[l_disk_rd(n, s)] = k->disk_read_mbps * 1e6;   /* 0: not limited, never on a path */
+			n->cap[l_disk_wr(n, s)] = k->disk_write_mbps * 1e6;
 		}
 	}
 	for (int r = 0; r < n->racks; r++) {
@@ -258,7 +266,8 @@ static int grow_flows(struct simnet *n, int cap)
 
 static void route(struct simnet *n, struct flow *f);
 
-int simnet_add(struct simnet *n, double now, int src, int dst, uint64_t bytes, bool circuit, int64_t tag)
+static int add(struct simnet *n, double now, int src, int dst, uint64_t bytes, bool circuit, unsigned disks,
+	       int64_t tag)
 {
 	int h;
 	if (n->nfree) {
@@ -275,6 +284,7 @@ int simnet_add(struct simnet *n, double now, int src, int dst, uint64_t bytes, b
 	f->srack = n->rack_of[src];
 	f->drack = n->rack_of[dst];
 	f->circuit = circuit && f->srack != f->drack && n->ports > 0;
+	f->disks = disks;
 	f->rem = (double)bytes;
 	f->t_set = now;
 	n->t_done[h] = bytes ? INFINITY : now;
@@ -289,6 +299,23 @@ int simnet_add(struct simnet *n, double now, int src, int dst, uint64_t bytes, b
 	sift_up(n, n->heap_pos[h]);
 	n->dirty = true;
 	return h;
+}
+
+int simnet_add(struct simnet *n, double now, int src, int dst, uint64_t bytes, bool circuit, int64_t tag)
+{
+	return add(n, now, src, dst, bytes, circuit, 0, tag);
+}
+
+int simnet_add_io(struct simnet *n, double now, int src, int dst, uint64_t bytes, bool circuit, unsigned disks,
+		  int64_t tag)
+{
+	return add(n, now, src, dst, bytes, circuit, disks & (DISK_READ | DISK_WRITE), tag);
+}
+
+bool simnet_disk_limited(const struct simnet *n, int s, unsigned disks)
+{
+	return ((disks & DISK_READ) && n->cap[l_disk_rd(n, s)] > 0) ||
+	       ((disks & DISK_WRITE) && n->cap[l_disk_wr(n, s)] > 0);
 }
 
 int64_t simnet_remove(struct simnet *n, int h, double now, uint64_t *bytes)
@@ -378,6 +405,16 @@ static void route(struct simnet *n, struct flow *f)
 {
 	f->np = f->nrp = 0;
 	f->held = f->marked_eps = false;
+	/* The disks go last: path[1] is the EPS hop the leak counter reads. */
+	int rd = (f->disks & DISK_READ) && n->cap[l_disk_rd(n, f->src)] > 0 ? l_disk_rd(n, f->src) : -1;
+	int wr = (f->disks & DISK_WRITE) && n->cap[l_disk_wr(n, f->dst)] > 0 ? l_disk_wr(n, f->dst) : -1;
+	if (f->disks && f->src == f->dst) {   /* a local disk I/O: no network */
+		if (rd >= 0)
+			f->path[f->np++] = rd;
+		if (wr >= 0)
+			f->path[f->np++] = wr;
+		return;
+	}
 	f->path[f->np++] = l_up(n, f->src);
 	f->rpath[f->nrp++] = l_up(n, f->dst);
 	if (f->srack != f->drack) {
@@ -398,6 +435,10 @@ static void route(struct simnet *n, struct flow *f)
 	}
 	f->path[f->np++] = l_down(n, f->dst);
 	f->rpath[f->nrp++] = l_down(n, f->src);
+	if (rd >= 0)
+		f->path[f->np++] = rd;
+	if (wr >= 0)
+		f->path[f->np++] = wr;
 	if (f->held)
 		f->np = f->nrp = 0;
 }
@@ -550,7 +591,9 @@ void simnet_allocate(struct simnet *n, double now)
 		}
 		for (int k = 0; k < f->nrp; k++)
 			n->ctr[f->rpath[k]].rate += f->rate * ACKS;
-		n->t_done[n->act[i]] = f->rem <= 0 ? now : f->rate > 0 ? now + f->rem / f->rate : INFINITY;
+		/* A flow across no capacity (a local I/O on unlimited disks) is instant. */
+		bool instant = f->rem <= 0 || (!f->np && !f->held);
+		n->t_done[n->act[i]] = instant ? now : f->rate > 0 ? now + f->rem / f->rate : INFINITY;
 	}
 	for (int i = n->nheap / 2 - 1; i >= 0; i--)
 		sift_down(n, i);

@@ -11,6 +11,12 @@
  * 0, "hold" mode: the emulator's agents do not send it) or takes the EPS
  * ("fallback").
  *
+ * Each server's disk is two more capacities, its read and its write rate
+ * (the topology's disk_read_mbps and disk_write_mbps; a rate not given is
+ * no capacity): a disk I/O (simnet_add_io) crosses the source's read side
+ * and/or the destination's write side, and the network between them when
+ * they differ, so disks and links are shared in the one filling.
+ *
  * Rates are recomputed by progressive filling when simnet_allocate() is
  * called (the backend does it after every change, or at most once per
  * quantum); between allocations they are constant, so completion times are
@@ -19,6 +25,7 @@
  * the reverse direction's ACKs — as the emulator's links do. */
 #ifndef EMU_SIM_NET_H
 #define EMU_SIM_NET_H
+#include "emu/disk.h"
 #include "netctl/circuits.h"
 #include "netctl/fabric.h"
 #include "netctl/topo.h"
@@ -33,6 +40,14 @@ void simnet_free(struct simnet *n);
 /* A flow of `bytes` payload from server src to dst, starting at `now` (its
  * rate is 0 until the next allocation).  Returns a handle >= 0, -1 on OOM. */
 int simnet_add(struct simnet *n, double now, int src, int dst, uint64_t bytes, bool circuit, int64_t tag);
+/* simnet_add, with disk I/O: read off src's disk and/or written to dst's
+ * (`disks`: DISK_READ, DISK_WRITE, emu/disk.h), over the network when src != dst.  One that crosses no
+ * capacity at all (local, its disks not limited) ends at the next
+ * allocation. */
+int simnet_add_io(struct simnet *n, double now, int src, int dst, uint64_t bytes, bool circuit, unsigned disks,
+		  int64_t tag);
+/* Does server s's disk limit any of `disks`? */
+bool simnet_disk_limited(const struct simnet *n, int s, unsigned disks);
 /* Which circuits carry traffic now (a subset of the crossbar's). */
 void simnet_set_lit(struct simnet *n, const struct circuit_cfg *lit);
 /* Whether the circuit from rack src to rack dst is lit (the last set_lit). */

@@ -440,6 +440,8 @@ void topo_slow_down(struct topo *t, double k)
 	for (int i = 0; i < t->nclasses; i++) {
 		links[n++] = &t->cls[i].rx;
 		links[n++] = &t->cls[i].tx;
+		t->cls[i].disk_read_mbps /= k;   /* the disks too: the same bytes, k times slower */
+		t->cls[i].disk_write_mbps /= k;
 	}
 	links[n++] = &t->uplink;
 	links[n++] = &t->optical;

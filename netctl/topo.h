@@ -51,6 +51,10 @@ struct topo_class {
 	double cores;              /* resources: cores (with slots: recorded only) */
 	uint64_t memory;           /* bytes; 0 = not limited */
 	double disk_mbps;          /* disk bandwidth, MB/s; 0 = not limited */
+	/* The disk as a shared service (read and write rates, MB/s after
+	 * rate_scale; 0 = not limited): what a server's reads and writes share
+	 * (emu/disk.h), apart from disk_mbps, a packing ask. */
+	double disk_read_mbps, disk_write_mbps;
 	double speed;              /* work per second; the reference server's is 1 */
 	enum topo_model model;     /* how a task's speed follows from its job (cluster_task_duration) */
 };

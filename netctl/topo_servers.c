@@ -48,8 +48,13 @@ static int parse_holding(struct topo_ctx *c, const config_setting_t *g, struct t
 	const char *s = NULL;
 	const config_setting_t *mem = config_setting_get_member(g, "memory");
 	k->speed = 1;
-	if (topo_get_number(c, g, "speed", MAX_SPEED, &k->speed) || parse_model(c, g, k))
+	if (topo_get_number(c, g, "speed", MAX_SPEED, &k->speed) || parse_model(c, g, k) ||
+	    topo_get_number(c, g, "disk_read_mbps", MAX_DISK_MBPS, &k->disk_read_mbps) ||
+	    topo_get_number(c, g, "disk_write_mbps", MAX_DISK_MBPS, &k->disk_write_mbps))
 		return -1;
+	/* Rates, scaled like the links' (rate_scale slows the whole run down). */
+	k->disk_read_mbps *= c->t->rate_scale;
+	k->disk_write_mbps *= c->t->rate_scale;
 	if (mem) {
 		if (topo_get_str(c, g, "memory", false, &s))
 			return -1;
@@ -96,9 +101,10 @@ static int parse_holding(struct topo_ctx *c, const config_setting_t *g, struct t
 static int parse_class(struct topo_ctx *c, const config_setting_t *g, struct topo_class *k, bool uniform)
 {
 	static const char *const uniform_keys[] = {"rate", "tx_rate", "queue", "containers", "cores", "memory",
-						   "speed", "model", NULL};
+						   "speed", "model", "disk_read_mbps", "disk_write_mbps", NULL};
 	static const char *const class_keys[] = {"rate", "tx_rate", "queue", "containers", "cores", "mem_gb",
-						 "memory", "disk_mbps", "speed", "model", NULL};
+						 "memory", "disk_mbps", "speed", "model", "disk_read_mbps",
+						 "disk_write_mbps", NULL};
 	double qtime;
 	if (topo_check_keys(c, g, uniform ? uniform_keys : class_keys) ||
 	    topo_get_rate(c, g, "rate", true, &k->rx.rate) || topo_get_queue(c, g, &k->rx, &qtime))
@@ -281,6 +287,10 @@ static void put_class(const struct topo_class *k, config_setting_t *g, bool unif
 	}
 	if (k->disk_mbps > 0 && !k->containers)
 		put_float(g, "disk_mbps", k->disk_mbps);
+	if (k->disk_read_mbps > 0)
+		put_float(g, "disk_read_mbps", k->disk_read_mbps);
+	if (k->disk_write_mbps > 0)
+		put_float(g, "disk_write_mbps", k->disk_write_mbps);
 	if (k->speed != 1)
 		put_float(g, "speed", k->speed);
 	if (k->model != TOPO_MODEL_SPEED)

@@ -15,8 +15,8 @@
  * "waiting" tasks are those not started, of queued and of running jobs;
  * a reconfiguration is a period whose targets differ from the last; a
  * cluster whose jobs have all finished is removed, its servers, core
- * included, leaving by the shrink mode (by decommission, writing out what
- * they store at the disk rate stands for b^D); with None no server ever
+ * included, leaving by the shrink mode (by decommission, copying what
+ * they store through the disks stands for b^D); with None no server ever
  * moves. */
 #include "emu/mrcluster.h"
 #include "emu/sched/fawkes.h"
@@ -27,7 +27,7 @@ struct fawkes_opts {
 	int policy;
 	double period, tau, psi, a, sample;
 	int grow, shrink, clusters, core, map_slots, reduce_slots;
-	double disk_mbps, disk_gb;
+	double disk_gb;
 	const char *log;
 	bool report;
 };
@@ -61,7 +61,7 @@ static int fawkes_init(struct sched *s)
 	int core = o->core * k <= s->c->nservers ? o->core : s->c->nservers / k;
 	f->k = k;
 	f->total = s->c->nservers;
-	if (mrc_init(&f->m, s->c, k, core, o->map_slots, o->reduce_slots, o->disk_mbps))
+	if (mrc_init(&f->m, s->c, k, core, o->map_slots, o->reduce_slots))
 		return -1;
 	f->sum = calloc(k, sizeof *f->sum);
 	f->w = calloc(k, sizeof *f->w);
@@ -373,6 +373,12 @@ static void fawkes_place_input(struct sched *s, struct job *j, struct task *map,
 	mrc_place_input(&f->m, &s->rng, j, replicas);
 }
 
+static int fawkes_output_server(struct sched *s, const struct task *t)
+{
+	const struct fawkes *f = s->priv;
+	return mrc_output_server(&f->m, t);
+}
+
 static int fawkes_preempt(struct sched *s, struct preemption *out, int max)
 {
 	struct fawkes *f = s->priv;
@@ -427,8 +433,6 @@ static const struct sched_opt fawkes_opt_table[] = {
 		      "seconds between samples of the weights' metrics"),
 	SCHED_INT_OPT(struct fawkes_opts, map_slots, 6, 1, 4096, "maps a server runs at once"),
 	SCHED_INT_OPT(struct fawkes_opts, reduce_slots, 2, 1, 4096, "reduces a server runs at once"),
-	SCHED_NUM_OPT(struct fawkes_opts, disk_mbps, 200, 0, INFINITY, 0,
-		      "MB/s at which a decommissioned server's blocks are re-replicated (0: at once)"),
 	SCHED_NUM_OPT(struct fawkes_opts, disk_gb, 2000, 0, INFINITY, SCHED_OPT_ABOVE_MIN,
 		      "storage of a storing server, GB (DU's denominator)"),
 	SCHED_STR_OPT(struct fawkes_opts, log, "",
@@ -449,5 +453,6 @@ const struct sched_ops sched_fawkes = {
 	.tick = fawkes_tick,
 	.task_finished = fawkes_task_finished,
 	.place_input = fawkes_place_input,
+	.output_server = fawkes_output_server,
 	.preempt = fawkes_preempt,
 };

@@ -154,7 +154,7 @@ static void mrc_setup(struct mrc *m, struct cluster *c, struct sched *s, struct 
 	memset(s, 0, sizeof *s);
 	s->c = c;
 	s->rng.s = 1;
-	cr_assert_eq(mrc_init(m, c, 2, 3, 6, 2, 1), 0);   /* 1 MB/s disks */
+	cr_assert_eq(mrc_init(m, c, 2, 3, 6, 2), 0);
 	struct rng r = {7};
 	for (int j = 0; j < 2; j++) {
 		for (int i = 0; i < 20; i++)
@@ -278,7 +278,7 @@ Test(fawkes, tc_stores_and_decommission_waits_then_rereplicates)
 	cr_assert_null(mrc_offer(&m, &s, 8));
 	c.now = 10;
 	mrc_tick(&m);
-	cr_assert(m.node[8].owner == 0 && m.node[8].free_at < 0, "waits for its task");
+	cr_assert(m.node[8].owner == 0 && !m.node[8].emptied && !c.ncopies, "waits for its task");
 	cluster_finish_task(&c, r8);
 	mrc_task_done(&m, r8);
 	cluster_finish_task(&c, r9);
@@ -289,13 +289,15 @@ Test(fawkes, tc_stores_and_decommission_waits_then_rereplicates)
 	for (int sv = 0; sv < 3; sv++)
 		core += m.node[sv].stored;
 	cr_assert_eq(core, 1000000, "TR's output went to a core server");
-	/* Empty: 1 MB re-replicated at 1 MB/s, then free. */
+	/* Empty: its 1 MB is a copy onto a core server (the backend moves it), then free. */
 	c.now = 20;
 	mrc_tick(&m);
-	cr_assert_float_eq(m.node[8].free_at, 21, 1e-9);
+	cr_assert_eq(c.ncopies, 1);
+	cr_assert(c.copies[0].src == 8 && c.copies[0].dst < 3 && c.copies[0].bytes == 1000000);
 	cr_assert_eq(m.rereplicated, 1000000);
-	cr_assert_eq(m.node[8].owner, 0);
-	c.now = 21;
+	mrc_tick(&m);
+	cr_assert_eq(m.node[8].owner, 0, "not free while its copy moves");
+	c.copies[0].done = true;
 	mrc_tick(&m);
 	cr_assert(m.node[8].owner == -1 && m.node[8].role == MRC_FREE && !m.node[8].leaving);
 	cr_assert_eq(m.stored[0], 2000000, "the cluster keeps both outputs");
@@ -466,3 +468,46 @@ Test(fawkes, shrink_by_kill_requeues_running_tasks, .timeout = 120)
 	workload_free(&w);
 }
 
+
+/* Fig. 3a in miniature: one Sort-like job on 2 core servers grown by 2 TR
+ * or 2 TC ones.  With disks, TR's outputs go to the core servers' disks
+ * and cost time that TC's, written where they ran, do not; without disk
+ * rates the two differ by the network's share of those writes only. */
+static double sort_on(const char *topo_text, const char *grow, const char *name)
+{
+	struct topo t;
+	char err[512], opt[32];
+	cr_assert_eq(topo_load_string(&t, topo_text, "d.conf", 0, err), 0, "%s", err);
+	struct workload w;
+	sr_workload(root, &w,
+		    "{\"jobs\": [{\"name\": \"st\", \"cluster\": 1, \"input\": \"96MB\", \"maps\": 24, \"reduces\": 4,"
+		    " \"shuffle\": \"96MB\", \"output\": \"96MB\", \"map_duration\": 1, \"reduce_duration\": 1}]}\n");
+	snprintf(opt, sizeof opt, "grow=%s", grow);
+	/* One reduce a server: two of the four run on the grown ones. */
+	const char *const opts[] = {"policy=eq", "clusters=1", "core=2",      opt,
+				    "period=0.1", "sample=0.1", "tau=0", "reduce_slots=1"};
+	struct run_params p;
+	sr_params(&p, root, "fawkes", name);
+	p.sched_opts = opts;
+	p.nsched_opts = 8;
+	json_t *s = sr_run(&t, &w, &p);
+	double makespan = sr_num(s, "makespan_s");
+	json_decref(s);
+	workload_free(&w);
+	return makespan;
+}
+
+Test(fawkes, tr_output_writes_cost_core_disk_time_that_tc_does_not, .timeout = 60)
+{
+	static const char disks[] = "racks = 1;\nservers_per_rack = 4;\n"
+				    "server = { rate = \"10Gbit\"; containers = 8; disk_read_mbps = 20; "
+				    "disk_write_mbps = 20; };\neps = { uplink_rate = \"10Gbit\"; };\n";
+	static const char none[] = "racks = 1;\nservers_per_rack = 4;\nserver = { rate = \"10Gbit\"; containers = 8; };\n"
+				   "eps = { uplink_rate = \"10Gbit\"; };\n";
+	double tr = sort_on(disks, "tr", "disk-tr"), tc = sort_on(disks, "tc", "disk-tc");
+	double tr0 = sort_on(none, "tr", "none-tr"), tc0 = sort_on(none, "tc", "none-tc");
+	cr_log_info("with disks TR %.2f s, TC %.2f s; without TR %.2f s, TC %.2f s", tr, tc, tr0, tc0);
+	cr_assert_gt(tr, tc * 1.1, "TR %.2f s, TC %.2f s", tr, tc);
+	cr_assert_gt(tc, tc0 + 1, "disks cost time: TC %.2f s against %.2f s without", tc, tc0);
+	cr_assert_float_eq(tr0, tc0, 0.05 * tc0, "without disks TR %.2f s, TC %.2f s", tr0, tc0);
+}

@@ -2,6 +2,7 @@
 #include "emu/sim_net.h"
 #include <criterion/criterion.h>
 #include <math.h>
+#include <string.h>
 
 #define PAYLOAD(bps) ((double)(bps) / 8 * 1448.0 / 1514.0)   /* payload bytes/s of a link */
 
@@ -345,4 +346,100 @@ Test(simnet, flows_coming_and_going_in_any_order_keep_max_min_rates)
 	}
 	cr_assert_eq(simnet_active(n), 0);
 	simnet_free(n);
+}
+
+/* ---- disks ---------------------------------------------------------------- */
+
+/* 1 rack x 3 servers at 100 Mbit/s (12 MB/s of payload), disks reading at
+ * 2 MB/s and writing at 1 MB/s. */
+static const char disks3[] = "racks = 1;\nservers_per_rack = 3;\n"
+			     "server = { rate = \"100Mbit\"; disk_read_mbps = 2; disk_write_mbps = 1; };\n"
+			     "eps = { uplink_rate = \"100Mbit\"; };\n";
+
+Test(simnet, two_readers_on_one_disk_each_get_half)
+{
+	struct topo t;
+	struct simnet *n = net(&t, disks3, false);
+	cr_assert(simnet_disk_limited(n, 0, DISK_READ) && simnet_disk_limited(n, 0, DISK_WRITE));
+	/* A local read and a remote one off server 0's disk: 1 MB/s each. */
+	int a = simnet_add_io(n, 0, 0, 0, 4000000, false, DISK_READ, 1);
+	int b = simnet_add_io(n, 0, 0, 1, 4000000, false, DISK_READ, 2);
+	/* Writing to the same disk is its other side: not shared with reads. */
+	int c = simnet_add_io(n, 0, 2, 0, 4000000, false, DISK_WRITE, 3);
+	simnet_allocate(n, 0);
+	cr_assert_float_eq(simnet_rate(n, a), 1e6, 1e-6);
+	cr_assert_float_eq(simnet_rate(n, b), 1e6, 1e-6);
+	cr_assert_float_eq(simnet_rate(n, c), 1e6, 1e-6);
+	/* One reader left: the whole disk. */
+	simnet_remove(n, a, 1, NULL);
+	simnet_allocate(n, 1);
+	cr_assert_float_eq(simnet_rate(n, b), 2e6, 1e-6);
+	cr_assert_float_eq(simnet_remaining(n, b, 1), 3000000, 1e-3);
+	simnet_free(n);
+}
+
+Test(simnet, a_remote_read_is_limited_by_the_holders_disk_and_shares_the_network)
+{
+	struct topo t;
+	struct simnet *n = net(&t, disks3, false);
+	/* A transient server (1) reads off server 0: its disk, not the
+	 * network, limits the read. */
+	int a = simnet_add_io(n, 0, 0, 1, 2000000, false, DISK_READ, 1);
+	simnet_allocate(n, 0);
+	cr_assert_float_eq(simnet_rate(n, a), 2e6, 1e-6);
+	int f;
+	cr_assert_float_eq(simnet_next_done(n, &f), 1.0, 1e-9);
+	/* A network flow into server 1 takes what the read leaves of its link. */
+	int b = simnet_add(n, 0, 2, 1, 100000000, false, 2);
+	simnet_allocate(n, 0);
+	cr_assert_float_eq(simnet_rate(n, a), 2e6, 1e-6);
+	cr_assert_float_eq(simnet_rate(n, b), PAYLOAD(100e6) - 2e6, 1e-3);
+	simnet_free(n);
+}
+
+Test(simnet, a_copy_crosses_both_disks_and_takes_bytes_over_the_slower)
+{
+	struct topo t;
+	struct simnet *n = net(&t, disks3, false);
+	/* Re-replication: read at 2 MB/s, written at 1 MB/s: 3 MB take 3 s. */
+	int a = simnet_add_io(n, 0, 0, 1, 3000000, false, DISK_READ | DISK_WRITE, 1);
+	simnet_allocate(n, 0);
+	int f;
+	cr_assert_float_eq(simnet_next_done(n, &f), 3.0, 1e-9);
+	cr_assert_eq(f, a);
+	simnet_free(n);
+}
+
+Test(simnet, without_disk_rates_io_is_a_plain_flow_and_local_io_is_instant)
+{
+	struct topo t;
+	struct simnet *n = net(&t, eps3, false);
+	cr_assert_not(simnet_disk_limited(n, 0, DISK_READ | DISK_WRITE));
+	int a = simnet_add_io(n, 0, 0, 2, 1000000, false, DISK_READ | DISK_WRITE, 1);
+	int b = simnet_add(n, 0, 1, 3, 1000000, false, 2);
+	int c = simnet_add_io(n, 0, 4, 4, 1000000, false, DISK_READ, 3);
+	simnet_allocate(n, 0.5);
+	cr_assert_float_eq(simnet_rate(n, a), simnet_rate(n, b), 1e-9);
+	cr_assert_float_eq(simnet_rate(n, a), PAYLOAD(30e6) / 2, 1e-6);
+	int f;
+	cr_assert_float_eq(simnet_next_done(n, &f), 0.5, 1e-12);
+	cr_assert_eq(f, c);
+	simnet_free(n);
+}
+
+Test(simnet, disk_rates_follow_rate_scale)
+{
+	struct topo t;
+	char err[TOPO_ERR_LEN];
+	cr_assert_eq(topo_load_string(&t, disks3, "t.conf", 0.1, err), 0, "%s", err);
+	cr_assert_float_eq(t.cls[0].disk_read_mbps, 0.2, 1e-12);
+	cr_assert_float_eq(t.cls[0].disk_write_mbps, 0.1, 1e-12);
+	struct simnet *n = simnet_new(&t, false);
+	int a = simnet_add_io(n, 0, 0, 0, 1000000, false, DISK_READ, 1);
+	simnet_allocate(n, 0);
+	cr_assert_float_eq(simnet_rate(n, a), 0.2e6, 1e-6);
+	simnet_free(n);
+	cr_assert_neq(topo_load_string(&t, "racks = 1;\nservers_per_rack = 1;\nserver = { rate = \"1Gbit\"; "
+					   "disk_read_mbps = -3; };\n", "bad.conf", 0, err), 0);
+	cr_assert(strstr(err, "bad.conf:3") && strstr(err, "disk_read_mbps"), "%s", err);
 }
