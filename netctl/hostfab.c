@@ -47,14 +47,19 @@ static char *slurp(const char *path)
 }
 
 /* MAGIC, "topology LEN\n" TEXT, "hosts LEN\n" TEXT. */
-char *hostfab_encode(const struct topo *t, const struct hosts *hs, const char *prefix)
+char *hostfab_encode(const struct topo *t, const struct hosts *hs)
 {
-	char path[256], hosts[8192];
-	snprintf(path, sizeof path, "%s/%s/part.topology.conf", FABRIC_STATE_DIR, prefix);
-	if (topo_save(t, path) || hosts_format(hs, hosts, sizeof hosts))
+	char path[] = "/tmp/emu-part-XXXXXX", hosts[8192];
+	int fd = mkstemp(path);   /* 0600: only we read it, and only for a moment */
+	if (fd < 0)
 		return NULL;
-	char *topo = slurp(path);
+	close(fd);
+	char *topo = NULL;
+	if (!topo_save(t, path) && !hosts_format(hs, hosts, sizeof hosts))
+		topo = slurp(path);
 	unlink(path);
+	if (!topo)
+		return NULL;
 	char *out = NULL;
 	if (topo && asprintf(&out, MAGIC "topology %zu\n%shosts %zu\n%s", strlen(topo), topo, strlen(hosts), hosts) < 0)
 		out = NULL;
@@ -173,8 +178,8 @@ int fabric_up_hosts(const struct topo *t, const struct hosts *hs, const char *pr
 	if (hs->h[0].emulated && lan_up(prefix, hs, err))
 		rc = -1;
 	double t1 = now_s();
-	if (!rc && !(input = hostfab_encode(t, hs, prefix)))
-		rc = errf(err, "%s: cannot write the topology: %s", dir, strerror(errno));
+	if (!rc && !(input = hostfab_encode(t, hs)))
+		rc = errf(err, "cannot write the topology for the hosts: %s", strerror(errno));
 	if (!rc && on_every_host(hs, prefix, netctl, "host-up", input, err))
 		rc = -1;
 	char path[300];

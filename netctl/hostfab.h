@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 /* The per-host part's input: the effective topology and the hosts file. */
-char *hostfab_encode(const struct topo *t, const struct hosts *hs, const char *prefix);
+char *hostfab_encode(const struct topo *t, const struct hosts *hs);
 int hostfab_decode(const char *in, struct topo *t, struct hosts *hs, char err[FABRIC_ERR_LEN]);
 
 int fabric_up_hosts(const struct topo *t, const struct hosts *hs, const char *prefix, const char *netctl,
