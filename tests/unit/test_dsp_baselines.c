@@ -95,6 +95,33 @@ Test(dsp_baselines, aalo_demotes_a_served_job_below_a_new_one)
 	}
 }
 
+/* Two slots.  l1: a 5 s and a 1 s task; l2's task 0 reads l1's 5 s task,
+ * its task 1 the 1 s one, one-to-one's order crossed by listed parents.
+ * The slot freed at 1 s runs l2's task 1, ready though task 0 is not; task
+ * 0 starts when its parent ends (the ready index's order and its updates). */
+Test(dsp_baselines, aalo_runs_the_first_ready_task_of_a_stage_not_the_first_pending)
+{
+	static const char jobs[] =
+		"{\"scaled\": true, \"jobs\": [{\"name\": \"a\", \"input\": \"1MB\", \"stages\": [\n"
+		" {\"name\": \"l1\", \"tasks\": 2, \"work\": [5, 1], \"output\": \"1MB\"},\n"
+		" {\"name\": \"l2\", \"tasks\": 2, \"work\": 1, \"output\": \"1MB\", \"parents\": {\"l1\": \"tasks\"},\n"
+		"  \"task_parents\": [{\"l1\": [0]}, {\"l1\": [1]}]}]}]}\n";
+	struct topo t;
+	slot_servers(&t, 1, 2);
+	struct workload w;
+	sr_workload(root, &w, jobs);
+	json_t *s = run(&t, &w, "aalo", NULL, 0, "aalo_ready");
+	cr_assert_eq(sr_num(s, "jobs_finished"), 1);
+	const struct task *slow = &w.tasks[0], *fast = &w.tasks[1], *c0 = &w.tasks[2], *c1 = &w.tasks[3];
+	cr_assert_lt(c1->t_start, slow->t_end - 1, "task 1 of l2 at %.2f s, before l1's 5 s task ends (%.2f)",
+		     c1->t_start, slow->t_end);
+	cr_assert_geq(c1->t_start, fast->t_end - 1e-6);
+	cr_assert_geq(c0->t_start, slow->t_end - 1e-6);
+	cr_assert_lt(c0->t_start, slow->t_end + 1, "task 0 of l2 soon after its parent");
+	json_decref(s);
+	workload_free(&w);
+}
+
 /* ---- Amoeba ---------------------------------------------------------------- */
 
 /* One slot: a 100 s task holds it; a 1 s task arrives at 5 s.  Amoeba
