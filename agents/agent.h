@@ -13,10 +13,13 @@
  *              resume a stalled one on a new connection (stall.h)
  *   tasks.c    map and reduce tasks: input fetch, shuffle with at most
  *              `copiers` moving fetches at once, compute timers, kill
+ *   disk.c     the server's disk: read and write rates shared by local
+ *              reads and writes and the transfers it serves (emu/disk.h)
  *
  * Single-threaded; every socket is non-blocking. */
 #ifndef AGENTS_AGENT_H
 #define AGENTS_AGENT_H
+#include "emu/disk.h"
 #include "emu/proto.h"
 #include <netinet/in.h>
 #include <stdbool.h>
@@ -37,6 +40,7 @@ struct agent_cfg {
 	bool use_sendfile;             /* sendfile from a memfd (default) or send() */
 	double stall_timeout;          /* s without progress on a data connection (0 = never) */
 	int stall_retries;             /* resumptions of a stalled fetch before it fails */
+	double disk_read_Bps, disk_write_Bps;   /* the disk's rates (0: not limited) */
 };
 extern struct agent_cfg agent;
 
@@ -116,6 +120,21 @@ void fetch_circuits_changed(void);
 const struct fetch_result *fetch_result(const struct fetch *f);
 /* Close and free without calling done. */
 void fetch_abort(struct fetch *f);
+
+/* --- disk.c --------------------------------------------------------------- */
+/* A stream of one side of the disk: it wants `want` more bytes; each tick
+ * grant(io, bytes) gives it its share (want already counted down). */
+struct disk_io {
+	struct disk_io *prev, *next;
+	int side;                      /* DISK_READ or DISK_WRITE */
+	uint64_t want;
+	void (*grant)(struct disk_io *io, uint64_t bytes);
+	bool on;
+};
+bool disk_limited(int side);
+/* Join the side's streams (leaving them first if on). */
+void disk_io_start(struct disk_io *io, int side, uint64_t want, void (*grant)(struct disk_io *, uint64_t));
+void disk_io_stop(struct disk_io *io);   /* keeps io->want: what it still wanted */
 
 /* --- tasks.c -------------------------------------------------------------- */
 void tasks_map(const struct msg *m);

@@ -3,6 +3,7 @@
  *   emu-agent --server r0h1 [--id 1] --rack 0 --addr 198.18.0.2 --data-port 7000
  *             --control PATH [--hold | --fallback] [--cc cubic] [--copiers 5]
  *             [--send sendfile|send] [--stall-timeout S] [--stall-retries N]
+ *             [--disk-read-mbps X] [--disk-write-mbps X]
  *
  * Started by the controller inside the server's network namespace (the
  * control socket is a filesystem path, so it is reachable from there).  It
@@ -54,7 +55,8 @@ static _Noreturn void usage(const char *why)
 		"%s%s%s"
 		"usage: emu-agent --server rXhY --rack R --addr A.B.C.D --data-port P --control PATH\n"
 		"                 [--id N] [--hold | --fallback] [--cc ALGO] [--copiers N] [--send sendfile|send]\n"
-		"                 [--stall-timeout S (%g; 0 = never)] [--stall-retries N (%d)]\n",
+		"                 [--stall-timeout S (%g; 0 = never)] [--stall-retries N (%d)]\n"
+		"                 [--disk-read-mbps X] [--disk-write-mbps X] (0 = not limited)\n",
 		help ? "" : "emu-agent: ", help ? "" : why, help ? "" : "\n", STALL_TIMEOUT_DEFAULT,
 		STALL_RETRIES_DEFAULT);
 	if (help)
@@ -80,7 +82,8 @@ int main(int argc, char **argv)
 		{"server", 1, 0, 's'}, {"id", 1, 0, 'i'}, {"rack", 1, 0, 'r'}, {"addr", 1, 0, 'a'},
 		{"data-port", 1, 0, 'p'}, {"control", 1, 0, 'c'}, {"hold", 0, 0, 'H'}, {"fallback", 0, 0, 'F'},
 		{"cc", 1, 0, 'C'}, {"copiers", 1, 0, 'n'}, {"send", 1, 0, 'S'}, {"stall-timeout", 1, 0, 'T'},
-		{"stall-retries", 1, 0, 'R'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0},
+		{"stall-retries", 1, 0, 'R'}, {"disk-read-mbps", 1, 0, 'D'}, {"disk-write-mbps", 1, 0, 'W'},
+		{"help", 0, 0, 'h'}, {0, 0, 0, 0},
 	};
 	bool have_addr = false;
 	agent.rack = -1;
@@ -125,6 +128,15 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'R': agent.stall_retries = (int)num(optarg, 0, 1000, "--stall-retries"); break;
+		case 'D':
+		case 'W': {
+			char *end;
+			double v = strtod(optarg, &end);
+			if (!*optarg || *end || !(v >= 0 && v <= 1e7))
+				usage(o == 'D' ? "bad --disk-read-mbps (0..1e7 MB/s)" : "bad --disk-write-mbps (0..1e7 MB/s)");
+			*(o == 'D' ? &agent.disk_read_Bps : &agent.disk_write_Bps) = v * 1e6;
+			break;
+		}
 		case 'h': usage(NULL);
 		default: usage("bad option");
 		}

@@ -13,6 +13,9 @@
  * handed to the kernel are the pending demand per destination rack
  * (demand.c).
  *
+ * With a disk read rate (disk.c) every transfer is read off this server's
+ * disk: it sends no more than the disk has granted it.
+ *
  * Once every byte is handed to the kernel the sender shuts its side down
  * and waits for the fetcher to close (or for the kernel to report the bytes
  * acknowledged): the socket is never orphaned, so the kernel keeps
@@ -28,6 +31,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +59,8 @@ struct sconn {
 	int dst_rack;
 	bool circuit;
 	uint32_t events;               /* what epoll watches now */
+	struct disk_io io;             /* read off the disk (disk.c), when limited */
+	uint64_t credit;               /* bytes the disk has granted, not sent yet */
 	struct stall_watch watch;      /* progress: request bytes, then bytes acknowledged */
 };
 
@@ -90,6 +96,7 @@ static void conn_close(struct sconn *c, const char *why)
 		alog("data connection (xfer %u): %s", c->xfer, why);
 	if (c->state == S_SEND)
 		pend_sub(c, c->left);
+	disk_io_stop(&c->io);
 	loop_close(&c->ev);
 	if (c->prev)
 		c->prev->next = c->next;
@@ -109,11 +116,15 @@ static void drain(struct sconn *c)
 	set_events(c, EPOLLIN | EPOLLRDHUP);
 }
 
+/* What the connection may send now: what is left, within the disk's grants. */
+static uint64_t sendable(const struct sconn *c) { return c->credit < c->left ? c->credit : c->left; }
+
 static void do_send(struct sconn *c)
 {
 	uint64_t budget = BUDGET;
-	while (c->left && budget) {
-		size_t n = c->left < CHUNK ? (size_t)c->left : CHUNK;
+	while (sendable(c) && budget) {
+		uint64_t may = sendable(c);
+		size_t n = may < CHUNK ? (size_t)may : CHUNK;
 		ssize_t w;
 		if (memfd >= 0) {
 			off_t off = 0;
@@ -135,11 +146,26 @@ static void do_send(struct sconn *c)
 		if (w == 0)
 			break;
 		c->left -= (uint64_t)w;
+		c->credit -= (uint64_t)w < c->credit ? (uint64_t)w : c->credit;
 		budget = (uint64_t)w >= budget ? 0 : budget - (uint64_t)w;
 		pend_sub(c, (uint64_t)w);
 	}
 	if (!c->left)
 		drain(c);
+	else if (!sendable(c))
+		set_events(c, EPOLLRDHUP);   /* until the disk grants more */
+}
+
+static void on_disk(struct disk_io *io, uint64_t bytes)
+{
+	struct sconn *c = (struct sconn *)((char *)io - offsetof(struct sconn, io));
+	c->credit += bytes;
+	if (!io->want)
+		disk_io_stop(io);
+	if (c->state == S_SEND && may_write(c)) {
+		set_events(c, EPOLLRDHUP | EPOLLOUT);
+		do_send(c);
+	}
 }
 
 static void start_send(struct sconn *c)
@@ -172,6 +198,10 @@ static void start_send(struct sconn *c)
 		drain(c);
 		return;
 	}
+	if (disk_limited(DISK_READ))
+		disk_io_start(&c->io, DISK_READ, bytes, on_disk);
+	else
+		c->credit = bytes;
 	set_events(c, EPOLLRDHUP | (may_write(c) ? EPOLLOUT : 0));
 	if (may_write(c))
 		do_send(c);

@@ -42,7 +42,7 @@
 
 #define INPUT_XFER 0xffffffffu   /* data_req.xfer of a map's input read */
 
-enum tstate { T_INPUT, T_SHUFFLE, T_COMPUTE };
+enum tstate { T_INPUT, T_SHUFFLE, T_COMPUTE, T_READ, T_WRITE };   /* read: local input; write: output */
 
 struct task {
 	int id, job;
@@ -66,6 +66,7 @@ struct task {
 	} *act;
 	int nact, capact;
 	struct fetch *input;          /* map input fetch */
+	struct disk_io io;            /* T_READ, T_WRITE: on the disk (disk.c) */
 	struct ev timer;              /* compute */
 	struct task *next;
 };
@@ -104,6 +105,7 @@ static void task_free(struct task *t)
 		count_queued(&t->queue[i], -1);
 	if (t->input)
 		fetch_abort(t->input);
+	disk_io_stop(&t->io);
 	loop_close(&t->timer);
 	free(t->queue);
 	free(t->act);
@@ -129,16 +131,36 @@ static void task_done(struct task *t, bool ok, const char *error)
 }
 
 static void resumed(struct task *t);
+static void compute(struct task *t);
+
+/* Its disk share: a local input read done computes, an output written is done. */
+static void on_io(struct disk_io *io, uint64_t bytes)
+{
+	(void)bytes;
+	struct task *t = (struct task *)((char *)io - offsetof(struct task, io));
+	if (io->want)
+		return;
+	disk_io_stop(io);
+	if (t->state == T_READ)
+		compute(t);
+	else
+		task_done(t, true, NULL);
+}
 
 static void on_compute_done(struct ev *e, uint32_t events)
 {
 	(void)events;
 	struct task *t = (struct task *)((char *)e - offsetof(struct task, timer));
 	timer_ack(e);
-	if (t->resuming)
+	if (t->resuming) {
 		resumed(t);
-	else
+	} else if (t->output_bytes && disk_limited(DISK_WRITE)) {
+		/* A map spills its output to this disk, a reduce writes its own here. */
+		t->state = T_WRITE;
+		disk_io_start(&t->io, DISK_WRITE, t->output_bytes, on_io);
+	} else {
 		task_done(t, true, NULL);
+	}
 }
 
 static void compute_for(struct task *t, double seconds)
@@ -198,7 +220,12 @@ void tasks_map(const struct msg *m)
 		return;
 	if (m->input_src < 0) {
 		t->bytes_in = m->input_bytes;   /* read locally: no network */
-		compute(t);
+		if (m->input_bytes && disk_limited(DISK_READ)) {
+			t->state = T_READ;
+			disk_io_start(&t->io, DISK_READ, m->input_bytes, on_io);
+		} else {
+			compute(t);
+		}
 		return;
 	}
 	t->state = T_INPUT;
@@ -381,6 +408,7 @@ void tasks_suspend(int id)
 		if (t->compute_left < 0)
 			t->compute_left = 0;
 	}
+	disk_io_stop(&t->io);   /* keeps what it still wanted */
 	if (t->input) {
 		const struct fetch_result *r = fetch_result(t->input);
 		t->input_left = t->input_want > r->bytes ? t->input_want - r->bytes : 1;
@@ -417,6 +445,10 @@ static void resumed(struct task *t)
 	t->resuming = t->suspended = false;
 	if (t->state == T_COMPUTE) {
 		compute_for(t, t->compute_left);
+		return;
+	}
+	if (t->state == T_READ || t->state == T_WRITE) {
+		disk_io_start(&t->io, t->state == T_READ ? DISK_READ : DISK_WRITE, t->io.want, on_io);
 		return;
 	}
 	if (t->state == T_INPUT) {

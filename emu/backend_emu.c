@@ -135,6 +135,7 @@ static int spawn_agents(struct run *r, char err[512])
 {
 	struct emu_be *e = E(r);
 	char path[512], server[16], rack[16], addr[32], port[16], copiers[16], stall_t[32], stall_r[16];
+	char disk_r[32], disk_w[32];
 	if (r->p.agent_path)
 		snprintf(path, sizeof path, "%s", r->p.agent_path);
 	else if (agent_default_path(path, sizeof path)) {
@@ -155,10 +156,15 @@ static int spawn_agents(struct run *r, char err[512])
 		plan_host_name(&h, server, sizeof server);
 		snprintf(rack, sizeof rack, "%d", h.rack);
 		inet_ntop(AF_INET, &ip.sin_addr, addr, sizeof addr);
+		/* The disk's rates in wall time (emu/disk.h). */
+		const struct topo_class *k = &r->t->cls[r->c.servers[i].cls];
+		snprintf(disk_r, sizeof disk_r, "%g", k->disk_read_mbps / r->p.slowdown);
+		snprintf(disk_w, sizeof disk_w, "%g", k->disk_write_mbps / r->p.slowdown);
 		char *argv[] = {path, "--server", server, "--rack", rack, "--addr", addr, "--data-port", port,
 				"--control", e->sock_path, r->p.hold ? "--hold" : "--fallback", "--cc",
 				(char *)r->t->tcp_cc, "--copiers", copiers, "--stall-timeout", stall_t,
-				"--stall-retries", stall_r, NULL};
+				"--stall-retries", stall_r, "--disk-read-mbps", disk_r, "--disk-write-mbps", disk_w,
+				NULL};
 		e->agents[i].pid = agent_spawn(path, fabric_ns_fd(e->fab, &h), argv);
 		if (e->agents[i].pid < 0) {
 			snprintf(err, 512, "cannot start the agent of %s: %s", server, strerror(errno));

@@ -1,6 +1,8 @@
-/* disk.h — what a server's disk serves, for the backends (the simulator:
- * emu/backend_sim.c, a disk being two more capacities of sim_net.c's
- * max-min filling).
+/* disk.h — what a server's disk serves, and how its streams share it: one
+ * rule for the simulator (emu/backend_sim.c: a disk is two more capacities
+ * of sim_net.c's max-min filling) and the agents (agents/disk.c: each
+ * side's bytes of every 10 ms tick split max-min by disk_split over what
+ * its streams still want).
  *
  * A disk has a read side and a write side, each at its rate (the
  * topology's disk_read_mbps and disk_write_mbps; not given: not limited).
@@ -18,9 +20,14 @@
 
 enum { DISK_READ = 1, DISK_WRITE = 2 };   /* the sides an I/O crosses: read at its source, write at its destination */
 
-enum disk_io { DISK_INPUT, DISK_SPILL, DISK_SHUFFLE, DISK_OUTPUT, DISK_COPY };
+enum disk_use { DISK_INPUT, DISK_SPILL, DISK_SHUFFLE, DISK_OUTPUT, DISK_COPY };
 
-static inline unsigned disk_sides(enum disk_io k)
+/* Max-min shares of `budget` bytes among n streams that want want[i]
+ * (water-filling: who wants less than an equal share gets it, the rest
+ * split what is left); out[i] <= want[i], their sum min(budget, sum). */
+void disk_split(double budget, const double *want, int n, double *out);
+
+static inline unsigned disk_sides(enum disk_use k)
 {
 	switch (k) {
 	case DISK_INPUT:
