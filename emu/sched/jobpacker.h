@@ -214,6 +214,7 @@ struct jp_rt {
 	struct jp_tidx **tidx;   /* per job: its tasks by planned rack (strict), built on first use */
 	double *spread_since;    /* per job: since when a server running one of its reduces declined
 				    another (-1: none is waiting), reduce_spreads */
+	struct job **idle;       /* idle_pick's candidates (a heap by planned start), per job */
 	int limit_early;         /* containers per rack early reduces may hold */
 	uint64_t adhoc_sh_bytes; /* ad-hoc shuffle-heavy input threshold (scaled) */
 	struct jp_adhoc *adhoc;  /* the ad-hoc aggregation trial's state; NULL = off */

@@ -21,7 +21,9 @@ int jp_rt_init(struct jp_rt *rt, struct sched *s)
 	rt->block_server = calloc(c->racks, sizeof *rt->block_server);
 	rt->tidx = calloc(n, sizeof *rt->tidx);
 	rt->spread_since = malloc(n * sizeof *rt->spread_since);
-	if (!rt->fallback || !rt->rack_dead || !rt->cursor || !rt->block_server || !rt->tidx || !rt->spread_since) {
+	rt->idle = malloc(n * sizeof *rt->idle);
+	if (!rt->fallback || !rt->rack_dead || !rt->cursor || !rt->block_server || !rt->tidx || !rt->spread_since ||
+	    !rt->idle) {
 		jp_rt_free(rt);
 		return -1;
 	}
@@ -57,6 +59,8 @@ void jp_rt_free(struct jp_rt *rt)
 	free(rt->cursor);
 	free(rt->block_server);
 	free(rt->spread_since);
+	free(rt->idle);
+	rt->idle = NULL;
 	rt->fallback = rt->rack_dead = NULL;
 	rt->cursor = rt->block_server = NULL;
 	rt->spread_since = NULL;
@@ -559,26 +563,49 @@ static bool rack_room_for_other_reduce(const struct cluster *c, struct jp_rt *rt
  * rack, as planned_map's rule; a reduce only where it leaves room for the
  * rack's own planned reduces that come soon; shuffle-heavy jobs stay on
  * their racks, which is what aggregates their shuffle. */
+static bool idle_before(const struct jp_plan *p, const struct job *a, const struct job *b)
+{
+	return p->start[a->id] < p->start[b->id] || (p->start[a->id] == p->start[b->id] && a->id < b->id);
+}
+
+static void idle_down(const struct jp_plan *p, struct job **h, int n, int i)
+{
+	struct job *x = h[i];
+	for (;;) {
+		int c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && idle_before(p, h[c + 1], h[c]))
+			c++;
+		if (!idle_before(p, h[c], x))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = x;
+}
+
 static struct task *idle_pick(struct sched *s, struct jp_rt *rt, int server, int *early, double before)
 {
 	struct cluster *c = s->c;
 	const struct jp_plan *p = &rt->plan;
-	int R = c->racks;
-	double after = -INFINITY;
-	int after_id = -1, room = -1;   /* rack_room_for_other_reduce, once asked: the same for every job */
-	for (;;) {   /* candidates by (planned start, id), the next after the last tried */
-		struct job *j = NULL;
-		for (int i = 0; i < c->running_jobs; i++) {
-			struct job *x = cluster_active(c, i);
-			double st = p->start[x->id];
-			if (!follows_plan(rt, x) || p->sh[x->id] || st < after || (st == after && x->id <= after_id) ||
-			    st >= before || (!cluster_pending_maps(c, x) && !cluster_pending_reduces(c, x)))
-				continue;
-			if (!j || st < p->start[j->id] || (st == p->start[j->id] && x->id < j->id))
-				j = x;
-		}
-		if (!j)
-			return NULL;
+	int R = c->racks, n = 0;
+	int room = -1;   /* rack_room_for_other_reduce, once asked: the same for every job */
+	/* The candidates, a heap by (planned start, id): most offers take the
+	 * first, some try many. */
+	struct job **h = rt->idle;
+	for (int i = 0; i < c->running_jobs; i++) {
+		struct job *x = cluster_active(c, i);
+		if (follows_plan(rt, x) && !p->sh[x->id] && p->start[x->id] < before &&
+		    (cluster_pending_maps(c, x) || cluster_pending_reduces(c, x)))
+			h[n++] = x;
+	}
+	for (int i = n / 2 - 1; i >= 0; i--)
+		idle_down(p, h, n, i);
+	while (n) {
+		struct job *j = h[0];
+		h[0] = h[--n];
+		idle_down(p, h, n, 0);
 		if (cluster_pending_maps(c, j) && !racks_have_room(c, p->map_rack + (size_t)j->id * R)) {
 			enum locality loc;
 			struct task *t = cluster_best_map(c, j, server, &loc);
@@ -592,9 +619,8 @@ static struct task *idle_pick(struct sched *s, struct jp_rt *rt, int server, int
 			if (reduce_ok(rt, j, *early))
 				return cluster_next_reduce(c, j);
 		}
-		after = p->start[j->id];
-		after_id = j->id;
 	}
+	return NULL;
 }
 
 /* Rack i's sequence as a list of the entries whose job was not seen
