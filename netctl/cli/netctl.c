@@ -366,6 +366,14 @@ static int cmd_show(int argc, char **argv)
 		plan_server_span(&f->topo, servers, sizeof servers);
 		printf("  hosts %s (rXhY = %u.%u.X.Y+1), tor0..tor%d, eps%s; tcp %s\n", servers, net >> 24,
 		       (net >> 16) & 0xff, f->topo.racks - 1, f->topo.ocs ? ", ocs" : "", f->topo.tcp_cc);
+		for (int k = 0; f->hosts && k < f->hosts->n; k++) {
+			printf("  on host %s (%s): racks", f->hosts->h[k].name,
+			       f->hosts->h[k].emulated ? "emulated" : f->hosts->h[k].mgmt);
+			for (int r = 0; r < f->topo.racks; r++)
+				if (fabric_host_of(f, r) == k)
+					printf(" %d", r);
+			printf("%s\n", f->layout->eps_host == k ? ", the EPS core" : "");
+		}
 		fabric_close(f);
 	}
 	return 0;
