@@ -4,6 +4,7 @@
 #include "netctl/plan.h"
 #include "netctl/rtreq.h"
 #include <linux/pkt_sched.h>
+#include <arpa/inet.h>
 #include <linux/rtnetlink.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,6 +63,16 @@ int features_probe(const char *prefix, struct features *f)
 			char keep[sizeof f->detail];
 			memcpy(keep, f->detail, sizeof keep);
 			f->netem = try(&nb, f);
+			/* A fabric over several hosts: VXLAN ends over an underlay,
+			 * and a bridge for emulated hosts' LAN.  The probe's end is
+			 * on a TEST-NET address in this scratch namespace, and sends
+			 * nothing. */
+			struct vxlan_end v = {.ifindex = 20, .name = "vx", .mac = {2, 0, 0, 0, 0, 3}, .vni = 1,
+					      .local = {htonl(0xc0000201)}, .remote = {htonl(0xc0000202)},
+					      .underlay = a.ifindex, .mtu = 1450, .gso_max = l.gso_max, .ns_fd = fd};
+			f->vxlan = !rq_vxlan(&nb, &v) && try(&nb, f);
+			rq_bridge(&nb, 21, "br", 1500);
+			f->bridge = try(&nb, f);
 			memcpy(f->detail, keep, sizeof keep);
 		}
 		nlbatch_free(&nb);
@@ -83,5 +94,14 @@ const char *features_missing(const struct features *f, bool ocs)
 		return "the ingress qdisc (CONFIG_NET_SCH_INGRESS) for the OCS crossbar";
 	if (ocs && !f->u32_mirred)
 		return "u32 filters with mirred redirects (CONFIG_NET_CLS_U32, CONFIG_NET_ACT_MIRRED) for the OCS crossbar";
+	return NULL;
+}
+
+const char *features_missing_hosts(const struct features *f, bool emulated)
+{
+	if (!f->vxlan)
+		return "VXLAN (CONFIG_VXLAN) for the links between hosts";
+	if (emulated && !f->bridge)
+		return "bridges (CONFIG_BRIDGE) for the emulated hosts' LAN";
 	return NULL;
 }

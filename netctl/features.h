@@ -7,6 +7,7 @@
 
 struct features {
 	bool veth, htb, bfifo, ingress, u32_mirred, netem;
+	bool vxlan, bridge;   /* over several hosts (netctl up --hosts) */
 	char detail[512];   /* the first failure's kernel message */
 };
 
@@ -15,4 +16,6 @@ struct features {
 int features_probe(const char *prefix, struct features *f);
 /* NULL if a fabric can be built (with an OCS if `ocs`), else what is missing. */
 const char *features_missing(const struct features *f, bool ocs);
+/* The same for a fabric over several hosts (emulated: on this machine). */
+const char *features_missing_hosts(const struct features *f, bool emulated);
 #endif

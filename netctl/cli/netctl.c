@@ -168,7 +168,8 @@ static int cmd_up(int argc, char **argv)
 	const char *missing;
 	if (features_probe(prefix, &feat))
 		return fprintf(stderr, "netctl: %s\n", feat.detail), 1;
-	if ((missing = features_missing(&feat, t.ocs)))
+	if ((missing = features_missing(&feat, t.ocs)) ||
+	    (hosts_file && hs.h[0].emulated && (missing = features_missing_hosts(&feat, true))))
 		return bad("this kernel lacks %s: %s", missing, feat.detail);
 	if (!quiet && !feat.netem)
 		fprintf(stderr, "netctl: note: no netem in this kernel: link delay emulation is unavailable "
@@ -767,9 +768,11 @@ static int cmd_features(int argc, char **argv)
 	if (features_probe(prefix, &f))
 		return fprintf(stderr, "netctl: %s\n", f.detail), 1;
 	printf("veth          %s\nhtb + bfifo   %s\ningress       %s\nu32 + mirred  %s\n"
-	       "netem         %s\n",
+	       "netem         %s\nvxlan         %s\nbridge        %s\n",
 	       f.veth ? "yes" : "NO", f.htb ? "yes" : "NO", f.ingress ? "yes" : "NO",
-	       f.u32_mirred ? "yes" : "NO", f.netem ? "yes" : "no (link delay emulation unavailable)");
+	       f.u32_mirred ? "yes" : "NO", f.netem ? "yes" : "no (link delay emulation unavailable)",
+	       f.vxlan ? "yes" : "no (no fabric over several hosts)",
+	       f.bridge ? "yes" : "no (no emulated hosts)");
 	const char *m = features_missing(&f, true);
 	if (m)
 		printf("missing for an OCS fabric: %s\n  %s\n", m, f.detail);
