@@ -182,7 +182,7 @@ demo: all
 # `make fuzz FUZZ_HARNESSES=proto` runs one.
 FUZZ_CC        ?= clang
 FUZZ_SECONDS   ?= 60
-FUZZ_HARNESSES ?= topo workload proto demand circuits
+FUZZ_HARNESSES ?= topo workload proto demand circuits hosts
 FUZZ_CFLAGS    := -g -O1 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I. \
                   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
                   $(shell pkg-config --cflags libconfig jansson 2>/dev/null)
@@ -192,11 +192,13 @@ FUZZ_SRC_workload := $(wildcard emu/workload*.c) emu/res.c emu/stages.c netctl/u
 FUZZ_SRC_proto    := emu/proto.c
 FUZZ_SRC_demand   := emu/demand.c
 FUZZ_SRC_circuits := netctl/circuits.c
+FUZZ_SRC_hosts    := netctl/hosts.c netctl/topo.c netctl/topo_servers.c netctl/units.c
 FUZZ_MAXLEN_topo     := 8192
 FUZZ_MAXLEN_workload := 16384
 FUZZ_MAXLEN_proto    := 8192
 FUZZ_MAXLEN_demand   := 4096
 FUZZ_MAXLEN_circuits := 2048
+FUZZ_MAXLEN_hosts    := 4096
 # topo: libconfig 1.5 leaks a string token on many syntax errors (see
 # fuzz/lsan.supp), and every input that leaks makes libFuzzer run a full
 # LeakSanitizer pass (~600 exec/s instead of ~20000).  topo.c and units.c
@@ -212,7 +214,7 @@ build-fuzz/fuzz_$(1): fuzz/fuzz_$(1).c fuzz/targets.h $$(FUZZ_SRC_$(1)) $$(wildc
 	@mkdir -p build-fuzz
 	$$(FUZZ_CC) $$(FUZZ_CFLAGS) $$(FUZZ_LDFLAGS_$(1)) -o $$@ fuzz/fuzz_$(1).c $$(FUZZ_SRC_$(1)) $$(FUZZ_LIBS)
 endef
-$(foreach h,topo workload proto demand circuits,$(eval $(call FUZZ_RULE,$(h))))
+$(foreach h,topo workload proto demand circuits hosts,$(eval $(call FUZZ_RULE,$(h))))
 
 .PHONY: fuzz fuzz-build fuzz-smoke
 fuzz-build: $(FUZZ_BINS)

@@ -19,6 +19,10 @@
  *              the first byte picks the rack count
  *   circuits   circuits_parse; the first three bytes pick racks, ports and
  *              mode; a parsed configuration must format and parse back equal
+ *   hosts      hosts_load_string (netctl --hosts); a hosts file read must
+ *              format and read back equal, and its partition of a fabric of
+ *              1..64 racks (the input's length picks) must give every rack a
+ *              host, every host a rack, and fixed counts exactly
  */
 #ifndef FUZZ_TARGETS_H
 #define FUZZ_TARGETS_H
@@ -26,6 +30,7 @@
 #include "emu/proto.h"
 #include "emu/workload.h"
 #include "netctl/circuits.h"
+#include "netctl/hosts.h"
 #include "netctl/topo.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -328,6 +333,72 @@ static inline int fuzz_circuits(const uint8_t *data, size_t size)
 			bad = 42;   /* to the same configuration */
 	}
 	free(spec);
+	return bad;
+}
+/* ---------------------------------------------------------------- hosts */
+
+static inline int fuzz_hosts_equal(const struct hosts *a, const struct hosts *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (int i = 0; i < a->n; i++) {
+		const struct fabric_host *x = &a->h[i], *y = &b->h[i];
+		if (strcmp(x->name, y->name) || strcmp(x->mgmt, y->mgmt) || strcmp(x->ifname, y->ifname) ||
+		    x->emulated != y->emulated || x->addr.s_addr != y->addr.s_addr || x->plen != y->plen ||
+		    x->racks != y->racks || x->mtu != y->mtu)
+			return 0;
+	}
+	return 1;
+}
+
+static inline int fuzz_hosts(const uint8_t *data, size_t size)
+{
+	char *text = fz_cstr(data, size), err[HOSTS_ERR_LEN];
+	static char out[HOSTS_MAX * 256];
+	static struct hosts hs, back;
+	static struct topo t;
+	struct layout l;
+	int bad = 0;
+	if (hosts_load_string(&hs, text, "fuzz", err) == 0) {
+		if (hs.n < 1 || hs.n > HOSTS_MAX)
+			bad = 50;
+		else if (hosts_format(&hs, out, sizeof out))
+			bad = 51;
+		else if (hosts_load_string(&back, out, "back", err))
+			bad = 52;   /* the written form must read */
+		else if (!fuzz_hosts_equal(&hs, &back))
+			bad = 53;   /* to the same hosts */
+		/* Racks of 1..4 servers at two rates, by index. */
+		memset(&t, 0, sizeof t);
+		snprintf(t.name, sizeof t.name, "fuzz");
+		t.racks = 1 + (int)(size % 64);
+		t.nclasses = 2;
+		t.cls[0].rx.rate = 100000000;
+		t.cls[1].rx.rate = 1000000000;
+		t.uplink.rate = 100000000;
+		for (int r = 0, first = 0; r < t.racks; r++) {
+			int n = 1 + r % 4;
+			t.rack[r] = (struct topo_rack){first, n, 1, {{r % 3 == 0, n}}};
+			first += n;
+			t.nservers = first;
+		}
+		if (!bad && hosts_partition(&hs, &t, &l, err) == 0) {
+			int count[HOSTS_MAX] = {0};
+			for (int r = 0; r < t.racks && !bad; r++) {
+				if (l.host_of[r] < 0 || l.host_of[r] >= hs.n)
+					bad = 54;   /* a rack without a host */
+				else
+					count[l.host_of[r]]++;
+			}
+			for (int i = 0; i < hs.n && !bad; i++)
+				if (!count[i] || count[i] != l.racks[i] ||
+				    (hs.h[i].racks != HOSTS_AUTO && count[i] != hs.h[i].racks))
+					bad = 55;   /* a host without a rack, or not its count */
+			if (!bad && (l.mtu > FABRIC_MTU_MAX || l.eps_host < 0 || l.eps_host >= hs.n))
+				bad = 56;
+		}
+	}
+	free(text);
 	return bad;
 }
 #endif
