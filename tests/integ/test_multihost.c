@@ -7,6 +7,7 @@
 #include "netctl/hostfab.h"
 #include "traffic.h"
 #include <criterion/logging.h>
+#include <jansson.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
@@ -317,6 +318,80 @@ Test(multihost, three_hosts_every_server_reaches_every_other_and_circuits_cross_
 	cr_assert_eq(fx_ns_count(P), 0, "emu cleanup --hosts left namespaces");
 	cr_assert_eq(fx_ip_netns_count(P), 0);
 	cr_assert_neq(access(FABRIC_STATE_DIR "/" P, F_OK), 0, "emu cleanup --hosts left the state");
+}
+
+/* `ip -j` of a command in namespace ns, parsed. */
+static json_t *ip_json(const char *ns, const char *args)
+{
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "ip -n %s -j %s 2>/dev/null", ns, args);
+	FILE *p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	json_error_t e;
+	json_t *j = json_loadf(p, 0, &e);
+	pclose(p);
+	cr_assert_not_null(j, "%s: %s", cmd, e.text);
+	return j;
+}
+
+struct ns_names { char name[64][NS_NAME_MAX]; int n; };
+static void note_ns(const char *name, void *arg)
+{
+	struct ns_names *l = arg;
+	if (l->n < 64)
+		snprintf(l->name[l->n++], NS_NAME_MAX, "%s", name);
+}
+
+/* Network safety over hosts, from the kernel's side: every tunnel goes to
+ * and from the hosts file's addresses on UDP 4789 and nowhere else, only
+ * the machines hold an underlay, and no namespace has a default route. */
+Test(multihost, tunnels_only_between_the_hosts_addresses)
+{
+	char hosts[300];
+	up_split(topo4, two, hosts, sizeof hosts);
+	struct ns_names l = {.n = 0};
+	ns_list(P, note_ns, &l);
+	cr_assert_eq(l.n, 18, "4 racks x 2 servers, 4 ToRs, eps, 2 slices, 2 machines, the LAN");
+	int tunnels = 0;
+	for (int i = 0; i < l.n; i++) {
+		json_t *links = ip_json(l.name[i], "-d link show"), *link;
+		size_t k;
+		json_array_foreach(links, k, link) {
+			const char *kind = json_string_value(json_object_get(json_object_get(link, "linkinfo"), "info_kind"));
+			const char *ifname = json_string_value(json_object_get(link, "ifname"));
+			bool machine = strstr(l.name[i], "-m-") != NULL, lan = !strcmp(l.name[i], P "-lan");
+			if (!kind)
+				continue;
+			if (!strcmp(kind, "vxlan")) {
+				json_t *d = json_object_get(json_object_get(link, "linkinfo"), "info_data");
+				const char *remote = json_string_value(json_object_get(d, "remote"));
+				const char *local = json_string_value(json_object_get(d, "local"));
+				cr_assert(!machine && !lan, "%s: a tunnel in %s", ifname, l.name[i]);
+				cr_assert(local && (!strcmp(local, "10.77.0.1") || !strcmp(local, "10.77.0.2")), "%s %s: local %s",
+					  l.name[i], ifname, local ? local : "none");
+				cr_assert(!remote || !strcmp(remote, "10.77.0.1") || !strcmp(remote, "10.77.0.2"),
+					  "%s %s: remote %s", l.name[i], ifname, remote);
+				cr_assert_eq(json_integer_value(json_object_get(d, "port")), 4789);
+				cr_assert(json_is_false(json_object_get(d, "learning")), "%s %s learns", l.name[i], ifname);
+				tunnels++;
+			} else if (!strcmp(kind, "bridge")) {
+				cr_assert(lan, "a bridge in %s", l.name[i]);
+			} else {
+				cr_assert_str_eq(kind, "veth", "%s %s", l.name[i], ifname);
+			}
+		}
+		json_decref(links);
+		json_t *routes = ip_json(l.name[i], "route show table all"), *route;
+		json_array_foreach(routes, k, route) {
+			const char *dst = json_string_value(json_object_get(route, "dst"));
+			cr_assert(dst && strcmp(dst, "default"), "%s: a default route", l.name[i]);
+		}
+		json_decref(routes);
+	}
+	/* Rack 1's and rack 3's uplinks and the core's ends of them, and per
+	 * host 2 remote ports to send to and 2 local ones to receive for. */
+	cr_assert_eq(tunnels, 4 + 4 + 4);
+	down_cli();
 }
 
 Test(multihost, bad_hosts_file_exits_2_with_file_and_line_and_leaves_nothing)
