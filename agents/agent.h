@@ -132,6 +132,8 @@ struct disk_io {
 	bool on;
 };
 bool disk_limited(int side);
+/* What the side gives in one tick, all to one stream. */
+uint64_t disk_tick_bytes(int side);
 /* Join the side's streams (leaving them first if on). */
 void disk_io_start(struct disk_io *io, int side, uint64_t want, void (*grant)(struct disk_io *, uint64_t));
 void disk_io_stop(struct disk_io *io);   /* keeps io->want: what it still wanted */

@@ -21,6 +21,8 @@ static double rate(int side) { return side == DISK_READ ? agent.disk_read_Bps : 
 
 bool disk_limited(int side) { return rate(side) > 0; }
 
+uint64_t disk_tick_bytes(int side) { return (uint64_t)(rate(side) * TICK) + 1; }
+
 static void on_tick(struct ev *e, uint32_t events);
 
 static void arm(void)

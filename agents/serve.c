@@ -116,6 +116,21 @@ static void drain(struct sconn *c)
 	set_events(c, EPOLLIN | EPOLLRDHUP);
 }
 
+/* What a served transfer asks of the disk: the bytes not granted yet, but
+ * no more than two ticks of the whole disk ahead of what it has sent, so
+ * that one the network holds back leaves its share to the others (max-min,
+ * as the simulator's filling); all granted, it leaves the disk. */
+static void rewant(struct sconn *c)
+{
+	if (!c->io.on)
+		return;
+	uint64_t owed = c->left > c->credit ? c->left - c->credit : 0, cap = 2 * disk_tick_bytes(DISK_READ);
+	uint64_t room = cap > c->credit ? cap - c->credit : 0;
+	c->io.want = owed < room ? owed : room;
+	if (!owed)
+		disk_io_stop(&c->io);
+}
+
 /* What the connection may send now: what is left, within the disk's grants. */
 static uint64_t sendable(const struct sconn *c) { return c->credit < c->left ? c->credit : c->left; }
 
@@ -150,6 +165,7 @@ static void do_send(struct sconn *c)
 		budget = (uint64_t)w >= budget ? 0 : budget - (uint64_t)w;
 		pend_sub(c, (uint64_t)w);
 	}
+	rewant(c);
 	if (!c->left)
 		drain(c);
 	else if (!sendable(c))
@@ -160,8 +176,7 @@ static void on_disk(struct disk_io *io, uint64_t bytes)
 {
 	struct sconn *c = (struct sconn *)((char *)io - offsetof(struct sconn, io));
 	c->credit += bytes;
-	if (!io->want)
-		disk_io_stop(io);
+	rewant(c);
 	if (c->state == S_SEND && may_write(c)) {
 		set_events(c, EPOLLRDHUP | EPOLLOUT);
 		do_send(c);
@@ -198,9 +213,10 @@ static void start_send(struct sconn *c)
 		drain(c);
 		return;
 	}
-	if (disk_limited(DISK_READ))
+	if (disk_limited(DISK_READ)) {
 		disk_io_start(&c->io, DISK_READ, bytes, on_disk);
-	else
+		rewant(c);
+	} else
 		c->credit = bytes;
 	set_events(c, EPOLLRDHUP | (may_write(c) ? EPOLLOUT : 0));
 	if (may_write(c))

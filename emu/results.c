@@ -212,13 +212,13 @@ static json_t *params_json(const struct run *r)
 }
 
 /* How late the machine ended the tasks that are all compute (node-local
- * maps, first attempts): their time from start to end past their compute
- * duration.  No network moves their bytes, so this is the lag of the
- * agents and the controller, woken late to start the task, to fire its
- * timer and to take its report.  Two busy cores left a JobPacker batch's
- * maps ~50 ms late on average, 11% of their compute, and ~20 ms at
- * --slowdown 2.  NULL on a simulated run (on time by
- * construction) or one without such a task. */
+ * maps, first attempts, on a server without disk rates: emu/disk.h): their
+ * time from start to end past their compute duration.  No network or disk
+ * moves their bytes, so this is the lag of the agents and the controller,
+ * woken late to start the task, to fire its timer and to take its report.
+ * Two busy cores left a JobPacker batch's maps ~50 ms late on average, 11%
+ * of their compute, and ~20 ms at --slowdown 2.  NULL on a simulated run
+ * (on time by construction) or one without such a task. */
 static json_t *task_lateness_json(const struct run *r)
 {
 	if (!r->be->wallclock)
@@ -229,7 +229,9 @@ static json_t *task_lateness_json(const struct run *r)
 		return NULL;
 	for (int i = 0; i < r->w->ntasks; i++) {
 		const struct task *t = &r->w->tasks[i];
-		if (t->kind == TASK_MAP && t->state == TASK_DONE && t->data_local && t->attempts == 1) {
+		const struct topo_class *k = t->server >= 0 ? &r->t->cls[r->c.servers[t->server].cls] : NULL;
+		bool disk = k && (k->disk_read_mbps > 0 || k->disk_write_mbps > 0);
+		if (t->kind == TASK_MAP && t->state == TASK_DONE && t->data_local && t->attempts == 1 && !disk) {
 			late[n] = t->t_end - t->t_start - t->duration_s;
 			sum += late[n++];
 			compute += t->duration_s;
