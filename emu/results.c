@@ -3,6 +3,7 @@
  * written as NAME.tmp and renamed, so a crash never leaves a half-written
  * one; a run that stopped early says "partial": true. */
 #include "emu/run_int.h"
+#include "netctl/hosts.h"
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -207,6 +208,12 @@ static json_t *params_json(const struct run *r)
 		json_object_set_new(o, "stall_timeout_s", json_real(r->p.stall_timeout_s));
 		json_object_set_new(o, "stall_retries", json_integer(r->p.stall_retries));
 		json_object_set_new(o, "slowdown", json_real(r->p.slowdown));
+		if (r->p.hosts) {   /* the fabric over emulated hosts: their names, in the file's order */
+			json_t *h = json_array();
+			for (int i = 0; i < r->p.hosts->n; i++)
+				json_array_append_new(h, json_string(r->p.hosts->h[i].name));
+			json_object_set_new(o, "hosts", h);
+		}
 	}
 	return o;
 }

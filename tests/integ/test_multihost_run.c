@@ -115,6 +115,11 @@ Test(multihostrun, a_split_run_has_the_jobs_and_bytes_of_one_host)
 		cross[i] = rx_num(s, "cross_rack_bytes");
 		reconf[i] = rx_num(s, "ocs.reconfigurations");
 		cr_assert(json_is_false(json_object_get(s, "partial")), "%s", name[i]);
+		/* A split run says over which hosts. */
+		json_t *hl = json_object_get(json_object_get(s, "parameters"), "hosts");
+		cr_assert_eq(hl ? (int)json_array_size(hl) : 0, i ? i + 1 : 0, "%s: parameters.hosts", name[i]);
+		if (hl)
+			cr_assert_str_eq(json_string_value(json_array_get(hl, 1)), "b");
 		json_decref(s);
 		cr_log_info("%s host(s): %.0f jobs, %.0f tasks, shuffle %.0f B, cross-rack %.0f B, on circuits %.0f B, "
 			    "%.0f reconfigurations", name[i], jobs[i], tasks[i], shuffle[i], cross[i], ocs[i], reconf[i]);
