@@ -4,7 +4,9 @@
  * freezing a link's flows only raises the other links' shares (they lose a
  * flow and at most its share of capacity), so a stale key is a lower bound
  * and is simply re-pushed when popped.  One allocation costs
- * O((L + F·P) log L) for L links, F flows, paths of P <= 4 links.
+ * O((L' + F·P) log L') for the L' links flows cross, F flows, paths of
+ * P <= MAXP links: links no flow crosses are not visited (at 6000 servers
+ * most of them at any time).
  *
  * Link counters are kept as bytes B at time T plus a rate R, so nothing is
  * touched between allocations except the few links of a removed flow.
@@ -70,6 +72,11 @@ struct simnet {
 	bool dirty;
 	/* allocation scratch */
 	int *cnt, *start, *members, capm;
+	int *cur;                      /* per link: its members' end, once they are filled in */
+	uint64_t *busy;                /* bit per link: flows cross it in this filling */
+	int *used, nused;              /* links whose counter has a rate (set by the last allocation) */
+	bool *in_used;
+	uint64_t *live;                /* bit per handle: active (the allocation's visit in handle order) */
 	double *capr;
 	struct { double key; int link; } *lh;
 	int caplh;
@@ -112,10 +119,14 @@ struct simnet *simnet_new(const struct topo *t, bool hold)
 	n->cnt = calloc(n->nlinks, sizeof *n->cnt);
 	n->start = calloc(n->nlinks + 1, sizeof *n->start);
 	n->capr = calloc(n->nlinks, sizeof *n->capr);
+	n->cur = calloc(n->nlinks, sizeof *n->cur);
+	n->busy = calloc(n->nlinks / 64 + 1, sizeof *n->busy);
+	n->used = calloc(n->nlinks, sizeof *n->used);
+	n->in_used = calloc(n->nlinks, sizeof *n->in_used);
 	n->rack_of = calloc(n->servers ? n->servers : 1, sizeof *n->rack_of);
 	n->rack_first = calloc(n->racks ? n->racks : 1, sizeof *n->rack_first);
 	if (!n->cap || !n->ctr || !n->lit_port || !n->ncirc || !n->aside || !n->cnt || !n->start || !n->capr ||
-	    !n->rack_of || !n->rack_first) {
+	    !n->cur || !n->busy || !n->used || !n->in_used || !n->rack_of || !n->rack_first) {
 		simnet_free(n);
 		return NULL;
 	}
@@ -164,6 +175,11 @@ void simnet_free(struct simnet *n)
 	free(n->start);
 	free(n->members);
 	free(n->capr);
+	free(n->cur);
+	free(n->busy);
+	free(n->used);
+	free(n->in_used);
+	free(n->live);
 	free(n->lh);
 	free(n->frozen);
 	free(n->fl);
@@ -258,8 +274,10 @@ static int grow_flows(struct simnet *n, int cap)
 	if (resize(&n->f, cap, sizeof *n->f) || resize(&n->freel, cap, sizeof *n->freel) ||
 	    resize(&n->act, cap, sizeof *n->act) || resize(&n->heap, cap, sizeof *n->heap) ||
 	    resize(&n->t_done, cap, sizeof *n->t_done) || resize(&n->heap_pos, cap, sizeof *n->heap_pos) ||
-	    resize(&n->frozen, cap, sizeof *n->frozen) || resize(&n->fl, cap, sizeof *n->fl))
+	    resize(&n->frozen, cap, sizeof *n->frozen) || resize(&n->fl, cap, sizeof *n->fl) ||
+	    resize(&n->live, cap / 64 + 1, sizeof *n->live))
 		return -1;
+	memset(n->live + n->capf / 64, 0, (cap / 64 + 1 - n->capf / 64) * sizeof *n->live);
 	n->capf = cap;
 	return 0;
 }
@@ -495,6 +513,17 @@ static int grow_scratch(struct simnet *n)
 	return 0;
 }
 
+/* Link l's counter, about to get a rate: counted up to now first (it had none). */
+static struct counter *use(struct simnet *n, int l, double now)
+{
+	if (!n->in_used[l]) {
+		n->in_used[l] = true;
+		n->used[n->nused++] = l;
+		ctr_at(&n->ctr[l], now);
+	}
+	return &n->ctr[l];
+}
+
 void simnet_allocate(struct simnet *n, double now)
 {
 	n->dirty = false;
@@ -505,55 +534,67 @@ void simnet_allocate(struct simnet *n, double now)
 	 * swap the last one in).  Each flow's fill entry is made in the same
 	 * visit, and the links' counts: cnt is all 0 here (every flow counted is
 	 * frozen, and uncounted, by the end of a filling). */
-	bool *mark = n->frozen;   /* by handle; frozen[i] is written for i <= h, marks already read */
-	memset(mark, 0, n->nf * sizeof *mark);
 	for (int i = 0; i < n->nact; i++)
-		mark[n->act[i]] = true;
+		n->live[n->act[i] / 64] |= 1ull << (n->act[i] % 64);
 	n->nact = 0;
-	for (int h = 0; h < n->nf; h++) {
-		if (!mark[h])
-			continue;
-		struct flow *f = &n->f[h];
-		f->rem -= f->rate * (now - f->t_set);
-		/* Bytes are whole: less than one left is rounding, the flow is done.  Kept, a held
-		 * flow's sub-byte rest was 0 bytes of OCS demand (it truncates), so its circuit was
-		 * never lit again and the flow never ended. */
-		if (f->rem < 1)
-			f->rem = 0;
-		f->t_set = now;
-		f->rate = 0;
-		if (f->circuit)   /* the others' routes do not depend on the circuits */
-			route(n, f);
-		if (f->held && f->rem > 0 && !set_aside(n, h))
-			continue;
-		int i = f->act_pos = n->nact++;
-		n->act[i] = h;
-		struct fill *x = &n->fl[i];
-		x->np = f->rem > 0 ? f->np : 0;
-		memcpy(x->path, f->path, sizeof x->path);
-		x->rate = 0;
-		n->frozen[i] = !x->np;
-		for (int k = 0; k < x->np; k++)
-			n->cnt[x->path[k]]++;
+	for (int w = 0; w < (n->nf + 63) / 64; w++) {
+		uint64_t bits = n->live[w];
+		n->live[w] = 0;
+		for (; bits; bits &= bits - 1) {
+			int h = w * 64 + __builtin_ctzll(bits);
+			struct flow *f = &n->f[h];
+			f->rem -= f->rate * (now - f->t_set);
+			/* Bytes are whole: less than one left is rounding, the flow is done.  Kept, a held
+			 * flow's sub-byte rest was 0 bytes of OCS demand (it truncates), so its circuit was
+			 * never lit again and the flow never ended. */
+			if (f->rem < 1)
+				f->rem = 0;
+			f->t_set = now;
+			f->rate = 0;
+			if (f->circuit)   /* the others' routes do not depend on the circuits */
+				route(n, f);
+			if (f->held && f->rem > 0 && !set_aside(n, h))
+				continue;
+			int i = f->act_pos = n->nact++;
+			n->act[i] = h;
+			struct fill *x = &n->fl[i];
+			x->np = f->rem > 0 ? f->np : 0;
+			memcpy(x->path, f->path, sizeof x->path);
+			x->rate = 0;
+			n->frozen[i] = !x->np;
+			for (int k = 0; k < x->np; k++)
+				if (!n->cnt[x->path[k]]++)
+					n->busy[x->path[k] / 64] |= 1ull << (x->path[k] % 64);
+		}
 	}
-	/* Flows per link, CSR style; every link's rate is about to be replaced. */
-	n->start[0] = 0;
-	int *fill = n->cnt;   /* reused as the fill cursor, restored below */
-	for (int l = 0; l < n->nlinks; l++) {
-		n->start[l + 1] = n->start[l] + n->cnt[l];
-		fill[l] = n->start[l];
-		n->capr[l] = n->cap[l];
-		ctr_at(&n->ctr[l], now);
-		n->ctr[l].rate = n->ctr[l].mrate = 0;
+	/* Every counter's rate is about to be replaced: those that have one
+	 * (a link no flow crossed keeps 0, and its bytes). */
+	for (int u = 0; u < n->nused; u++) {
+		struct counter *c = &n->ctr[n->used[u]];
+		ctr_at(c, now);
+		c->rate = c->mrate = 0;
+		n->in_used[n->used[u]] = false;
 	}
+	n->nused = 0;
+	/* Flows per link crossed, CSR style, and the links' first shares in
+	 * the heap by link id (the order decides ties). */
+	int pos = 0, len = 0, words = n->nlinks / 64 + 1;
+	for (int w = 0; w < words; w++)
+		for (uint64_t bits = n->busy[w]; bits; bits &= bits - 1) {
+			int l = w * 64 + __builtin_ctzll(bits);
+			n->start[l] = n->cur[l] = pos;
+			pos += n->cnt[l];
+		}
 	for (int i = 0; i < n->nact; i++)
 		for (int k = 0; k < n->fl[i].np; k++)
-			n->members[fill[n->fl[i].path[k]]++] = i;
-	int len = 0;
-	for (int l = 0; l < n->nlinks; l++) {
-		n->cnt[l] = n->start[l + 1] - n->start[l];
-		if (n->cnt[l])
+			n->members[n->cur[n->fl[i].path[k]]++] = i;
+	for (int w = 0; w < words; w++) {
+		for (uint64_t bits = n->busy[w]; bits; bits &= bits - 1) {
+			int l = w * 64 + __builtin_ctzll(bits);
+			n->capr[l] = n->cap[l];
 			lh_push(n, &len, n->capr[l] / n->cnt[l], l);
+		}
+		n->busy[w] = 0;
 	}
 	/* Progressive filling. */
 	while (len) {
@@ -566,7 +607,7 @@ void simnet_allocate(struct simnet *n, double now)
 			lh_push(n, &len, share, l);
 			continue;
 		}
-		for (int m = n->start[l]; m < n->start[l + 1]; m++) {
+		for (int m = n->start[l]; m < n->cur[l]; m++) {
 			int i = n->members[m];
 			if (n->frozen[i])
 				continue;
@@ -584,13 +625,13 @@ void simnet_allocate(struct simnet *n, double now)
 		struct flow *f = &n->f[n->act[i]];
 		f->rate = n->fl[i].rate;
 		for (int k = 0; k < f->np; k++) {
-			struct counter *c = &n->ctr[f->path[k]];
+			struct counter *c = use(n, f->path[k], now);
 			c->rate += f->rate * WIRE;
 			if (f->marked_eps && k == 1)
 				c->mrate += f->rate * WIRE;
 		}
 		for (int k = 0; k < f->nrp; k++)
-			n->ctr[f->rpath[k]].rate += f->rate * ACKS;
+			use(n, f->rpath[k], now)->rate += f->rate * ACKS;
 		/* A flow across no capacity (a local I/O on unlimited disks) is instant. */
 		bool instant = f->rem <= 0 || (!f->np && !f->held);
 		n->t_done[n->act[i]] = instant ? now : f->rate > 0 ? now + f->rem / f->rate : INFINITY;
