@@ -14,9 +14,11 @@
 # BUILD (default build) picks the binary; BASE=/tmp/old/build measures another
 # checkout's too, each point there first and here next (a row "base" above each),
 # so that both see the same machine (git worktree add /tmp/old REV && make -C
-# /tmp/old build/bin/emu).  SIM_ONLY=ladder|paper runs one part, SIM_SCHEDS
-# narrows the paper part's schedulers.  SIM_QUANTUM (default 0.01 s, as emu
-# run) is the bandwidth reallocation quantum.
+# /tmp/old build/bin/emu); the row here then says whether its tasks.csv and
+# jobs.csv are byte for byte the base's ("same") or not ("DIFFERENT").
+# SIM_ONLY=ladder|paper runs one part, SIM_SCHEDS narrows the paper part's
+# schedulers.  SIM_QUANTUM (default 0.01 s, as emu run) is the bandwidth
+# reallocation quantum.
 set -e
 BUILD=${BUILD:-build}
 EMU="$BUILD/bin/emu"
@@ -31,6 +33,7 @@ slowstart() { case $1 in jobpacker) echo 0.7 ;; *) echo 0.05 ;; esac; }
 run() {  # label topology jobs scheduler arrivals [more emu run options]
 	[ -z "$BASE" ] || run1 "$BASE/bin/emu" " base" "$@"
 	run1 "$EMU" "" "$@"
+	rm -rf "$TMP/base"
 }
 
 run1() {  # binary tag label topology jobs scheduler arrivals [more emu run options]
@@ -39,7 +42,14 @@ run1() {  # binary tag label topology jobs scheduler arrivals [more emu run opti
 		--scheduler "$sched" --slowstart "$(slowstart "$sched")" --arrivals "$arr" --data-scale 1 \
 		--time-scale 1 --timeout 1000000 --sim-quantum "$Q" --results "$TMP/r" --run "$label" --quiet \
 		"$@" >/dev/null 2>&1 || true   # a partial run exits 1: the table says PARTIAL
-	python3 - "$TMP/r/default/$sched/$label/summary.json" "$(tail -n 1 "$TMP/t")" "$label" "$sched$tag" <<'PY'
+	d="$TMP/r/default/$sched/$label" same=""
+	if [ -n "$tag" ]; then
+		mkdir -p "$TMP/base" && cp "$d/tasks.csv" "$d/jobs.csv" "$TMP/base/" 2>/dev/null || true
+	elif [ -n "$BASE" ]; then
+		same=DIFFERENT
+		cmp -s "$d/tasks.csv" "$TMP/base/tasks.csv" && cmp -s "$d/jobs.csv" "$TMP/base/jobs.csv" && same=same
+	fi
+	python3 - "$d/summary.json" "$(tail -n 1 "$TMP/t")" "$label" "$sched$tag" "$same" <<'PY'
 import json, sys
 wall, kb = sys.argv[2].split()
 try:
@@ -47,9 +57,10 @@ try:
 except OSError:
     print("%-22s %-15s failed (no summary.json)" % (sys.argv[3], sys.argv[4])); sys.exit()
 sim, w = s["sim"], float(wall)
-print("%-22s %-15s %8.1f %8.0f %10d %9d %10d %9.0f %9.0f%s" % (
+print("%-22s %-15s %8.1f %8.0f %10d %9d %10d %9.0f %9.0f%s%s" % (
     sys.argv[3], sys.argv[4], w, int(kb) / 1024, sim["events"], sim["allocations"], sim["flows"],
-    sim["events"] / w, s["makespan_s"], "  PARTIAL" if s["partial"] else ""))
+    sim["events"] / w, s["makespan_s"], "  PARTIAL" if s["partial"] else "",
+    "  " + sys.argv[5] if sys.argv[5] else ""))
 PY
 	rm -rf "$TMP/r"   # flows.csv is gigabytes at paper scale
 }
