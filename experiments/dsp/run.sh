@@ -25,7 +25,8 @@
 # RES/<exp>-report instead of experiments/dsp/out), OUT, EMU, PAR, TIMEOUT (a
 # run's limit in run seconds, default 200000), WALL (a simulator run's limit in
 # wall-clock seconds: then interrupted, its results partial; default none),
-# JOBS (the job counts, instead of the sweep's).
+# JOBS (the job counts, instead of the sweep's), SCHEDS (the schedulers, instead
+# of all eight).
 #
 # Runs: RES/<exp>-<servers>/<scheduler>/<backend>-j<jobs>-s<seed>/ (jobs.csv,
 # tasks.csv, preemptions.csv, summary.json; flows.csv and links.csv deleted)
@@ -53,7 +54,7 @@ study_check "$BACKEND"
 # emu run's time scale (0.1: a median task of 6 s) and recovery delay (1 s);
 # every policy with its defaults.  tetris-nodep/-simdep: TetrisW/oDep, /SimDep;
 # dsp-nopp: DSPW/oPP.
-SCHEDS="dsp dsp-nopp aalo tetris-simdep tetris-nodep amoeba natjam srpt"
+SCHEDS=${SCHEDS:-dsp dsp-nopp aalo tetris-simdep tetris-nodep amoeba natjam srpt}
 JOBS_GIVEN=${JOBS:-}
 GEN=dsp-dag; JOBS=${JOBS:-150 300 450 600 750}; X=dsp
 if [ $QUICK -eq 1 ]; then
