@@ -299,7 +299,7 @@ NTASKS=$(wc -l < "$TASKS")
 par_start "$PAR" "$NTASKS"
 PAR=$PAR_N
 T0=$(date +%s)
-echo "$NTASKS runs ($SCALE scale, $BACKEND${SLOWDOWN:+ in slow motion x$SLOWDOWN}, $JOBS jobs, $REPS repetition(s) ($SREPS of the sweeps), seeds: $(echo $SEEDS | cut -d' ' -f1-$REPS)), $PAR at a time"
+echo "$NTASKS runs ($SCALE scale, $BACKEND${SLOWDOWN:+ in slow motion x$SLOWDOWN}, $JOBS jobs, $REPS repetition(s) ($SREPS of the sweeps), seeds: $(echo $SEEDS | cut -d' ' -f1-$REPS)), $([ "$PAR_ROLE" = local ] && echo "$PAR at a time" || echo "on Slurm")"
 
 # --trace: each seed samples JOBS of the trace's jobs (in trace order) that pass the setup's
 # --min-shuffle, as the dissertation chose its jobs from FB-2010 and as the synthetic workload
