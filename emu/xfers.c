@@ -147,7 +147,10 @@ int xfer_new(struct run *r, const struct xfer_rec *x)
 	}
 	int page = id / XFER_PAGE;
 	if (page >= r->npages) {
+		/* Done transfers take ids without pages: the id may be pages ahead. */
 		int n = r->npages ? 2 * r->npages : 64;
+		while (n <= page)
+			n *= 2;
 		struct xfer_pages *q = realloc(r->inflight, n * sizeof *q);
 		if (!q)
 			return -1;
