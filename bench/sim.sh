@@ -1,6 +1,10 @@
 #!/bin/sh
-# The flow-level simulator's cost: wall time, peak memory (RSS), events and
+# The flow-level simulator's cost: wall time, CPU time (user + system: on a
+# shared machine the steadier of the two), peak memory (RSS), events and
 # bandwidth reallocations, as a table.  No root.  Run from the repository root.
+# The results go to $TMPDIR (default /tmp): flows.csv is gigabytes at paper
+# scale, and on a busy disk its writes can take longer than the simulation
+# (TMPDIR=/dev/shm keeps them in memory).
 #
 #   ladder   servers x jobs at the paper's load per server (online: the jobs
 #            arrive uniformly over 5.4 s x jobs x 600 / servers, the paper's
@@ -38,7 +42,7 @@ run() {  # label topology jobs scheduler arrivals [more emu run options]
 
 run1() {  # binary tag label topology jobs scheduler arrivals [more emu run options]
 	bin=$1 tag=$2 label=$3 t=$4 jobs=$5 sched=$6 arr=$7; shift 7
-	/usr/bin/time -f '%e %M' -o "$TMP/t" "$bin" run --backend sim --topology "$t" --jobs "$jobs" \
+	/usr/bin/time -f '%e %M %U %S' -o "$TMP/t" "$bin" run --backend sim --topology "$t" --jobs "$jobs" \
 		--scheduler "$sched" --slowstart "$(slowstart "$sched")" --arrivals "$arr" --data-scale 1 \
 		--time-scale 1 --timeout 1000000 --sim-quantum "$Q" --results "$TMP/r" --run "$label" --quiet \
 		"$@" >/dev/null 2>&1 || true   # a partial run exits 1: the table says PARTIAL
@@ -51,14 +55,14 @@ run1() {  # binary tag label topology jobs scheduler arrivals [more emu run opti
 	fi
 	python3 - "$d/summary.json" "$(tail -n 1 "$TMP/t")" "$label" "$sched$tag" "$same" <<'PY'
 import json, sys
-wall, kb = sys.argv[2].split()
+wall, kb, user, system = sys.argv[2].split()
 try:
     s = json.load(open(sys.argv[1]))
 except OSError:
     print("%-22s %-15s failed (no summary.json)" % (sys.argv[3], sys.argv[4])); sys.exit()
 sim, w = s["sim"], float(wall)
-print("%-22s %-15s %8.1f %8.0f %10d %9d %10d %9.0f %9.0f%s%s" % (
-    sys.argv[3], sys.argv[4], w, int(kb) / 1024, sim["events"], sim["allocations"], sim["flows"],
+print("%-22s %-15s %8.1f %8.1f %8.0f %10d %9d %10d %9.0f %9.0f%s%s" % (
+    sys.argv[3], sys.argv[4], w, float(user) + float(system), int(kb) / 1024, sim["events"], sim["allocations"], sim["flows"],
     sim["events"] / w, s["makespan_s"], "  PARTIAL" if s["partial"] else "",
     "  " + sys.argv[5] if sys.argv[5] else ""))
 PY
@@ -67,7 +71,7 @@ PY
 
 header() {
 	echo "$1"
-	printf '%-22s %-15s %8s %8s %10s %9s %10s %9s %9s\n' point scheduler "wall s" "RSS MiB" events \
+	printf '%-22s %-15s %8s %8s %8s %10s %9s %10s %9s %9s\n' point scheduler "wall s" "CPU s" "RSS MiB" events \
 		reallocs flows "events/s" "makespan"
 }
 
