@@ -174,3 +174,39 @@ Test(multihostrun, killing_a_hosts_pieces_fails_its_tasks_over)
 	json_decref(s);
 	cr_assert_eq(fx_ip_netns_count(P), 0);
 }
+
+/* The issue's measure of done: the default experiment (`emu run` with no
+ * topology or workload: the GENI-like fabric, 20 jobs) split over two
+ * emulated hosts runs every job and task once and moves every shuffle byte,
+ * as its simulated twin on one host does. */
+Test(multihostrun, the_default_experiment_over_two_hosts_does_the_work_of_one_host, .timeout = 300)
+{
+	char emu[600], log[] = "/tmp/emu-itmhr-log";
+	rx_emu_path(emu, sizeof emu);
+	const char *split[] = {emu, "run", "--prefix", P, "--results", RESULTS, "--experiment", "def",
+			       "--run", "two", "--hosts", two_path, "--timeout", "240", "--quiet", NULL};
+	const char *twin[] = {emu, "run", "--backend", "sim", "--results", RESULTS, "--experiment", "def",
+			      "--run", "sim", "--quiet", NULL};
+	cr_assert_eq(rx_wait_exit(rx_spawn(split, log)), 0, "the split run failed (see %s)", log);
+	cr_assert_eq(fx_ip_netns_count(P), 0, "the fabric must be gone after the run");
+	cr_assert_eq(rx_wait_exit(rx_spawn(twin, log)), 0, "the simulated twin failed (see %s)", log);
+	const char *name[2] = {"two", "sim"};
+	double jobs[2], tasks[2], shuffle[2];
+	for (int i = 0; i < 2; i++) {
+		char path[512];
+		snprintf(path, sizeof path, RESULTS "/def/fair/%s/summary.json", name[i]);
+		json_t *s = rx_summary(path);
+		cr_assert(json_is_false(json_object_get(s, "partial")), "%s", name[i]);
+		jobs[i] = rx_num(s, "jobs_finished");
+		shuffle[i] = rx_num(s, "agent_bytes.shuffle_network") + rx_num(s, "agent_bytes.shuffle_local");
+		json_decref(s);
+		snprintf(path, sizeof path, RESULTS "/def/fair/%s/tasks.csv", name[i]);
+		tasks[i] = lines(path) - 1;
+	}
+	cr_log_info("default experiment: %.0f / %.0f jobs, %.0f / %.0f tasks, %.0f / %.0f shuffle bytes (two hosts / "
+		    "simulated)", jobs[0], jobs[1], tasks[0], tasks[1], shuffle[0], shuffle[1]);
+	cr_assert_gt(jobs[1], 1);
+	cr_assert_eq(jobs[0], jobs[1]);
+	cr_assert_eq(tasks[0], tasks[1]);
+	cr_assert_eq((unsigned long long)shuffle[0], (unsigned long long)shuffle[1]);
+}
