@@ -104,7 +104,8 @@ def load_run(d, wpath):
     except (OSError, ValueError):
         return None
     jobs = list(csv.DictReader(open(os.path.join(d, "jobs.csv"))))
-    done = sum(1 for r in csv.DictReader(open(os.path.join(d, "tasks.csv"))) if r["state"] == "done")
+    ends = sorted(float(r["end_s"]) for r in csv.DictReader(open(os.path.join(d, "tasks.csv"))) if r["state"] == "done")
+    done = len(ends)
     try:
         spec = json.load(open(wpath))["jobs"]
     except (OSError, ValueError):
@@ -123,7 +124,8 @@ def load_run(d, wpath):
             "disorders": s["disorders"]["starts"], "breaks": s["disorders"]["deadlock_breaks"],
             "preempt": s["preemptions"]["kills"] + s["preemptions"]["suspends"],
             "kills": s["preemptions"]["kills"], "suspends": s["preemptions"]["suspends"],
-            "wait": waiting(d, wpath), "wall": s.get("wall_s"), "bound": b, "above": above}
+            "wait": waiting(d, wpath), "wall": s.get("wall_s"), "bound": b, "above": above,
+            "ends": ends, "run_s": s.get("run_s")}
 
 
 runs = {}   # (servers, jobs, seed, sched) -> row
@@ -320,6 +322,23 @@ for n, j in settings:
         lines.append(f"| {NAMES.get(sc, sc)} | {fin} | " + " | ".join(cells) + f" | {kb} |")
     lines.append("")
     lines.append("Jobs done per seed; * a run stopped early (its timeout).")
+
+# Runs stopped early, beside the others at the time they reached.
+stopped = sorted(k for k, r in runs.items() if r["partial"] and r["run_s"])
+if stopped:
+    lines += ["", "## Runs stopped early", "",
+              "Each run stopped before its end (its wall-clock limit or an interrupt): the run time it reached, "
+              "and the tasks each scheduler of the same seed and setting had done by then.", "",
+              "| servers, jobs, seed | stopped | reached (s) | " + " | ".join(NAMES[sc] for sc in ORDER) + " |",
+              "|---|---|---|" + "---|" * len(ORDER)]
+    for n, j, s, sc in stopped:
+        t = runs[(n, j, s, sc)]["run_s"]
+        cells = []
+        for o in ORDER:
+            r = runs.get((n, j, s, o))
+            ok = r and (not r["partial"] or (r["run_s"] or 0) >= t)
+            cells.append(f"{sum(1 for e in r['ends'] if e <= t):,}" if ok else "–")
+        lines.append(f"| {n}, {j}, {s} | {NAMES[sc]} | {fmt(t)} | " + " | ".join(cells) + " |")
 
 # The reduced emulated run, if there.
 emu = os.path.join(ROOT, f"{PREFIX}emu-6")
