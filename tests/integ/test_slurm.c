@@ -19,19 +19,6 @@
 
 static char root[64], repo[512], emu[600];
 
-/* A shell command (printf format); its exit status, -1 if it did not exit. */
-static int sh(const char *fmt, ...)
-{
-	char cmd[4096];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(cmd, sizeof cmd, fmt, ap);
-	va_end(ap);
-	cr_assert_lt(n, (int)sizeof cmd);
-	int rc = system(cmd);
-	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
 /* The output of a shell command (printf format), up to 64 KB, in a buffer the next call reuses. */
 static const char *out_of(const char *fmt, ...)
 {
@@ -147,7 +134,7 @@ static void skip(const char *fmt, ...)
 
 static bool have(const char *prog)
 {
-	return sh("command -v %s > /dev/null 2>&1", prog) == 0;
+	return tf_sh("command -v %s > /dev/null 2>&1", prog) == 0;
 }
 
 /* Skip (saying why) unless the one-node Slurm came up: munged, slurmctld and slurmd. */
@@ -158,7 +145,7 @@ static void slurm_up(void)
 		if (!have(*p))
 			skip("%s not installed: no one-node Slurm here (scripts/deps.sh installs slurm-wlm and munge)", *p);
 	char path[700];
-	cr_assert_eq(sh("mkdir -p '%s/log' '%s/state' '%s/spool' '%s/munge' && chmod 700 '%s/munge' && "
+	cr_assert_eq(tf_sh("mkdir -p '%s/log' '%s/state' '%s/spool' '%s/munge' && chmod 700 '%s/munge' && "
 			"head -c 1024 /dev/urandom > '%s/munge/key' && chmod 600 '%s/munge/key'",
 			root, root, root, root, root, root, root),
 		     0);
@@ -224,7 +211,7 @@ TestSuite(slurm, .init = setup, .fini = teardown, .timeout = 120);
  * (the submission's: run.sh returns once the jobs are queued). */
 static int submit(const char *emu_bin, const char *dir)
 {
-	return sh("cd '%s' && RES='%s/%s' EMU='%s' SYSTEMS='JobPacker Corral' ONLY='^batch-' "
+	return tf_sh("cd '%s' && RES='%s/%s' EMU='%s' SYSTEMS='JobPacker Corral' ONLY='^batch-' "
 		  "sh experiments/jobpacker/run.sh --backend sim --scale geni --no-sens --reps 1 --seeds 4 --jobs 2 "
 		  "--slurm='--time=5 --job-name=emuit' > '%s/%s.log' 2>&1",
 		  repo, root, dir, emu_bin, root, dir);

@@ -39,19 +39,6 @@ static void teardown(void)
 
 TestSuite(experiments, .init = setup, .fini = teardown);
 
-/* A shell command (printf format); its exit status, -1 if it did not exit. */
-static int sh(const char *fmt, ...)
-{
-	char cmd[4096];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(cmd, sizeof cmd, fmt, ap);
-	va_end(ap);
-	cr_assert_lt(n, (int)sizeof cmd);
-	int rc = system(cmd);
-	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
 static bool close_to(double a, double b)
 {
 	return fabs(a - b) <= 1e-6 * fmax(1, fabs(b));
@@ -142,7 +129,7 @@ static const char *tree_dir(const char *copy)
 /* Copy the fixture `which` (geni, paper) to root/<to>. */
 static void copy_fixture(const char *which, const char *to)
 {
-	cr_assert_eq(sh("cp -r '%s/tests/data/jobpacker/%s' '%s/%s'", repo, which, root, to), 0);
+	cr_assert_eq(tf_sh("cp -r '%s/tests/data/jobpacker/%s' '%s/%s'", repo, which, root, to), 0);
 }
 
 /* report.py over a GENI tree (NULL: the fixture; else root/<copy>) into root/<out>, with
@@ -151,7 +138,7 @@ static void report(const char *copy, const char *out, const char *extra)
 {
 	char tree[600];
 	snprintf(tree, sizeof tree, "%s", tree_dir(copy));
-	cr_assert_eq(sh("python3 '%s/experiments/jobpacker/report.py' '%s/jobpacker-sim-geni' '%s/%s' --plans '%s/plans' "
+	cr_assert_eq(tf_sh("python3 '%s/experiments/jobpacker/report.py' '%s/jobpacker-sim-geni' '%s/%s' --plans '%s/plans' "
 			"%s > '%s/%s.log' 2>&1",
 			repo, tree, root, out, tree, extra, root, out),
 		     0, "report.py failed (see %s/%s.log)", root, out);
@@ -417,7 +404,7 @@ Test(experiments, report_pairs_twin_runs_of_the_same_setup_only)
 	csv_free(c);
 	/* A twin whose runs have other jobs per run: no twin at all. */
 	copy_fixture("geni", "other");
-	cr_assert_eq(sh("sed -i 's/\"jobs\": 8,/\"jobs\": 9,/' '%s'/other/jobpacker-sim-geni/*/*/summary.json", root), 0);
+	cr_assert_eq(tf_sh("sed -i 's/\"jobs\": 8,/\"jobs\": 9,/' '%s'/other/jobpacker-sim-geni/*/*/summary.json", root), 0);
 	snprintf(twin, sizeof twin, "--twin '%s/other/jobpacker-sim-geni'", root);
 	report(NULL, "mixed", twin);
 	cr_assert_not(exists("mixed/twin.csv"));
@@ -433,7 +420,7 @@ Test(experiments, report_pairs_twin_runs_of_the_same_setup_only)
  * on `s` (the summary, as a dict). */
 static void edit_summary(const char *copy, const char *sc, const char *sys, int seed, const char *py)
 {
-	cr_assert_eq(sh("python3 -c 'import json,sys; p=sys.argv[1]+\"/summary.json\"; s=json.load(open(p)); %s; "
+	cr_assert_eq(tf_sh("python3 -c 'import json,sys; p=sys.argv[1]+\"/summary.json\"; s=json.load(open(p)); %s; "
 			"json.dump(s, open(p, \"w\"), indent=2)' '%s'",
 			py, geni_run(copy, sc, sys, seed)),
 		     0);
@@ -501,7 +488,7 @@ Test(experiments, report_records_the_setup_the_runs_recorded)
 	cr_assert_str_eq(csv_get(s, csv_must_row(s, "parameter", "most maps per job (0: as drawn)"), "value"), "40");
 	cr_assert_str_eq(csv_get(s, csv_must_row(s, "parameter", "OCS delta (s)"), "value"), "0.01 / 0.02");
 	csv_free(s);
-	cr_assert_eq(sh("sed -i -e 's/\"ocs_mode\": \"hold\"/\"ocs_mode\": \"fallback\"/' -e 's/\"copiers\": 5,/\"copiers\": 8,/' "
+	cr_assert_eq(tf_sh("sed -i -e 's/\"ocs_mode\": \"hold\"/\"ocs_mode\": \"fallback\"/' -e 's/\"copiers\": 5,/\"copiers\": 8,/' "
 			"'%s'/t/jobpacker-sim-geni/*/*/summary.json",
 			root),
 		     0);
@@ -916,7 +903,7 @@ static const char *md_cell(const char *name, const char *table, const char *firs
 Test(experiments, report_writes_a_dash_where_a_value_cannot_be_computed)
 {
 	copy_fixture("geni", "t");
-	cr_assert_eq(sh("rm -rf '%s'/t/jobpacker-sim-geni/fair/*-F-Hybrid-* '%s/t/plans'", root, root), 0);
+	cr_assert_eq(tf_sh("rm -rf '%s'/t/jobpacker-sim-geni/fair/*-F-Hybrid-* '%s/t/plans'", root, root), 0);
 	report("t", "a", "");
 	cr_assert_not(has_nan("a/REPORT.md"), "'nan' in the report");
 	cr_assert_str_eq(md_cell("a/REPORT.md", "| system | makespan (s) |", "JobPacker", "÷ F-Hybrid"), DASH);
@@ -932,8 +919,8 @@ Test(experiments, report_writes_a_dash_where_a_value_cannot_be_computed)
 	cr_assert_not(exists("a/plan.csv"), "a plan table without plans");
 	/* The paper-scale report, F-Hybrid's runs removed too. */
 	copy_fixture("paper", "p");
-	cr_assert_eq(sh("rm -rf '%s'/p/jobpacker-sim/fair/*-F-Hybrid-*", root), 0);
-	cr_assert_eq(sh("python3 '%s/experiments/jobpacker/report.py' --sim '%s/p/jobpacker-sim' '%s/po' > '%s/po.log' 2>&1",
+	cr_assert_eq(tf_sh("rm -rf '%s'/p/jobpacker-sim/fair/*-F-Hybrid-*", root), 0);
+	cr_assert_eq(tf_sh("python3 '%s/experiments/jobpacker/report.py' --sim '%s/p/jobpacker-sim' '%s/po' > '%s/po.log' 2>&1",
 			repo, root, root, root),
 		     0, "report.py --sim failed (see %s/po.log)", root);
 	cr_assert_not(has_nan("po/REPORT.md"), "'nan' in the paper-scale report");
@@ -965,7 +952,7 @@ static double mean_jct(const char *dir, int rec)
  * by seed; and the paper-scale ratios, per seed, then averaged. */
 Test(experiments, report_sim_compares_fig_4_18s_trial_seed_by_seed)
 {
-	cr_assert_eq(sh("python3 '%s/experiments/jobpacker/report.py' --sim '%s/tests/data/jobpacker/paper/jobpacker-sim' "
+	cr_assert_eq(tf_sh("python3 '%s/experiments/jobpacker/report.py' --sim '%s/tests/data/jobpacker/paper/jobpacker-sim' "
 			"'%s/out' > '%s/out.log' 2>&1",
 			repo, repo, root, root),
 		     0, "report.py --sim failed (see %s/out.log)", root);
@@ -1015,7 +1002,7 @@ static int run_sh(const char *res, const char *out, const char *env, const char 
 	char out_sim[600] = "";
 	if (out)
 		snprintf(out_sim, sizeof out_sim, "OUT_SIM='%s/%s' ", root, out);
-	return sh("cd '%s' && RES='%s/%s' %sEMU='%s' %s experiments/jobpacker/run.sh %s > '%s/%s' 2>&1", repo, root, res,
+	return tf_sh("cd '%s' && RES='%s/%s' %sEMU='%s' %s experiments/jobpacker/run.sh %s > '%s/%s' 2>&1", repo, root, res,
 		  out_sim, emu, env, args, root, log);
 }
 
@@ -1089,9 +1076,9 @@ Test(experiments, slowdown_is_for_the_emulator_only)
 	cr_assert(file_has("a.log", "--slowdown is for the emulator"));
 	cr_assert_eq(run_sh("res", NULL, "", "--backend sim --scale geni --slowdown 0.5", "b.log"), 2);
 	cr_assert(file_has("b.log", "--slowdown needs a number in [1, 100], not '0.5'"));
-	cr_assert_eq(sh("'%s' run --backend sim --slowdown 2 > '%s/c.log' 2>&1", emu, root), 2);
+	cr_assert_eq(tf_sh("'%s' run --backend sim --slowdown 2 > '%s/c.log' 2>&1", emu, root), 2);
 	cr_assert(file_has("c.log", "--slowdown is for the emulator"));
-	cr_assert_eq(sh("'%s' run --slowdown 0.5 > '%s/d.log' 2>&1", emu, root), 2);
+	cr_assert_eq(tf_sh("'%s' run --slowdown 0.5 > '%s/d.log' 2>&1", emu, root), 2);
 }
 
 /* --list shows every run's emu arguments and runs nothing, without root.  The emulated study
@@ -1118,7 +1105,7 @@ Test(experiments, the_emulated_study_runs_in_slow_motion_unless_told_otherwise)
  * RES writes under the copy: root/tree/results and root/tree/experiments/jobpacker. */
 static void make_tree(void)
 {
-	cr_assert_eq(sh("mkdir -p '%s/tree/experiments/jobpacker' && cd '%s/experiments' && cp ./*.sh "
+	cr_assert_eq(tf_sh("mkdir -p '%s/tree/experiments/jobpacker' && cd '%s/experiments' && cp ./*.sh "
 			"'%s/tree/experiments/' && cp jobpacker/*.sh jobpacker/*.py jobpacker/*.gp '%s/tree/experiments/jobpacker/' "
 			"&& cp -r '%s/topologies' '%s/tree/'",
 			root, repo, root, root, repo, root),
@@ -1129,7 +1116,7 @@ static void make_tree(void)
  * root/<log>. */
 static int tree_run(const char *env, const char *args, const char *log)
 {
-	return sh("cd '%s/tree' && EMU='%s' %s experiments/jobpacker/run.sh %s > '%s/%s' 2>&1", root, emu, env, args, root, log);
+	return tf_sh("cd '%s/tree' && EMU='%s' %s experiments/jobpacker/run.sh %s > '%s/%s' 2>&1", root, emu, env, args, root, log);
 }
 
 /* The names in root/tree/experiments/jobpacker, one string. */
@@ -1179,7 +1166,7 @@ Test(experiments, run_sh_makes_a_run_again_when_its_topology_file_changed)
 	cr_assert_eq(tree_run(env, args, "a.log"), 0, "run.sh failed (see %s/a.log)", root);
 	cr_assert_eq(tree_run(env, args, "b.log"), 0);
 	cr_assert(file_has("b.log", "batch-JobPacker-s4: done already"));
-	cr_assert_eq(sh("sed -i 's/tx_rate = \"1Gbit\"/tx_rate = \"100Mbit\"/' '%s/tree/topologies/geni-10rack.conf' && "
+	cr_assert_eq(tf_sh("sed -i 's/tx_rate = \"1Gbit\"/tx_rate = \"100Mbit\"/' '%s/tree/topologies/geni-10rack.conf' && "
 			"grep -q 'tx_rate = \"100Mbit\"' '%s/tree/topologies/geni-10rack.conf'",
 			root, root),
 		     0);

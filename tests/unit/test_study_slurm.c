@@ -20,18 +20,6 @@ static void teardown(void)
 
 TestSuite(study_slurm, .init = setup, .fini = teardown);
 
-static int sh(const char *fmt, ...)
-{
-	char cmd[4096];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(cmd, sizeof cmd, fmt, ap);
-	va_end(ap);
-	cr_assert_lt(n, (int)sizeof cmd);
-	int rc = system(cmd);
-	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
 /* The text of root/name (up to 64 KB), in a buffer the next call reuses. */
 static const char *text(const char *name)
 {
@@ -58,7 +46,7 @@ static bool exists(const char *name)
  * PATH starts with root/bin (the sbatch stand-in). */
 static int study(const char *env, const char *args, const char *log)
 {
-	return sh("cd '%s' && PATH='%s/bin':\"$PATH\" RES='%s/res' EMU='%s' SYSTEMS='JobPacker Corral' ONLY='^batch-' %s "
+	return tf_sh("cd '%s' && PATH='%s/bin':\"$PATH\" RES='%s/res' EMU='%s' SYSTEMS='JobPacker Corral' ONLY='^batch-' %s "
 		  "sh experiments/jobpacker/run.sh --backend sim --scale geni --no-sens --reps 1 --seeds 4 --jobs 2 %s "
 		  "> '%s/%s' 2>&1",
 		  repo, root, root, emu, env, args, root, log);
@@ -68,7 +56,7 @@ static int study(const char *env, const char *args, const char *log)
  * answers job ids 41, 42, ... */
 static void fake_sbatch(void)
 {
-	cr_assert_eq(sh("mkdir -p '%s/bin' && printf '%%s\\n' '#!/bin/sh' 'echo \"$*\" >> %s/sbatch.log' "
+	cr_assert_eq(tf_sh("mkdir -p '%s/bin' && printf '%%s\\n' '#!/bin/sh' 'echo \"$*\" >> %s/sbatch.log' "
 			"'echo $((40 + $(wc -l < %s/sbatch.log)))' > '%s/bin/sbatch' && chmod +x '%s/bin/sbatch'",
 			root, root, root, root, root),
 		     0);
@@ -91,18 +79,18 @@ Test(study_slurm, the_runs_go_as_one_array_and_the_report_after_it)
 	/* The report: after every task has succeeded, cancelled if one fails. */
 	cr_assert(strstr(rep, "--dependency=afterok:41 --kill-on-invalid-dep=yes "), "%s", rep);
 	cr_assert(strstr(rep, " --partition=short --time=30 "), "%s", rep);
-	cr_assert_eq(sh("test $(wc -l < '%s/sbatch.log') -eq 2", root), 0);
+	cr_assert_eq(tf_sh("test $(wc -l < '%s/sbatch.log') -eq 2", root), 0);
 	cr_assert(strstr(text("a.log"), "slurm: 2 runs as job array 41, the report as job 42 after them"), "%s",
 		  text("a.log"));
 	/* Nothing run: the jobs will. */
 	cr_assert_not(exists("res/jobpacker-sim-geni"));
 	cr_assert_not(exists("res/out-sim-geni/REPORT.md"));
 	/* The jobs' script: this run.sh with the same arguments, from the same directory. */
-	cr_assert_eq(sh("grep -q \"^STUDY_ROLE=task exec sh '%s/experiments/jobpacker/run.sh' '--backend' 'sim' .* "
+	cr_assert_eq(tf_sh("grep -q \"^STUDY_ROLE=task exec sh '%s/experiments/jobpacker/run.sh' '--backend' 'sim' .* "
 			"'--slurm=--partition=short --time=30' '-j' '1'$\" '%s'/res/slurm/jobpacker-*/task.sh",
 			repo, root),
 		     0, "%s", text("a.log"));
-	cr_assert_eq(sh("grep -q '^STUDY_ROLE=report ' '%s'/res/slurm/jobpacker-*/report.sh", root), 0);
+	cr_assert_eq(tf_sh("grep -q '^STUDY_ROLE=report ' '%s'/res/slurm/jobpacker-*/report.sh", root), 0);
 }
 
 /* Task K makes the K-th run of the study and no report; the report's job makes no run. */
@@ -114,7 +102,7 @@ Test(study_slurm, a_task_makes_its_run_and_the_report_job_the_report)
 	cr_assert_not(exists("res/out-sim-geni/REPORT.md"));
 	cr_assert_eq(study("STUDY_ROLE=task SLURM_ARRAY_TASK_ID=1", "--slurm", "t1.log"), 0, "%s", text("t1.log"));
 	cr_assert(exists("res/jobpacker-sim-geni/jobpacker/batch-JobPacker-s4/summary.json"));
-	cr_assert_eq(sh("mv '%s/res/jobpacker-sim-geni/corral' '%s/corral.kept'", root, root), 0);
+	cr_assert_eq(tf_sh("mv '%s/res/jobpacker-sim-geni/corral' '%s/corral.kept'", root, root), 0);
 	cr_assert_eq(study("STUDY_ROLE=report", "--slurm", "r.log"), 0, "%s", text("r.log"));
 	cr_assert_not(exists("res/jobpacker-sim-geni/corral"), "the report's job made a run");
 	cr_assert(exists("res/out-sim-geni/REPORT.md"), "%s", text("r.log"));
@@ -126,7 +114,7 @@ Test(study_slurm, a_task_makes_its_run_and_the_report_job_the_report)
 /* A run that fails fails its task (so the report's afterok never holds). */
 Test(study_slurm, a_failed_run_fails_its_task)
 {
-	cr_assert_eq(sh("printf '#!/bin/sh\\nexit 3\\n' > '%s/false-emu' && chmod +x '%s/false-emu'", root, root), 0);
+	cr_assert_eq(tf_sh("printf '#!/bin/sh\\nexit 3\\n' > '%s/false-emu' && chmod +x '%s/false-emu'", root, root), 0);
 	char env[700];
 	snprintf(env, sizeof env, "STUDY_ROLE=task SLURM_ARRAY_TASK_ID=1 EMU='%s/false-emu'", root);
 	cr_assert_neq(study(env, "--slurm", "f.log"), 0, "%s", text("f.log"));
@@ -136,10 +124,10 @@ Test(study_slurm, a_failed_run_fails_its_task)
 /* An emulated run needs root and a whole machine: --slurm refuses it, exit 2. */
 Test(study_slurm, emulated_runs_are_refused)
 {
-	cr_assert_eq(sh("cd '%s' && EMU='%s' sh experiments/jobpacker/run.sh --slurm > '%s/e.log' 2>&1", repo, emu, root), 2);
+	cr_assert_eq(tf_sh("cd '%s' && EMU='%s' sh experiments/jobpacker/run.sh --slurm > '%s/e.log' 2>&1", repo, emu, root), 2);
 	cr_assert(strstr(text("e.log"), "--slurm runs simulator runs only"), "%s", text("e.log"));
-	cr_assert_eq(sh("cd '%s' && EMU='%s' sh experiments/cobra/run.sh --slurm > '%s/c.log' 2>&1", repo, emu, root), 2);
+	cr_assert_eq(tf_sh("cd '%s' && EMU='%s' sh experiments/cobra/run.sh --slurm > '%s/c.log' 2>&1", repo, emu, root), 2);
 	cr_assert(strstr(text("c.log"), "--slurm runs simulator runs only"), "%s", text("c.log"));
-	cr_assert_eq(sh("cd '%s' && EMU='%s' sh experiments/crossval/run.sh --slurm > '%s/x.log' 2>&1", repo, emu, root), 2);
+	cr_assert_eq(tf_sh("cd '%s' && EMU='%s' sh experiments/crossval/run.sh --slurm > '%s/x.log' 2>&1", repo, emu, root), 2);
 	cr_assert(strstr(text("x.log"), "(--sim-only)"), "%s", text("x.log"));
 }

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdarg.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define DASH "\xe2\x80\x93" /* –, what the reports write for a value the runs cannot give */
@@ -39,6 +41,19 @@ static inline void tf_teardown(const char *root)
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
 	cr_assert_eq(system(cmd), 0);
+}
+
+/* A shell command (printf format); its exit status, -1 if it did not exit. */
+static inline __attribute__((format(printf, 1, 2))) int tf_sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	cr_assert_lt(n, (int)sizeof cmd);
+	int rc = system(cmd);
+	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
 /* ------------------------------------------------------------------ CSV */
