@@ -15,7 +15,6 @@
  *              `copiers` moving fetches at once, compute timers, kill
  *   disk.c     the server's disk: read and write rates shared by local
  *              reads and writes and the transfers it serves (emu/disk.h)
- *   copy.c     copies: bytes fetched from another server onto this disk
  *
  * Single-threaded; every socket is non-blocking. */
 #ifndef AGENTS_AGENT_H
@@ -34,7 +33,8 @@ struct agent_cfg {
 	int id;                        /* global server id (flow_done.dst), -1 unknown */
 	struct in_addr addr;           /* own data address */
 	int data_port;
-	const char *control;           /* Unix socket path */
+	const char *control;           /* Unix socket path, or tcp:A.B.C.D:PORT */
+	const char *netns;             /* joined once connected (--netns), or NULL */
 	bool hold;                     /* hold circuit transfers while dark (default) */
 	char cc[16];                   /* TCP_CONGESTION of data sockets ("" = default) */
 	int copiers;                   /* default parallel fetches of a reduce */
@@ -72,7 +72,7 @@ void alog(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int data_sockopts(int fd, bool circuit);
 
 /* --- control.c ------------------------------------------------------------ */
-int control_connect(const char *path);          /* blocking connect + peer check */
+int control_connect(const char *path);          /* blocking connect + peer check or secret */
 void control_send(const struct msg *m);         /* queued, never blocks */
 /* Called for each well-formed message received. */
 void agent_dispatch(struct msg *m);
@@ -118,11 +118,6 @@ struct fetch *fetch_start(const struct sockaddr_in *addr, uint32_t xfer, uint64_
 /* The lit circuits are about to change or just changed: restart the stall
  * clocks of fetches whose circuit is dark. */
 void fetch_circuits_changed(void);
-/* Where its bytes are read and written (before the loop runs again; by
- * default read off the sender's disk, not written here): from_disk false =
- * the sender sends from memory; to_disk = written to this server's disk at
- * its write rate (a copy, a task's output sent here). */
-void fetch_disks(struct fetch *f, bool from_disk, bool to_disk);
 const struct fetch_result *fetch_result(const struct fetch *f);
 /* Close and free without calling done. */
 void fetch_abort(struct fetch *f);
@@ -143,11 +138,6 @@ uint64_t disk_tick_bytes(int side);
 /* Join the side's streams (leaving them first if on). */
 void disk_io_start(struct disk_io *io, int side, uint64_t want, void (*grant)(struct disk_io *, uint64_t));
 void disk_io_stop(struct disk_io *io);   /* keeps io->want: what it still wanted */
-
-/* --- copy.c --------------------------------------------------------------- */
-/* Fetch a copy's bytes (copy message) and write them to this disk; report
- * copy_done when all are written. */
-void copy_start(const struct msg *m);
 
 /* --- tasks.c -------------------------------------------------------------- */
 void tasks_map(const struct msg *m);

@@ -1,9 +1,12 @@
 /* control.c — the control connection: a Unix stream socket to the
- * controller, JSON lines each way (emu/proto.h).  Output is queued and
+ * controller, or TCP from another host (emu/ctl_auth.h: the run's secret
+ * from standard input goes first), JSON lines each way (emu/proto.h).  Output is queued and
  * flushed as the socket allows; input is split into lines, decoded, and
  * dispatched.  A malformed line is logged and ignored.  The agent exits when
  * the controller closes the connection. */
 #include "agents/agent.h"
+#include "emu/ctl_auth.h"
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,6 +14,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -142,7 +146,48 @@ static void on_control(struct ev *e, uint32_t events)
 	}
 }
 
-int control_connect(const char *path)
+/* "tcp:A.B.C.D:PORT": connect, then the handshake with the secret read
+ * from standard input.  The fd, or -1. */
+static int connect_tcp(const char *spec)
+{
+	char ip[INET_ADDRSTRLEN], *end;
+	const char *colon = strrchr(spec, ':');
+	struct sockaddr_in sa = {.sin_family = AF_INET};
+	long port = colon ? strtol(colon + 1, &end, 10) : 0;
+	if (!colon || colon - spec >= (long)sizeof ip || !colon[1] || *end || port < 1 || port > 65535) {
+		alog("bad control address '%s' (tcp:A.B.C.D:PORT)", spec);
+		return -1;
+	}
+	memcpy(ip, spec, (size_t)(colon - spec));
+	ip[colon - spec] = 0;
+	if (inet_pton(AF_INET, ip, &sa.sin_addr) != 1) {
+		alog("bad control address '%s' (tcp:A.B.C.D:PORT)", spec);
+		return -1;
+	}
+	sa.sin_port = htons((uint16_t)port);
+	char secret[CTL_SECRET_HEX + 1], line[CTL_AUTH_LINE_LEN + 1];
+	if (ctl_secret_read(0, secret)) {
+		alog("no run secret on standard input (64 hex digits and a newline)");
+		return -1;
+	}
+	ctl_auth_line(secret, line);
+	explicit_bzero(secret, sizeof secret);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int rc = fd >= 0 && !connect(fd, (struct sockaddr *)&sa, sizeof sa) &&
+			 send(fd, line, CTL_AUTH_LINE_LEN, MSG_NOSIGNAL) == (ssize_t)CTL_AUTH_LINE_LEN
+		 ? 0
+		 : -1;
+	explicit_bzero(line, sizeof line);
+	if (rc) {
+		alog("connect tcp:%s: %s", spec, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int connect_unix(const char *path)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	if (strlen(path) >= sizeof sa.sun_path) {
@@ -150,10 +195,6 @@ int control_connect(const char *path)
 		return -1;
 	}
 	strcpy(sa.sun_path, path);
-	in = malloc(PROTO_MAX_LINE + 1);
-	enc = malloc(PROTO_MAX_LINE + 1);
-	if (!in || !enc)
-		return -1;
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa)) {
 		alog("connect %s: %s", path, strerror(errno));
@@ -174,6 +215,18 @@ int control_connect(const char *path)
 		close(fd);
 		return -1;
 	}
+	return fd;
+}
+
+int control_connect(const char *path)
+{
+	in = malloc(PROTO_MAX_LINE + 1);
+	enc = malloc(PROTO_MAX_LINE + 1);
+	if (!in || !enc)
+		return -1;
+	int fd = strncmp(path, "tcp:", 4) ? connect_unix(path) : connect_tcp(path + 4);
+	if (fd < 0)
+		return -1;
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	cev.fd = fd;
 	cev.cb = on_control;

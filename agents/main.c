@@ -1,17 +1,25 @@
 /* main.c — emu-agent: arguments, setup, and dispatch of control messages.
  *
  *   emu-agent --server r0h1 [--id 1] --rack 0 --addr 198.18.0.2 --data-port 7000
- *             --control PATH [--hold | --fallback] [--cc cubic] [--copiers 5]
+ *             --control PATH|tcp:A.B.C.D:PORT [--netns NAME]
+ *             [--hold | --fallback] [--cc cubic] [--copiers 5]
  *             [--send sendfile|send] [--stall-timeout S] [--stall-retries N]
  *             [--disk-read-mbps X] [--disk-write-mbps X]
  *
  * Started by the controller inside the server's network namespace (the
- * control socket is a filesystem path, so it is reachable from there).  It
+ * control socket is a filesystem path, so it is reachable from there), or,
+ * on another host, inside that host's namespace with --control tcp:... and
+ * the run's secret on standard input: it connects from there and then joins
+ * the server's namespace --netns (a socket keeps the namespace it was made
+ * in, so the server's namespace needs no route to the controller).  It
  * dies with its parent (PR_SET_PDEATHSIG) and exits when the control
  * connection closes, so it never outlives the controller. */
 #include "agents/agent.h"
 #include "agents/stall.h"
 #include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -32,7 +40,6 @@ void agent_dispatch(struct msg *m)
 	case OP_KILL: tasks_kill(m->task); break;
 	case OP_SUSPEND: tasks_suspend(m->task); break;
 	case OP_RESUME: tasks_resume(m->task, m->duration); break;
-	case OP_COPY: copy_start(m); break;
 	case OP_CIRCUITS:
 		serve_circuits(m->pairs, m->npairs);
 		tasks_circuits_changed();
@@ -54,7 +61,8 @@ static _Noreturn void usage(const char *why)
 	bool help = why == NULL;
 	fprintf(help ? stdout : stderr,
 		"%s%s%s"
-		"usage: emu-agent --server rXhY --rack R --addr A.B.C.D --data-port P --control PATH\n"
+		"usage: emu-agent --server rXhY --rack R --addr A.B.C.D --data-port P --control PATH|tcp:A.B.C.D:PORT\n"
+		"                 [--netns NAME] (tcp: the run's secret on standard input)\n"
 		"                 [--id N] [--hold | --fallback] [--cc ALGO] [--copiers N] [--send sendfile|send]\n"
 		"                 [--stall-timeout S (%g; 0 = never)] [--stall-retries N (%d)]\n"
 		"                 [--disk-read-mbps X] [--disk-write-mbps X] (0 = not limited)\n",
@@ -63,6 +71,25 @@ static _Noreturn void usage(const char *why)
 	if (help)
 		printf("The task agent of one emulated server: `emu run` starts one in each server's namespace.\n");
 	exit(help ? 0 : 2);
+}
+
+#define NETNS_DIR "/run/netns"
+
+static int join_netns(const char *name)
+{
+	if (!name)
+		return 0;
+	char path[300];
+	snprintf(path, sizeof path, NETNS_DIR "/%s", name);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || setns(fd, CLONE_NEWNET)) {
+		alog("cannot join the namespace %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
 }
 
 static long num(const char *s, long lo, long hi, const char *what)
@@ -84,7 +111,7 @@ int main(int argc, char **argv)
 		{"data-port", 1, 0, 'p'}, {"control", 1, 0, 'c'}, {"hold", 0, 0, 'H'}, {"fallback", 0, 0, 'F'},
 		{"cc", 1, 0, 'C'}, {"copiers", 1, 0, 'n'}, {"send", 1, 0, 'S'}, {"stall-timeout", 1, 0, 'T'},
 		{"stall-retries", 1, 0, 'R'}, {"disk-read-mbps", 1, 0, 'D'}, {"disk-write-mbps", 1, 0, 'W'},
-		{"help", 0, 0, 'h'}, {0, 0, 0, 0},
+		{"netns", 1, 0, 'N'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0},
 	};
 	bool have_addr = false;
 	agent.rack = -1;
@@ -104,6 +131,11 @@ int main(int argc, char **argv)
 			break;
 		case 'p': agent.data_port = (int)num(optarg, 1, 65535, "--data-port"); break;
 		case 'c': agent.control = optarg; break;
+		case 'N':
+			if (!*optarg || strchr(optarg, '/'))
+				usage("bad --netns (a name under " NETNS_DIR ")");
+			agent.netns = optarg;
+			break;
 		case 'H': agent.hold = true; break;
 		case 'F': agent.hold = false; break;
 		case 'C':
@@ -151,9 +183,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stderr, NULL, _IOLBF, 0);
 
-	if (loop_init() || serve_init())
-		return 1;
-	if (control_connect(agent.control))
+	if (loop_init() || control_connect(agent.control) || join_netns(agent.netns) || serve_init())
 		return 1;
 	struct msg hello = {.op = OP_HELLO, .pid = (int)getpid(), .data_port = agent.data_port};
 	strcpy(hello.server, agent.server);

@@ -25,6 +25,11 @@ static void close_from_3(void)
 
 pid_t agent_spawn(const char *agent_path, int ns_fd, char *const argv[])
 {
+	return agent_spawn_stdin(agent_path, ns_fd, -1, argv);
+}
+
+pid_t agent_spawn_stdin(const char *agent_path, int ns_fd, int stdin_fd, char *const argv[])
+{
 	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid != 0)
@@ -40,6 +45,8 @@ pid_t agent_spawn(const char *agent_path, int ns_fd, char *const argv[])
 		(void)w;
 		_exit(127);
 	}
+	if (stdin_fd >= 0 && dup2(stdin_fd, 0) != 0)
+		_exit(127);
 	/* a clean signal state for the agent */
 	sigset_t none;
 	sigemptyset(&none);

@@ -1,17 +1,22 @@
 /* backend_emu.c — the emulator backend: a fabric of namespaces (netctl),
  * one emu-agent per server moving real bytes, the OCS controller on its own
  * thread on the agents' reported demand, wall clock.  The controller talks
- * to the agents over a Unix socket (emu/proto.h) from one epoll loop. */
+ * to the agents over a Unix socket (emu/proto.h) from one epoll loop; on
+ * hosts other than the first of --hosts, over TCP with the run's secret
+ * (emu/ctl_auth.h). */
 #include "emu/agent_spawn.h"
 #include "emu/captures.h"
+#include "emu/ctl_auth.h"
 #include "emu/run_int.h"
 #include "emu/tcpstat.h"
 #include "netctl/hostfab.h"
+#include "netctl/lan.h"
 #include "netctl/launch.h"
 #include "netctl/ns.h"
 #include "netctl/plan.h"
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
@@ -32,6 +37,7 @@
 #define DATA_PORT   7000
 #define TICK_S      0.02
 #define HELLO_WAIT  20.0
+#define AUTH_WAIT   5.0      /* a TCP connection's secret, from its accept */
 
 struct agent {
 	int fd;                  /* control connection, -1 until hello */
@@ -42,11 +48,15 @@ struct agent {
 	struct tcpstat tcp0;     /* its namespace's TCP counters once it said hello */
 };
 
-/* Connections before their hello are not yet tied to a server. */
+/* Connections before their hello are not yet tied to a server; TCP ones
+ * before their secret are not yet authenticated. */
 struct conn {
 	int fd, server;
 	char *buf;
 	size_t len;
+	bool authed;
+	double since;            /* accepted (epoch s) */
+	char peer[INET_ADDRSTRLEN + 8];   /* TCP: A.B.C.D:PORT */
 };
 
 struct emu_be {
@@ -55,6 +65,10 @@ struct emu_be {
 	double t0;               /* epoch seconds at start, 0 before */
 	int epfd, listen_fd, timer_fd;
 	char sock_path[256];
+	int tcp_fd;              /* --hosts: agents on other hosts connect here, -1 otherwise */
+	char tcp_spec[40];       /* tcp:A.B.C.D:PORT */
+	char secret[CTL_SECRET_HEX + 1];
+	struct layout lay;       /* --hosts: which host carries each rack */
 	struct agent *agents;    /* per server */
 	int agents_up;
 	struct conn *conns;
@@ -131,6 +145,34 @@ static struct sockaddr_in data_addr(const struct run *r, int server)
 	return a;
 }
 
+/* An agent inside host `host`'s namespace, the secret on its standard
+ * input through a pipe (a line fits the pipe's buffer). */
+static pid_t spawn_remote(struct run *r, int host, const char *path, char *const argv[])
+{
+	struct emu_be *e = E(r);
+	char ns[64], line[CTL_SECRET_HEX + 2];
+	lan_machine_ns(r->p.prefix, r->p.hosts->h[host].name, ns, sizeof ns);
+	int nsfd = ns_open(ns), p[2] = {-1, -1};
+	if (nsfd < 0 || pipe2(p, O_CLOEXEC)) {
+		int saved = errno;
+		if (nsfd >= 0)
+			close(nsfd);
+		errno = saved;
+		return -1;
+	}
+	snprintf(line, sizeof line, "%s\n", e->secret);
+	pid_t pid = agent_spawn_stdin(path, nsfd, p[0], argv);
+	int saved = errno;
+	ssize_t w = pid > 0 ? write(p[1], line, strlen(line)) : 0;
+	(void)w;   /* short or failed: the agent says so and exits */
+	explicit_bzero(line, sizeof line);
+	close(p[0]);
+	close(p[1]);
+	close(nsfd);
+	errno = saved;
+	return pid;
+}
+
 static int spawn_agents(struct run *r, char err[512])
 {
 	struct emu_be *e = E(r);
@@ -160,12 +202,18 @@ static int spawn_agents(struct run *r, char err[512])
 		const struct topo_class *k = &r->t->cls[r->c.servers[i].cls];
 		snprintf(disk_r, sizeof disk_r, "%g", k->disk_read_mbps / r->p.slowdown);
 		snprintf(disk_w, sizeof disk_w, "%g", k->disk_write_mbps / r->p.slowdown);
+		/* A server on another host than the first: its agent starts in that
+		 * host's namespace, connects over the LAN and joins the server's. */
+		bool remote = r->p.hosts && e->lay.host_of[h.rack] != 0;
+		char nsname[64];
+		plan_ns_name(r->p.prefix, &h, nsname, sizeof nsname);
 		char *argv[] = {path, "--server", server, "--rack", rack, "--addr", addr, "--data-port", port,
-				"--control", e->sock_path, r->p.hold ? "--hold" : "--fallback", "--cc",
-				(char *)r->t->tcp_cc, "--copiers", copiers, "--stall-timeout", stall_t,
+				"--control", remote ? e->tcp_spec : e->sock_path, r->p.hold ? "--hold" : "--fallback",
+				"--cc", (char *)r->t->tcp_cc, "--copiers", copiers, "--stall-timeout", stall_t,
 				"--stall-retries", stall_r, "--disk-read-mbps", disk_r, "--disk-write-mbps", disk_w,
-				NULL};
-		e->agents[i].pid = agent_spawn(path, fabric_ns_fd(e->fab, &h), argv);
+				remote ? "--netns" : NULL, nsname, NULL};
+		e->agents[i].pid = remote ? spawn_remote(r, e->lay.host_of[h.rack], path, argv)
+					  : agent_spawn(path, fabric_ns_fd(e->fab, &h), argv);
 		if (e->agents[i].pid < 0) {
 			snprintf(err, 512, "cannot start the agent of %s: %s", server, strerror(errno));
 			return -1;
@@ -196,15 +244,19 @@ static void conn_drop(struct emu_be *e, struct conn *c)
 	*c = e->conns[--e->nconns];
 }
 
-static void accept_agent(struct emu_be *e)
+static void accept_agent(struct emu_be *e, int lfd)
 {
-	int fd = accept4(e->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	bool tcp = lfd == e->tcp_fd;
+	struct sockaddr_in peer;
+	socklen_t plen = sizeof peer;
+	int fd = accept4(lfd, tcp ? (struct sockaddr *)&peer : NULL, tcp ? &plen : NULL, SOCK_CLOEXEC);
 	if (fd < 0)
 		return;
 	struct ucred cred;
 	socklen_t len = sizeof cred;
-	/* Only root (our own agents) may talk to the controller. */
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) || cred.uid != 0) {
+	/* Only root (our own agents) may talk to the controller over the Unix
+	 * socket; over TCP, only who first presents the run's secret. */
+	if (!tcp && (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) || cred.uid != 0)) {
 		close(fd);
 		return;
 	}
@@ -216,9 +268,32 @@ static void accept_agent(struct emu_be *e)
 		return;
 	}
 	e->conns = nc;
-	e->conns[e->nconns++] = (struct conn){fd, -1, malloc(PROTO_MAX_LINE), 0};
+	struct conn *c = &e->conns[e->nconns++];
+	*c = (struct conn){fd, -1, malloc(PROTO_MAX_LINE), 0, !tcp, run_wall(), ""};
+	if (tcp) {
+		char ip[INET_ADDRSTRLEN];
+		inet_ntop(AF_INET, &peer.sin_addr, ip, sizeof ip);
+		snprintf(c->peer, sizeof c->peer, "%s:%u", ip, (unsigned)ntohs(peer.sin_port));
+	}
 	struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
 	epoll_ctl(e->epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+
+/* Said whatever --quiet: a refusal is a security event. */
+static void refuse(struct emu_be *e, struct conn *c, const char *why)
+{
+	fprintf(stderr, "emu: refused a control connection from %s: %s\n", c->peer, why);
+	conn_drop(e, c);
+}
+
+static void expire_unauthed(struct emu_be *e)
+{
+	double now = run_wall();
+	for (int i = 0; i < e->nconns;)
+		if (!e->conns[i].authed && now - e->conns[i].since > AUTH_WAIT)
+			refuse(e, &e->conns[i], "no secret within the wait");   /* the last takes slot i */
+		else
+			i++;
 }
 
 static void set_rack_bytes(uint64_t *v, int racks, const struct rack_bytes *rb, int n)
@@ -249,16 +324,6 @@ static void agent_lost(struct run *r, int server)
 	memset(e->agents[server].queued, 0, r->c.racks * sizeof(uint64_t));
 	pthread_mutex_unlock(&e->demand_mu);
 	run_server_lost(r, server);
-}
-
-/* A copy's bytes are on its destination's disk.  One that failed (its
- * source gone) is said and counted done: what it held is lost either way,
- * and the policy waits on it. */
-static void copy_done(struct run *r, int server, const struct msg *m)
-{
-	if (!m->ok)
-		run_say(r, "copy %d onto server %d failed: %s", m->copy, server, m->error);
-	run_copy_done(r, m->copy);
 }
 
 static void handle_line(struct run *r, struct conn *c, char *line, size_t len)
@@ -293,7 +358,6 @@ static void handle_line(struct run *r, struct conn *c, char *line, size_t len)
 			run_flow_done(r, m.xfer, m.bytes, run_time_of(r, m.t_end));
 			break;
 		case OP_DEMAND: demand(r, c->server, &m); break;
-		case OP_COPY_DONE: copy_done(r, c->server, &m); break;
 		default: run_say(r, "unexpected message op %d from server %d", m.op, c->server);
 		}
 	}
@@ -307,6 +371,10 @@ static void read_conn(struct run *r, int fd)
 	if (!c)
 		return;
 	ssize_t n = read(fd, c->buf + c->len, PROTO_MAX_LINE - c->len);
+	if (n <= 0 && !c->authed) {
+		refuse(e, c, "no secret before it closed");
+		return;
+	}
 	if (n <= 0) {
 		int server = c->server;
 		conn_drop(e, c);
@@ -317,13 +385,26 @@ static void read_conn(struct run *r, int fd)
 	c->len += (size_t)n;
 	char *start = c->buf, *nl;
 	while ((nl = memchr(start, '\n', c->buf + c->len - start))) {
-		handle_line(r, c, start, (size_t)(nl - start));
+		const char *why;
+		if (!c->authed && ctl_auth_check(start, (size_t)(nl - start), e->secret, &why)) {
+			refuse(e, c, why);
+			return;
+		}
+		if (!c->authed)
+			c->authed = true;
+		else
+			handle_line(r, c, start, (size_t)(nl - start));
 		c = conn_of(e, fd);   /* handling may not drop it, but stay safe */
 		if (!c)
 			return;
 		start = nl + 1;
 	}
 	size_t rest = c->buf + c->len - start;
+	const char *why;
+	if (!c->authed && rest >= CTL_AUTH_LINE_LEN) {   /* longer than a handshake */
+		refuse(e, c, ctl_auth_check(start, rest, e->secret, &why) ? why : "a malformed secret");
+		return;
+	}
 	if (rest == PROTO_MAX_LINE) {   /* a line longer than allowed: protocol violation */
 		run_say(r, "dropping a connection that sent an oversized line");
 		int server = c->server;
@@ -350,12 +431,13 @@ static void emu_poll(struct run *r, double deadline)
 		if (fd == e->timer_fd) {
 			uint64_t x;
 			if (read(fd, &x, sizeof x) < 0) { /* nothing to do */ }
-		} else if (fd == e->listen_fd) {
-			accept_agent(e);
+		} else if (fd == e->listen_fd || fd == e->tcp_fd) {
+			accept_agent(e, fd);
 		} else {
 			read_conn(r, fd);
 		}
 	}
+	expire_unauthed(e);
 }
 
 /* ---- tasks -------------------------------------------------------------- */
@@ -404,16 +486,6 @@ static void emu_resume(struct run *r, struct task *t, double delay)
 {
 	struct msg m = {.op = OP_RESUME, .task = t->id, .duration = wall_of(r, delay)};
 	send_msg(r, t->server, &m);
-}
-
-/* A copy (cluster_copy): dst's agent fetches the bytes off src's disk and
- * writes them to its own (agents/copy.c) and says copy_done. */
-static void emu_copy(struct run *r, int id, int src, int dst, uint64_t bytes)
-{
-	struct msg m = {.op = OP_COPY, .copy = id, .src = src, .src_addr = data_addr(r, src), .bytes = bytes,
-			.from_disk = true};
-	if (!bytes || send_msg(r, dst, &m))
-		run_copy_done(r, id);
 }
 
 /* ---- the OCS thread ----------------------------------------------------- */
@@ -506,6 +578,61 @@ static int open_control(struct run *r, char err[512])
 	return epoll_ctl(e->epfd, EPOLL_CTL_ADD, e->listen_fd, &ev);
 }
 
+/* Agents on the other hosts connect to the first host's LAN address: the
+ * socket is made inside that host's namespace (a socket keeps the namespace
+ * it was made in), so every TCP byte stays between project namespaces. */
+static int open_tcp(struct run *r, char err[512])
+{
+	struct emu_be *e = E(r);
+	const struct fabric_host *h = &r->p.hosts->h[0];
+	char ns[64], ip[INET_ADDRSTRLEN];
+	lan_machine_ns(r->p.prefix, h->name, ns, sizeof ns);
+	if (ctl_secret_new(e->secret)) {
+		snprintf(err, 512, "cannot make the run's secret: %s", strerror(errno));
+		return -1;
+	}
+	int self = ns_self(), there = ns_open(ns);
+	if (self < 0 || there < 0 || ns_enter(there)) {
+		snprintf(err, 512, "cannot enter %s: %s", ns, strerror(errno));
+		if (self >= 0)
+			close(self);
+		if (there >= 0)
+			close(there);
+		return -1;
+	}
+	e->tcp_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int saved = errno, back = ns_enter(self);
+	close(self);
+	close(there);
+	if (back) {
+		snprintf(err, 512, "cannot return from %s: %s", ns, strerror(errno));
+		return -1;
+	}
+	errno = saved;
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr = h->addr};
+	socklen_t al = sizeof a;
+	if (e->tcp_fd < 0 || bind(e->tcp_fd, (struct sockaddr *)&a, sizeof a) || listen(e->tcp_fd, 1024) ||
+	    getsockname(e->tcp_fd, (struct sockaddr *)&a, &al)) {
+		snprintf(err, 512, "control TCP socket in %s: %s", ns, strerror(errno));
+		return -1;
+	}
+	inet_ntop(AF_INET, &a.sin_addr, ip, sizeof ip);
+	snprintf(e->tcp_spec, sizeof e->tcp_spec, "tcp:%s:%u", ip, (unsigned)ntohs(a.sin_port));
+	/* Where, for `emu` tools and tests (the secret never is in a file). */
+	char path[300];
+	snprintf(path, sizeof path, "%s/%s/ctl.tcp", FABRIC_STATE_DIR, r->p.prefix);
+	mode_t old = umask(077);
+	FILE *f = fopen(path, "w");
+	umask(old);
+	if (f) {
+		fprintf(f, "%s %s\n", ns, e->tcp_spec + 4);
+		fclose(f);
+	}
+	run_say(r, "agents on the other hosts connect to %s in %s", e->tcp_spec + 4, ns);
+	struct epoll_event ev = {.events = EPOLLIN, .data.fd = e->tcp_fd};
+	return epoll_ctl(e->epfd, EPOLL_CTL_ADD, e->tcp_fd, &ev);
+}
+
 static int wait_for_agents(struct run *r, char err[512])
 {
 	struct emu_be *e = E(r);
@@ -514,10 +641,11 @@ static int wait_for_agents(struct run *r, char err[512])
 		struct epoll_event ev[64];
 		int n = epoll_wait(e->epfd, ev, 64, 100);
 		for (int i = 0; i < n; i++)
-			if (ev[i].data.fd == e->listen_fd)
-				accept_agent(e);
+			if (ev[i].data.fd == e->listen_fd || ev[i].data.fd == e->tcp_fd)
+				accept_agent(e, ev[i].data.fd);
 			else
 				read_conn(r, ev[i].data.fd);
+		expire_unauthed(e);
 	}
 	if (e->agents_up < r->c.nservers) {
 		snprintf(err, 512, "only %d of %d agents started within %.0f s", e->agents_up, r->c.nservers, HELLO_WAIT);
@@ -587,7 +715,7 @@ static int emu_setup(struct run *r, char err[512])
 		return -1;
 	}
 	r->be_priv = e;
-	e->epfd = e->listen_fd = e->timer_fd = -1;
+	e->epfd = e->listen_fd = e->timer_fd = e->tcp_fd = -1;
 	pthread_mutex_init(&e->send_mu, NULL);
 	pthread_mutex_init(&e->demand_mu, NULL);
 	if (!(e->agents = calloc(r->c.nservers, sizeof *e->agents)))
@@ -604,6 +732,11 @@ static int emu_setup(struct run *r, char err[512])
 	char netctl[PATH_MAX];
 	if (r->p.hosts && launch_netctl_path(netctl, sizeof netctl)) {
 		snprintf(err, 512, "cannot find netctl beside emu (needed for --hosts)");
+		return -1;
+	}
+	char herr[HOSTS_ERR_LEN];
+	if (r->p.hosts && hosts_partition(r->p.hosts, &slowed, &e->lay, herr)) {
+		snprintf(err, 512, "%s", herr);
 		return -1;
 	}
 	if (r->p.hosts ? fabric_up_hosts(&slowed, r->p.hosts, r->p.prefix, netctl, NULL, ferr)
@@ -634,7 +767,7 @@ static int emu_setup(struct run *r, char err[512])
 			r->p.ncaptures == 1 ? "" : "s", r->dir);
 	}
 	e->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (e->epfd < 0 || open_control(r, err))
+	if (e->epfd < 0 || open_control(r, err) || (r->p.hosts && r->p.hosts->n > 1 && open_tcp(r, err)))
 		return -1;
 	run_say(r, "starting %d agents", r->c.nservers);
 	if (spawn_agents(r, err) || wait_for_agents(r, err))
@@ -734,6 +867,9 @@ static void emu_teardown(struct run *r)
 		close(e->listen_fd);
 		unlink(e->sock_path);
 	}
+	if (e->tcp_fd >= 0)
+		close(e->tcp_fd);
+	explicit_bzero(e->secret, sizeof e->secret);
 	if (e->timer_fd >= 0)
 		close(e->timer_fd);
 	if (e->epfd >= 0)
@@ -774,7 +910,6 @@ const struct backend_ops backend_emu = {
 	.fetch = emu_fetch,
 	.preempt = emu_preempt,
 	.resume = emu_resume,
-	.copy = emu_copy,
 	.stats = emu_stats,
 	.failure = emu_failure,
 	.summary = emu_summary,

@@ -71,17 +71,18 @@ static inline double rx_num(json_t *o, const char *path)
 	return json_number_value(cur);
 }
 
-/* The processes of prefix `prefix` (its control socket path or --prefix on
- * its command line) whose command line contains both needles: up to max
+/* The processes of prefix `prefix` (its control socket path, --prefix or,
+ * for an agent on another host, --netns PREFIX-... on its command line) whose command line contains both needles: up to max
  * pids into out; returns how many. */
 static inline int rx_find_processes(const char *prefix, const char *needle1, const char *needle2, pid_t *out, int max)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
 	int found = 0;
-	char sock[64], opt[64];
+	char sock[64], opt[64], ns[64];
 	snprintf(sock, sizeof sock, "/run/emu/%s/", prefix);
 	snprintf(opt, sizeof opt, "--prefix %s ", prefix);
+	snprintf(ns, sizeof ns, "--netns %s-", prefix);
 	while (d && (e = readdir(d)) && found < max) {
 		char path[300], cmd[4096];
 		snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
@@ -96,7 +97,7 @@ static inline int rx_find_processes(const char *prefix, const char *needle1, con
 			if (!cmd[i])
 				cmd[i] = ' ';
 		cmd[n] = 0;
-		if (strstr(cmd, needle1) && strstr(cmd, needle2) && (strstr(cmd, sock) || strstr(cmd, opt)))
+		if (strstr(cmd, needle1) && strstr(cmd, needle2) && (strstr(cmd, sock) || strstr(cmd, opt) || strstr(cmd, ns)))
 			out[found++] = atoi(e->d_name);
 	}
 	if (d)
