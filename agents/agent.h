@@ -15,6 +15,7 @@
  *              `copiers` moving fetches at once, compute timers, kill
  *   disk.c     the server's disk: read and write rates shared by local
  *              reads and writes and the transfers it serves (emu/disk.h)
+ *   copy.c     copies: bytes fetched from another server onto this disk
  *
  * Single-threaded; every socket is non-blocking. */
 #ifndef AGENTS_AGENT_H
@@ -118,6 +119,11 @@ struct fetch *fetch_start(const struct sockaddr_in *addr, uint32_t xfer, uint64_
 /* The lit circuits are about to change or just changed: restart the stall
  * clocks of fetches whose circuit is dark. */
 void fetch_circuits_changed(void);
+/* Where its bytes are read and written (before the loop runs again; by
+ * default read off the sender's disk, not written here): from_disk false =
+ * the sender sends from memory; to_disk = written to this server's disk at
+ * its write rate (a copy, a task's output sent here). */
+void fetch_disks(struct fetch *f, bool from_disk, bool to_disk);
 const struct fetch_result *fetch_result(const struct fetch *f);
 /* Close and free without calling done. */
 void fetch_abort(struct fetch *f);
@@ -138,6 +144,11 @@ uint64_t disk_tick_bytes(int side);
 /* Join the side's streams (leaving them first if on). */
 void disk_io_start(struct disk_io *io, int side, uint64_t want, void (*grant)(struct disk_io *, uint64_t));
 void disk_io_stop(struct disk_io *io);   /* keeps io->want: what it still wanted */
+
+/* --- copy.c --------------------------------------------------------------- */
+/* Fetch a copy's bytes (copy message) and write them to this disk; report
+ * copy_done when all are written. */
+void copy_start(const struct msg *m);
 
 /* --- tasks.c -------------------------------------------------------------- */
 void tasks_map(const struct msg *m);

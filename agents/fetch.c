@@ -8,7 +8,10 @@
  * breaks once established (a reset, an EOF before all bytes), is closed and
  * replaced by a new one asking for the bytes still missing, after
  * stall_backoff(); after agent.stall_retries of those the fetch fails
- * (stall.h).  One timerfd serves every fetch: it is armed for the earliest
+ * (stall.h).  A fetch whose bytes are written to this server's disk
+ * (fetch_to_disk: a copy) receives no more than the disk's write side has
+ * granted it, so a slow disk holds its sender back through TCP as the
+ * simulator's filling does.  One timerfd serves every fetch: it is armed for the earliest
  * deadline, and deadlines only move later as bytes arrive, so a fire finds
  * them all up to date. */
 #include "agents/agent.h"
@@ -17,6 +20,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <netinet/tcp.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +48,11 @@ struct fetch {
 	fetch_done_fn done;
 	void *arg;
 	struct fetch_result res;
+	bool nodisk;                  /* the sender sends from memory (data_req.nodisk) */
+	bool to_disk;                 /* received bytes are written to this disk */
+	struct disk_io io;            /* to_disk on a limited disk: its write grants */
+	uint64_t credit;              /* bytes granted, not received yet */
+	uint32_t events;              /* what epoll watches now */
 };
 
 static struct fetch *all;
@@ -95,6 +104,7 @@ static void finish(struct fetch *f, bool ok, const char *fmt, ...)
 			 addr_str(&f->addr, a, sizeof a), what);
 	}
 	unqueue(f);
+	disk_io_stop(&f->io);
 	loop_close(&f->ev);
 	unlink_fetch(f);
 	f->done(f, f->arg);
@@ -133,6 +143,48 @@ static void arm_by(double when)
 
 static void on_fetch(struct ev *e, uint32_t events);
 
+/* What it may receive now: all of it (and the EOF after it), or within
+ * the disk's grants when it writes to a limited disk. */
+static size_t receivable(const struct fetch *f)
+{
+	static const size_t all_of_it = 1 << 20;
+	if (!f->to_disk || !disk_limited(DISK_WRITE) || f->res.bytes >= f->want)
+		return all_of_it;
+	return f->credit < all_of_it ? (size_t)f->credit : all_of_it;
+}
+
+/* Held back by its disk: wait for the next grant (not for the sender's
+ * close, which comes once its bytes are in the kernel; errors still wake it). */
+static void watch_read(struct fetch *f)
+{
+	uint32_t ev = receivable(f) ? EPOLLIN | EPOLLRDHUP : 0;
+	if (f->events != ev && loop_mod(&f->ev, ev) == 0)
+		f->events = ev;
+}
+
+/* What it asks of the disk's write side: the bytes not granted yet, at
+ * most two ticks of the whole disk ahead of what has arrived (as serve.c's
+ * reads), so a fetch the network holds back leaves its share to others. */
+static void rewant(struct fetch *f)
+{
+	if (!f->io.on)
+		return;
+	uint64_t got = f->res.bytes + f->credit, owed = f->want > got ? f->want - got : 0;
+	uint64_t cap = 2 * disk_tick_bytes(DISK_WRITE), room = cap > f->credit ? cap - f->credit : 0;
+	f->io.want = owed < room ? owed : room;
+	if (!owed)
+		disk_io_stop(&f->io);
+}
+
+static void on_disk(struct disk_io *io, uint64_t bytes)
+{
+	struct fetch *f = (struct fetch *)((char *)io - offsetof(struct fetch, io));
+	f->credit += bytes;
+	rewant(f);
+	if (f->state == F_READ && !f->dead)
+		watch_read(f);
+}
+
 /* Open the connection for what is still missing.  0, or -1 with errno. */
 static int conn_open(struct fetch *f)
 {
@@ -150,6 +202,7 @@ static int conn_open(struct fetch *f)
 		f->early_errno = errno;
 	/* A failed socket reports EPOLLHUP at once: the error is delivered
 	 * from the loop, never from here. */
+	f->events = EPOLLOUT;
 	if (loop_add(&f->ev, EPOLLOUT)) {
 		int err = errno;
 		close(f->ev.fd);
@@ -200,7 +253,7 @@ static void on_fetch(struct ev *e, uint32_t events)
 			return;
 		struct data_req req = {.magic = htonl(DATA_REQ_MAGIC), .xfer = htonl(f->xfer),
 				       .bytes = htobe64(f->want - f->res.bytes), .dst_rack = htons((uint16_t)f->dst_rack),
-				       .circuit = f->circuit ? 1 : 0};
+				       .circuit = f->circuit ? 1 : 0, .nodisk = f->nodisk ? 1 : 0};
 		/* 24 bytes into an empty socket buffer: never partial */
 		ssize_t n = send(e->fd, &req, sizeof req, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n != (ssize_t)sizeof req) {
@@ -211,17 +264,24 @@ static void on_fetch(struct ev *e, uint32_t events)
 		f->state = F_READ;
 		stall_start(&f->watch, f->res.bytes, now_mono());
 		arm_by(stall_deadline(&f->watch, agent.stall_timeout));
-		loop_mod(e, EPOLLIN | EPOLLRDHUP);
+		watch_read(f);
 		return;
 	}
 	static char sink[1 << 20];   /* never written: MSG_TRUNC */
 	uint64_t before = f->res.bytes;
 	for (int i = 0; i < 64; i++) {
+		size_t may = receivable(f);
+		if (!may)
+			break;
 		/* MSG_TRUNC on TCP: the kernel drops the data without copying */
-		ssize_t n = recv(e->fd, sink, sizeof sink, MSG_TRUNC | MSG_DONTWAIT);
+		ssize_t n = recv(e->fd, sink, may, MSG_TRUNC | MSG_DONTWAIT);
 		if (n > 0) {
 			unqueue(f);
 			f->res.bytes += (uint64_t)n;
+			if (f->to_disk) {
+				f->credit -= (uint64_t)n < f->credit ? (uint64_t)n : f->credit;
+				rewant(f);
+			}
 			if (f->res.bytes > f->want) {
 				finish(f, false, "sender sent more than the %llu bytes asked for",
 				       (unsigned long long)f->want);
@@ -244,6 +304,8 @@ static void on_fetch(struct ev *e, uint32_t events)
 		broke(f, STALL_CONN_ERROR, what);
 		return;
 	}
+	if (f->to_disk && !f->dead && f->state == F_READ)
+		watch_read(f);
 	if (f->res.bytes != before) {
 		double now = now_mono(), gap = now - f->watch.since;
 		/* a long silence that ended by itself: worth knowing when
@@ -347,11 +409,22 @@ struct fetch *fetch_start(const struct sockaddr_in *addr, uint32_t xfer, uint64_
 	return f;
 }
 
+void fetch_disks(struct fetch *f, bool from_disk, bool to_disk)
+{
+	f->nodisk = !from_disk;
+	f->to_disk = to_disk;
+	if (to_disk && disk_limited(DISK_WRITE) && f->want) {
+		disk_io_start(&f->io, DISK_WRITE, f->want, on_disk);
+		rewant(f);
+	}
+}
+
 const struct fetch_result *fetch_result(const struct fetch *f) { return &f->res; }
 
 void fetch_abort(struct fetch *f)
 {
 	unqueue(f);
+	disk_io_stop(&f->io);
 	loop_close(&f->ev);
 	unlink_fetch(f);
 	loop_defer_free(f);

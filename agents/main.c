@@ -40,6 +40,7 @@ void agent_dispatch(struct msg *m)
 	case OP_KILL: tasks_kill(m->task); break;
 	case OP_SUSPEND: tasks_suspend(m->task); break;
 	case OP_RESUME: tasks_resume(m->task, m->duration); break;
+	case OP_COPY: copy_start(m); break;
 	case OP_CIRCUITS:
 		serve_circuits(m->pairs, m->npairs);
 		tasks_circuits_changed();

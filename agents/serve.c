@@ -14,7 +14,8 @@
  * (demand.c).
  *
  * With a disk read rate (disk.c) every transfer is read off this server's
- * disk: it sends no more than the disk has granted it.
+ * disk: it sends no more than the disk has granted it; one asked for with
+ * nodisk (a task's output on its way to another disk) is sent from memory.
  *
  * Once every byte is handed to the kernel the sender shuts its side down
  * and waits for the fetcher to close (or for the kernel to report the bytes
@@ -213,7 +214,7 @@ static void start_send(struct sconn *c)
 		drain(c);
 		return;
 	}
-	if (disk_limited(DISK_READ)) {
+	if (disk_limited(DISK_READ) && !r.nodisk) {
 		disk_io_start(&c->io, DISK_READ, bytes, on_disk);
 		rewant(c);
 	} else

@@ -326,6 +326,16 @@ static void agent_lost(struct run *r, int server)
 	run_server_lost(r, server);
 }
 
+/* A copy's bytes are on its destination's disk.  One that failed (its
+ * source gone) is said and counted done: what it held is lost either way,
+ * and the policy waits on it. */
+static void copy_done(struct run *r, int server, const struct msg *m)
+{
+	if (!m->ok)
+		run_say(r, "copy %d onto server %d failed: %s", m->copy, server, m->error);
+	run_copy_done(r, m->copy);
+}
+
 static void handle_line(struct run *r, struct conn *c, char *line, size_t len)
 {
 	struct emu_be *e = E(r);
@@ -358,6 +368,7 @@ static void handle_line(struct run *r, struct conn *c, char *line, size_t len)
 			run_flow_done(r, m.xfer, m.bytes, run_time_of(r, m.t_end));
 			break;
 		case OP_DEMAND: demand(r, c->server, &m); break;
+		case OP_COPY_DONE: copy_done(r, c->server, &m); break;
 		default: run_say(r, "unexpected message op %d from server %d", m.op, c->server);
 		}
 	}
@@ -486,6 +497,16 @@ static void emu_resume(struct run *r, struct task *t, double delay)
 {
 	struct msg m = {.op = OP_RESUME, .task = t->id, .duration = wall_of(r, delay)};
 	send_msg(r, t->server, &m);
+}
+
+/* A copy (cluster_copy): dst's agent fetches the bytes off src's disk and
+ * writes them to its own (agents/copy.c) and says copy_done. */
+static void emu_copy(struct run *r, int id, int src, int dst, uint64_t bytes)
+{
+	struct msg m = {.op = OP_COPY, .copy = id, .src = src, .src_addr = data_addr(r, src), .bytes = bytes,
+			.from_disk = true};
+	if (!bytes || send_msg(r, dst, &m))
+		run_copy_done(r, id);
 }
 
 /* ---- the OCS thread ----------------------------------------------------- */
@@ -910,6 +931,7 @@ const struct backend_ops backend_emu = {
 	.fetch = emu_fetch,
 	.preempt = emu_preempt,
 	.resume = emu_resume,
+	.copy = emu_copy,
 	.stats = emu_stats,
 	.failure = emu_failure,
 	.summary = emu_summary,

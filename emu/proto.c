@@ -9,7 +9,8 @@
  *
  * Field conventions on the wire (besides proto.h's list):
  *   addresses           "a.b.c.d:port", port 1..65535
- *   task_done.error     present only when ok is false (optional then)
+ *   task_done.error     present only when ok is false (optional then);
+ *                       copy_done.error likewise
  *   map.input_addr      required when input_src >= 0, absent when -1
  *   reduce.copiers      0 = the agent's default (--copiers), else 1..1024
  *   flow_done.dst       -1 = not known to the agent (started without --id):
@@ -38,6 +39,7 @@ static const char *op_names[] = {
 	[OP_DEMAND] = "demand", [OP_MAP] = "map", [OP_REDUCE] = "reduce", [OP_FETCH] = "fetch",
 	[OP_CIRCUITS] = "circuits", [OP_ANNOUNCE] = "announce", [OP_KILL] = "kill",
 	[OP_SHUTDOWN] = "shutdown", [OP_SUSPEND] = "suspend", [OP_RESUME] = "resume",
+	[OP_COPY] = "copy", [OP_COPY_DONE] = "copy_done",
 };
 #define NOPS ((int)(sizeof op_names / sizeof op_names[0]))
 
@@ -56,6 +58,8 @@ static const char *const op_fields[][10] = {
 	[OP_SHUTDOWN] = {NULL},
 	[OP_SUSPEND] = {"task"},
 	[OP_RESUME] = {"task", "duration"},
+	[OP_COPY] = {"copy", "src", "addr", "bytes", "from_disk"},
+	[OP_COPY_DONE] = {"copy", "ok", "bytes", "t_start", "t_end", "error"},
 };
 static const char *const xfer_fields[] = {"xfer", "src", "addr", "bytes", "circuit", "src_rack", "dst_rack", NULL};
 
@@ -189,6 +193,22 @@ static json_t *encode_obj(const struct msg *m)
 	case OP_RESUME:
 		rc |= set(o, "task", json_integer(m->task));
 		rc |= set(o, "duration", json_real(m->duration));
+		break;
+	case OP_COPY:
+		rc |= set(o, "copy", json_integer(m->copy));
+		rc |= set(o, "src", json_integer(m->src));
+		rc |= set(o, "addr", jaddr(&m->src_addr));
+		rc |= set(o, "bytes", json_integer((json_int_t)m->bytes));
+		rc |= set(o, "from_disk", json_boolean(m->from_disk));
+		break;
+	case OP_COPY_DONE:
+		rc |= set(o, "copy", json_integer(m->copy));
+		rc |= set(o, "ok", json_boolean(m->ok));
+		rc |= set(o, "bytes", json_integer((json_int_t)m->bytes));
+		rc |= set(o, "t_start", json_real(m->t_start));
+		rc |= set(o, "t_end", json_real(m->t_end));
+		if (!m->ok)
+			rc |= set(o, "error", json_string(m->error));
 		break;
 	case OP_SHUTDOWN:
 		break;
@@ -459,6 +479,16 @@ static int decode_xfers(struct dec *d, json_t *o, struct msg *m)
 	return 0;
 }
 
+/* task_done's and copy_done's error: only with ok = false, optional then. */
+static int decode_error(struct dec *d, json_t *o, struct msg *m)
+{
+	if (!json_object_get(o, "error"))
+		return 0;
+	if (m->ok)
+		return fail(d, "field 'error' with ok = true");
+	return get_str(d, o, "error", m->error, sizeof m->error);
+}
+
 static int decode_obj(struct dec *d, json_t *o, struct msg *m)
 {
 	json_t *op = json_object_get(o, "op");
@@ -495,13 +525,7 @@ static int decode_obj(struct dec *d, json_t *o, struct msg *m)
 		    get_num(d, o, "t_start", MAX_EPOCH, &m->t_start) || get_num(d, o, "t_end", MAX_EPOCH, &m->t_end) ||
 		    get_u64(d, o, "bytes_in", &m->bytes))
 			return -1;
-		if (json_object_get(o, "error")) {
-			if (m->ok)
-				return fail(d, "field 'error' with ok = true");
-			if (get_str(d, o, "error", m->error, sizeof m->error))
-				return -1;
-		}
-		return 0;
+		return decode_error(d, o, m);
 	case OP_FLOW_DONE:
 		return get_i(d, o, "xfer", 0, MAX_ID, &m->xfer) || get_i(d, o, "task", 0, MAX_ID, &m->task) ||
 		       get_u64(d, o, "bytes", &m->bytes) || get_num(d, o, "t_start", MAX_EPOCH, &m->t_start) ||
@@ -537,6 +561,16 @@ static int decode_obj(struct dec *d, json_t *o, struct msg *m)
 		return get_i(d, o, "task", 0, MAX_ID, &m->task);
 	case OP_RESUME:
 		return get_i(d, o, "task", 0, MAX_ID, &m->task) || get_num(d, o, "duration", MAX_SECONDS, &m->duration) ? -1 : 0;
+	case OP_COPY:
+		return get_i(d, o, "copy", 0, MAX_ID, &m->copy) || get_i(d, o, "src", 0, MAX_ID, &m->src) ||
+		       get_addr(d, o, "addr", &m->src_addr) || get_u64(d, o, "bytes", &m->bytes) ||
+		       get_bool(d, o, "from_disk", &m->from_disk) ? -1 : 0;
+	case OP_COPY_DONE:
+		if (get_i(d, o, "copy", 0, MAX_ID, &m->copy) || get_bool(d, o, "ok", &m->ok) ||
+		    get_u64(d, o, "bytes", &m->bytes) || get_num(d, o, "t_start", MAX_EPOCH, &m->t_start) ||
+		    get_num(d, o, "t_end", MAX_EPOCH, &m->t_end))
+			return -1;
+		return decode_error(d, o, m);
 	case OP_SHUTDOWN:
 		return 0;
 	}
@@ -548,7 +582,7 @@ int proto_decode(const char *line, size_t len, struct msg *m, char err[128])
 	struct dec d = {err, ""};
 	memset(m, 0, sizeof *m);
 	m->input_src = -1;
-	m->task = m->job = m->xfer = m->src = m->dst = -1;
+	m->task = m->job = m->xfer = m->src = m->dst = m->copy = -1;
 	err[0] = 0;
 	if (!line)
 		return fail(&d, "no line");

@@ -19,6 +19,8 @@
  *                queued: array of [src_rack, bytes] — circuit transfers its
  *                reduces hold back while their circuit is dark, per
  *                source rack
+ *     copy_done  copy, ok, bytes, t_start, t_end, error (when !ok): a copy's
+ *                bytes are all written to this server's disk
  *   controller -> agent
  *     map        task, job, duration, input_bytes, input_src (server id, -1
  *                = local), input_addr, output_bytes
@@ -31,6 +33,9 @@
  *     kill       task
  *     suspend    task: stop its compute and fetches, keeping what is done
  *     resume     task, duration: go on after `duration` s (the recovery delay)
+ *     copy       copy, src, addr, bytes, from_disk: fetch `bytes` from src's
+ *                data port (read off its disk if from_disk, else from its
+ *                memory: a task's output) and write them to this disk
  *     shutdown
  *
  * Data plane (agent to agent, real TCP over the emulated network): the
@@ -38,7 +43,8 @@
  * port) and writes one struct data_req; the sender answers with exactly
  * `bytes` bytes of synthetic data and closes.  A circuit-eligible transfer
  * is sent with IP TOS 0x08; in "hold" mode the sender writes it only while
- * the circuit from its rack to dst_rack is lit. */
+ * the circuit from its rack to dst_rack is lit.  nodisk = 1: the sender
+ * sends from memory, not reading its disk (a task's output on its way). */
 #ifndef EMU_PROTO_H
 #define EMU_PROTO_H
 #include <netinet/in.h>
@@ -61,7 +67,7 @@
 enum msg_op {
 	OP_HELLO, OP_TASK_DONE, OP_FLOW_DONE, OP_DEMAND,
 	OP_MAP, OP_REDUCE, OP_FETCH, OP_CIRCUITS, OP_ANNOUNCE, OP_KILL, OP_SHUTDOWN,
-	OP_SUSPEND, OP_RESUME,
+	OP_SUSPEND, OP_RESUME, OP_COPY, OP_COPY_DONE,
 };
 
 struct xfer {
@@ -106,6 +112,10 @@ struct msg {
 	int xfer, src, dst;
 	bool circuit;
 	char error[128];
+	/* copy / copy_done (src: the server read from) */
+	int copy;
+	struct sockaddr_in src_addr;
+	bool from_disk;
 };
 
 /* Encode m as one line (with '\n') into buf; returns its length, or -1 if it
@@ -126,6 +136,7 @@ struct data_req {
 	uint64_t bytes;
 	uint16_t dst_rack;
 	uint8_t circuit;        /* 1 = mark TOS 0x08 (and hold if the sender holds) */
-	uint8_t pad[5];
+	uint8_t nodisk;         /* 1 = not read off the sender's disk */
+	uint8_t pad[4];
 } __attribute__((packed));
 #endif

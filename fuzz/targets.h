@@ -236,6 +236,12 @@ static inline int fz_same_msg(const struct msg *a, const struct msg *b)
 			if (a->pairs[i].src != b->pairs[i].src || a->pairs[i].dst != b->pairs[i].dst)
 				return 0;
 		return 1;
+	case OP_COPY:
+		return SAME(copy) && SAME(src) && fz_same_addr(&a->src_addr, &b->src_addr) && SAME(bytes) &&
+		       SAME(from_disk);
+	case OP_COPY_DONE:
+		return SAME(copy) && SAME(ok) && SAME(bytes) && SAME(t_start) && SAME(t_end) &&
+		       (a->ok || !strcmp(a->error, b->error));
 	case OP_KILL:
 	case OP_SUSPEND:
 		return SAME(task);

@@ -214,6 +214,36 @@ Test(proto, circuits_announce_kill_shutdown)
 	cr_assert_str_eq(buf, "{\"op\":\"shutdown\"}\n");
 }
 
+Test(proto, copy_and_copy_done)
+{
+	struct msg m = {.op = OP_COPY, .copy = 7, .src = 12, .src_addr = addr("198.18.3.4", 7000),
+			.bytes = 5000000000ULL, .from_disk = true}, o;
+	roundtrip(&m, &o);
+	cr_assert_eq(o.copy, 7);
+	cr_assert_eq(o.src, 12);
+	same_addr(&o.src_addr, &m.src_addr);
+	cr_assert_eq(o.bytes, m.bytes);
+	cr_assert(o.from_disk);
+	m.from_disk = false;
+	roundtrip(&m, &o);
+	cr_assert_not(o.from_disk);
+
+	struct msg d = {.op = OP_COPY_DONE, .copy = 3, .ok = true, .bytes = 1234, .t_start = 1700000000.25,
+			.t_end = 1700000002.5};
+	roundtrip(&d, &o);
+	cr_assert_eq(o.copy, 3);
+	cr_assert(o.ok);
+	cr_assert_eq(o.bytes, 1234);
+	cr_assert_eq(o.t_start, d.t_start);
+	cr_assert_eq(o.t_end, d.t_end);
+	cr_assert_str_empty(o.error);
+	d.ok = false;
+	strcpy(d.error, "xfer 3 from 198.18.0.2:7000: connect: Connection refused");
+	roundtrip(&d, &o);
+	cr_assert_not(o.ok);
+	cr_assert_str_eq(o.error, d.error);
+}
+
 Test(proto, encode_refuses_a_small_buffer)
 {
 	struct msg m = {.op = OP_KILL, .task = 9};
@@ -311,6 +341,16 @@ static const struct bad bad_lines[] = {
 	{"{\"op\":\"circuits\"}", "missing field 'lit'"},
 	{"{\"op\":\"announce\",\"lit\":[]}", "unknown field 'lit'"},
 	{"{\"op\":\"announce\",\"going\":null}", "'going' must be an array"},
+	{"{\"op\":\"copy\",\"copy\":1,\"src\":2,\"addr\":\"1.2.3.4:5\",\"bytes\":9}", "missing field 'from_disk'"},
+	{"{\"op\":\"copy\",\"copy\":-1,\"src\":2,\"addr\":\"1.2.3.4:5\",\"bytes\":9,\"from_disk\":true}", "'copy' out of range"},
+	{"{\"op\":\"copy\",\"copy\":1,\"src\":-1,\"addr\":\"1.2.3.4:5\",\"bytes\":9,\"from_disk\":true}", "'src' out of range"},
+	{"{\"op\":\"copy\",\"copy\":1,\"src\":2,\"addr\":\"1.2.3.4\",\"bytes\":9,\"from_disk\":true}", "not an IPv4 address"},
+	{"{\"op\":\"copy\",\"copy\":1,\"src\":2,\"addr\":\"1.2.3.4:5\",\"bytes\":-9,\"from_disk\":true}", "'bytes' out of range"},
+	{"{\"op\":\"copy\",\"copy\":1,\"src\":2,\"addr\":\"1.2.3.4:5\",\"bytes\":9,\"from_disk\":1}", "'from_disk' must be true or false"},
+	{"{\"op\":\"copy\",\"copy\":1,\"src\":2,\"addr\":\"1.2.3.4:5\",\"bytes\":9,\"from_disk\":true,\"task\":4}", "unknown field 'task'"},
+	{"{\"op\":\"copy_done\",\"copy\":1,\"ok\":true,\"bytes\":9,\"t_start\":0}", "missing field 't_end'"},
+	{"{\"op\":\"copy_done\",\"copy\":1,\"ok\":true,\"bytes\":9,\"t_start\":0,\"t_end\":1,\"error\":\"x\"}", "'error' with ok = true"},
+	{"{\"op\":\"copy_done\",\"copy\":1,\"ok\":false,\"bytes\":9,\"t_start\":0,\"t_end\":1,\"error\":5}", "'error' must be a string"},
 };
 
 /* Parameters cross into a fresh process (criterion may exec, not fork): pass
