@@ -470,7 +470,7 @@ int cmd_run(int argc, char **argv)
 		}
 		if (!hs.h[0].emulated) {
 			fprintf(stderr, "emu run: %s:%d: host '%s' is real: emu run spreads a fabric over emulated hosts "
-					"only (its agents reach the controller by a local socket); netctl up --hosts builds "
+					"only (starting agents over SSH is not built); netctl up --hosts builds "
 					"one over real hosts\n", hosts_file, hs.h[0].line, hs.h[0].name);
 			return 2;
 		}
