@@ -59,6 +59,22 @@ struct conn {
 	char peer[INET_ADDRSTRLEN + 8];   /* TCP: A.B.C.D:PORT */
 };
 
+/* A last-stage task whose output the policy keeps on another server
+ * (sched_output_server, as the simulator): its agent computes without
+ * writing, then the output server's agent fetches the output from its
+ * memory onto its own disk (a copy, agents/copy.c), and the task is done
+ * once it is written.  A kill or suspend meanwhile drops that write (its
+ * copy_done is stale: the id carries the attempt); a resume writes it again. */
+#define OUTPUT_COPY   (1 << 30)   /* copy ids of outputs: OUTPUT_COPY + task * OUTPUT_GENS + attempt */
+#define OUTPUT_GENS   64
+#define OUTPUT_TASKS  ((INT32_MAX - OUTPUT_COPY) / OUTPUT_GENS)   /* more tasks: written locally */
+struct out_write {
+	int dst;                 /* where the output goes, -1: its own disk */
+	unsigned gen;            /* attempts at writing it */
+	bool writing;            /* computed; its copy is under way */
+	uint64_t bytes_in;       /* the agent's task_done, reported when written */
+};
+
 struct emu_be {
 	struct fabric *fab;
 	bool fabric_made;
@@ -70,6 +86,7 @@ struct emu_be {
 	char secret[CTL_SECRET_HEX + 1];
 	struct layout lay;       /* --hosts: which host carries each rack */
 	struct agent *agents;    /* per server */
+	struct out_write *out;   /* per task, once a task starts */
 	int agents_up;
 	struct conn *conns;
 	int nconns;
@@ -329,8 +346,42 @@ static void agent_lost(struct run *r, int server)
 /* A copy's bytes are on its destination's disk.  One that failed (its
  * source gone) is said and counted done: what it held is lost either way,
  * and the policy waits on it. */
+static void output_copy(struct run *r, int task);
+
+/* A task's agent is done: with a remote output, the output is written
+ * first. */
+static void task_done(struct run *r, int server, const struct msg *m)
+{
+	bool known = m->task >= 0 && m->task < r->w->ntasks;
+	struct out_write *o = E(r)->out && known ? &E(r)->out[m->task] : NULL;
+	if (m->ok && o && o->dst >= 0 && r->w->tasks[m->task].state == TASK_RUNNING &&
+	    r->w->tasks[m->task].server == server) {
+		o->bytes_in = m->bytes;
+		output_copy(r, m->task);
+		return;
+	}
+	run_task_done(r, server, m->task, m->ok, m->bytes, m->error);
+}
+
+/* A remote output's copy ended: the task is done (failed: it runs again). */
+static void output_done(struct run *r, const struct msg *m)
+{
+	int k = m->copy - OUTPUT_COPY, task = k / OUTPUT_GENS;
+	struct out_write *o = E(r)->out;
+	if (!o || task >= r->w->ntasks || !o[task].writing || (unsigned)(k % OUTPUT_GENS) != o[task].gen % OUTPUT_GENS)
+		return;   /* stale: killed, suspended or run again meanwhile */
+	o[task].writing = false;
+	char err[160];
+	snprintf(err, sizeof err, "output to server %d: %s", o[task].dst, m->error);
+	run_task_done(r, r->w->tasks[task].server, task, m->ok, o[task].bytes_in, m->ok ? NULL : err);
+}
+
 static void copy_done(struct run *r, int server, const struct msg *m)
 {
+	if (m->copy >= OUTPUT_COPY) {
+		output_done(r, m);
+		return;
+	}
 	if (!m->ok)
 		run_say(r, "copy %d onto server %d failed: %s", m->copy, server, m->error);
 	run_copy_done(r, m->copy);
@@ -362,7 +413,7 @@ static void handle_line(struct run *r, struct conn *c, char *line, size_t len)
 		}
 	} else if (c->server >= 0) {
 		switch (m.op) {
-		case OP_TASK_DONE: run_task_done(r, c->server, m.task, m.ok, m.bytes, m.error); break;
+		case OP_TASK_DONE: task_done(r, c->server, &m); break;
 		case OP_FLOW_DONE:
 			xfer_moving(r, m.xfer, run_time_of(r, m.t_start));
 			run_flow_done(r, m.xfer, m.bytes, run_time_of(r, m.t_end));
@@ -453,10 +504,44 @@ static void emu_poll(struct run *r, double deadline)
 
 /* ---- tasks -------------------------------------------------------------- */
 
+/* Start writing task's output onto its output server's disk. */
+static void output_copy(struct run *r, int task)
+{
+	struct out_write *o = &E(r)->out[task];
+	const struct task *t = &r->w->tasks[task];
+	o->gen++;
+	o->writing = true;
+	struct msg m = {.op = OP_COPY, .copy = OUTPUT_COPY + task * OUTPUT_GENS + (int)(o->gen % OUTPUT_GENS),
+			.src = t->server, .src_addr = data_addr(r, t->server), .bytes = t->output_bytes,
+			.from_disk = false};
+	if (send_msg(r, o->dst, &m)) {   /* its server is gone: the task runs again */
+		o->writing = false;
+		run_task_done(r, t->server, task, false, o->bytes_in, "output server gone");
+	}
+}
+
+/* Where task t's output is written: -1 = its own disk (a task others
+ * read, or one the policy keeps where it ran). */
+static int output_dst(struct run *r, struct task *t, int server)
+{
+	if (!t->output_bytes || t->id >= OUTPUT_TASKS || r->w->jobs[t->job].stages[t->stage].has_children)
+		return -1;
+	int dst = sched_output_server(&r->s, t);
+	return dst >= 0 && dst != server ? dst : -1;
+}
+
 static void emu_start_task(struct run *r, struct task *t, int server, int input_src)
 {
+	struct emu_be *e = E(r);
+	if (!e->out)
+		e->out = calloc((size_t)r->w->ntasks + 1, sizeof *e->out);
+	int dst = e->out ? output_dst(r, t, server) : -1;
+	if (e->out) {
+		e->out[t->id].dst = dst;
+		e->out[t->id].writing = false;
+	}
 	struct msg m = {.task = t->id, .job = t->job, .duration = wall_of(r, t->duration_s),
-			.output_bytes = t->output_bytes};
+			.output_bytes = dst >= 0 ? 0 : t->output_bytes};
 	if (t->kind == TASK_MAP) {
 		m.op = OP_MAP;
 		m.input_src = input_src;
@@ -489,12 +574,26 @@ static void emu_fetch(struct run *r, struct task *reduce, const struct xfer *xs,
  * run_task_done ignores it) or suspends it, and later resumes it. */
 static void emu_preempt(struct run *r, struct task *t, enum preempt_op op)
 {
+	struct out_write *o = E(r)->out ? &E(r)->out[t->id] : NULL;
+	if (o && o->writing) {   /* its agent is done with it: drop the write; a resume writes again */
+		o->writing = false;
+		o->gen++;
+		if (op == PREEMPT_SUSPEND)
+			o->gen |= 1u << 31;   /* marks "computed, to write on resume" */
+		return;
+	}
 	struct msg m = {.op = op == PREEMPT_KILL ? OP_KILL : OP_SUSPEND, .task = t->id};
 	send_msg(r, t->server, &m);
 }
 
 static void emu_resume(struct run *r, struct task *t, double delay)
 {
+	struct out_write *o = E(r)->out ? &E(r)->out[t->id] : NULL;
+	if (o && (o->gen & (1u << 31))) {   /* suspended while writing its output */
+		o->gen &= ~(1u << 31);
+		output_copy(r, t->id);
+		return;
+	}
 	struct msg m = {.op = OP_RESUME, .task = t->id, .duration = wall_of(r, delay)};
 	send_msg(r, t->server, &m);
 }
@@ -908,6 +1007,7 @@ static void emu_teardown(struct run *r)
 		free(e->agents[i].queued);
 	}
 	free(e->agents);
+	free(e->out);
 	pthread_mutex_destroy(&e->send_mu);
 	pthread_mutex_destroy(&e->demand_mu);
 	free(e);
