@@ -539,6 +539,7 @@ static void emu_start_task(struct run *r, struct task *t, int server, int input_
 	if (e->out) {
 		e->out[t->id].dst = dst;
 		e->out[t->id].writing = false;
+		e->out[t->id].gen &= ~(1u << 31);   /* an earlier attempt's write left to a resume */
 	}
 	struct msg m = {.task = t->id, .job = t->job, .duration = wall_of(r, t->duration_s),
 			.output_bytes = dst >= 0 ? 0 : t->output_bytes};
