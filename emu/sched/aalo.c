@@ -21,32 +21,21 @@
  * until one of its tasks ends.
  *
  * A stage whose tasks wait on their own parents (one-to-one, listed) keeps
- * its ready pending tasks in a heap by index, updated as parents end (as
- * tetris.c does), so that an offer does not rescan the tasks still waiting;
+ * its ready pending tasks in a heap by index, updated as parents end
+ * (ready.c), so that an offer does not rescan the tasks still waiting;
  * a stage read only whole (maps, shuffles, broadcasts) has its tasks
  * runnable alike, and its first pending one stands for all. */
 #include "emu/sched/aalo.h"
+#include "emu/sched/ready.h"
 #include "emu/sched.h"
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 enum { INTERQ_WEIGHTED, INTERQ_STRICT };
 struct aalo_opts { int queues; double q1, mult; int interq, window; };
 
-/* Per job, built on first sight and again after a requeue. */
-struct ajob {
-	bool built;
-	int requeues;              /* j->requeues when built */
-	int *missing;              /* per task (job-relative): parents not done (one-to-one, listed) */
-	int *kid_start, *kids;     /* listed children, CSR by task */
-	int *heap;                 /* per-task stages: ready pending tasks (sindex), at stages[st].first */
-	int hn[JOB_MAX_STAGES];
-	bool per_task[JOB_MAX_STAGES];
-};
-
 struct aalo {
-	struct ajob *jobs;
+	struct ready *jobs;   /* per job, built on first sight and again after a requeue */
 	double *served;    /* per job: bytes its ended tasks output */
 	int *cur;          /* per job and stage: the first task that may be pending (job-relative) */
 	int *requeues;     /* per job: j->requeues when cur was last valid */
@@ -69,117 +58,13 @@ static int queue_of(const struct sched *s, const struct job *j)
 	return aalo_queue(((const struct aalo *)s->priv)->served[j->id], o->queues, o->q1, o->mult);
 }
 
-/* ---- the ready index ------------------------------------------------------- */
-
-static void ajob_free(struct ajob *x)
-{
-	free(x->missing);
-	free(x->kid_start);
-	free(x->kids);
-	free(x->heap);
-	memset(x, 0, sizeof *x);
-}
-
-/* Min-heap of a stage's ready tasks by index: the scan's order. */
-static void heap_push(struct ajob *x, const struct job *j, int st, int v)
-{
-	int *h = x->heap + j->stages[st].first, i = x->hn[st]++;
-	for (; i > 0 && v < h[(i - 1) / 2]; i = (i - 1) / 2)
-		h[i] = h[(i - 1) / 2];
-	h[i] = v;
-}
-
-static void heap_pop(struct ajob *x, const struct job *j, int st)
-{
-	int *h = x->heap + j->stages[st].first, n = --x->hn[st], v = h[n], i = 0;
-	for (;;) {
-		int k = 2 * i + 1;
-		if (k >= n)
-			break;
-		if (k + 1 < n && h[k + 1] < h[k])
-			k++;
-		if (v <= h[k])
-			break;
-		h[i] = h[k];
-		i = k;
-	}
-	if (n)
-		h[i] = v;
-}
-
-/* One of task rel's parents ended: ready once none is missing. */
-static void parent_done(struct sched *s, struct ajob *x, const struct job *j, int rel)
-{
-	const struct task *t = &s->c->w->tasks[j->first_task + rel];
-	if (--x->missing[rel] == 0 && t->state == TASK_PENDING)
-		heap_push(x, j, t->stage, t->sindex);
-}
-
-/* From the tasks' states: what each task misses, what is ready. */
-static int ajob_build(struct sched *s, struct job *j)
-{
-	struct ajob *x = &((struct aalo *)s->priv)->jobs[j->id];
-	struct task *tasks = s->c->w->tasks;
-	const struct task_dep *td = s->c->w->tdeps;
-	int n = j->nmaps + j->nreduces;
-	ajob_free(x);
-	x->missing = calloc(n ? n : 1, sizeof *x->missing);
-	x->kid_start = calloc(n + 1, sizeof *x->kid_start);
-	x->heap = malloc((n ? n : 1) * sizeof *x->heap);
-	if (!x->missing || !x->kid_start || !x->heap)
-		return -1;
-	for (int i = 0; i < n; i++) {
-		const struct task *t = &tasks[j->first_task + i];
-		for (int d = 0; d < t->ntdeps; d++)
-			x->kid_start[td[t->tdep_first + d].task + 1]++;
-	}
-	for (int i = 0; i < n; i++)
-		x->kid_start[i + 1] += x->kid_start[i];
-	int *fill = calloc(n ? n : 1, sizeof *fill);
-	if (!(x->kids = malloc((x->kid_start[n] ? x->kid_start[n] : 1) * sizeof *x->kids)) || !fill) {
-		free(fill);
-		return -1;
-	}
-	for (int st = 0; st < j->nstages; st++) {
-		const struct stage *sg = &j->stages[st];
-		for (int p = 0; p < sg->nparents; p++)
-			x->per_task[st] |= sg->parent[p].kind == EDGE_ONE_TO_ONE || sg->parent[p].kind == EDGE_TASKS;
-		for (int i = 0; i < sg->ntasks; i++) {
-			const struct task *t = stage_task(tasks, j, st, i);
-			int rel = t->id - j->first_task;
-			for (int d = 0; d < t->ntdeps; d++) {
-				int par = td[t->tdep_first + d].task;
-				x->kids[x->kid_start[par] + fill[par]++] = rel;
-				x->missing[rel] += tasks[j->first_task + par].state != TASK_DONE;
-			}
-			for (int p = 0; p < sg->nparents; p++)
-				if (sg->parent[p].kind == EDGE_ONE_TO_ONE)
-					x->missing[rel] += stage_task(tasks, j, sg->parent[p].stage, i)->state != TASK_DONE;
-			if (x->per_task[st] && t->state == TASK_PENDING && !x->missing[rel])
-				heap_push(x, j, st, i);
-		}
-	}
-	free(fill);
-	x->built = true;
-	x->requeues = j->requeues;
-	return 0;
-}
-
 static void aalo_finished(struct sched *s, struct task *t)
 {
 	struct aalo *a = s->priv;
 	struct job *j = &s->c->w->jobs[t->job];
-	struct ajob *x = &a->jobs[t->job];
 	a->served[t->job] += (double)t->output_bytes;
-	if (!x->built || x->requeues != j->requeues)   /* built again from the states when next read */
-		return;
-	int rel = t->id - j->first_task;
-	for (int i = x->kid_start[rel]; i < x->kid_start[rel + 1]; i++)
-		parent_done(s, x, j, x->kids[i]);
-	for (int st = t->stage + 1; st < j->nstages; st++)
-		for (int p = 0; p < j->stages[st].nparents; p++)
-			if (j->stages[st].parent[p].stage == t->stage && j->stages[st].parent[p].kind == EDGE_ONE_TO_ONE)
-				parent_done(s, x, j, j->stages[st].first + t->sindex);
+	if (ready_current(&a->jobs[t->job], j))   /* else built again from the states when next read */
+		ready_task_done(&a->jobs[t->job], s->c->w, j, t);
 }
 
 /* Job j's first runnable pending task, stage by stage, if it fits `server`
@@ -189,7 +74,7 @@ static struct task *job_next(struct sched *s, struct job *j, int server)
 	const struct aalo_opts *o = s->opts;
 	struct aalo *a = s->priv;
 	struct cluster *c = s->c;
-	struct ajob *x = &a->jobs[j->id];
+	struct ready *x = &a->jobs[j->id];
 	int *cur = &a->cur[j->id * JOB_MAX_STAGES], done = j->maps_done + j->reduces_done;
 	if (j->requeues != a->requeues[j->id]) {   /* tasks went back to pending: rewind */
 		a->requeues[j->id] = j->requeues;
@@ -199,8 +84,8 @@ static struct task *job_next(struct sched *s, struct job *j, int server)
 	}
 	if (a->idle_at[j->id] == done)
 		return NULL;
-	if ((!x->built || x->requeues != j->requeues) && ajob_build(s, j)) {
-		ajob_free(x);
+	if (!ready_current(x, j) && ready_build(x, c->w, j, NULL, NULL)) {
+		ready_free(x);
 		return NULL;
 	}
 	bool any = false;
@@ -211,9 +96,9 @@ static struct task *job_next(struct sched *s, struct job *j, int server)
 			k++;
 		cur[st] = k;
 		if (x->per_task[st]) {   /* the first ready one, within `window` of the first pending */
-			while (x->hn[st] && stage_task(c->w->tasks, j, st, x->heap[sg->first])->state != TASK_PENDING)
-				heap_pop(x, j, st);
-			k = x->hn[st] ? sg->first + x->heap[sg->first] : end;
+			while (x->hn[st] && stage_task(c->w->tasks, j, st, ready_heap(x, j, st)[0])->state != TASK_PENDING)
+				ready_pop(x, j, st);
+			k = x->hn[st] ? sg->first + ready_heap(x, j, st)[0] : end;
 		}
 		if (k >= end || k - cur[st] >= o->window)
 			continue;
@@ -284,7 +169,7 @@ static void aalo_destroy(struct sched *s)
 {
 	struct aalo *a = s->priv;
 	for (int j = 0; a->jobs && j < s->c->w->njobs; j++)
-		ajob_free(&a->jobs[j]);
+		ready_free(&a->jobs[j]);
 	free(a->jobs);
 	free(a->served);
 	free(a->cur);

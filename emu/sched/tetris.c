@@ -18,7 +18,7 @@
  * cluster's index); a stage read over shuffles, its first pending task (its
  * tasks ask alike and are runnable alike); a stage whose tasks wait on their
  * own parents (one-to-one, listed), the top of a heap of its ready tasks,
- * kept up to date as parents finish, and a ready task whose one-to-one
+ * kept up to date as parents finish (ready.c), and a ready task whose one-to-one
  * parent ran on the server.
  *
  * dep=sim (TetrisW/SimDep): only tasks whose parents have ended; a stage's
@@ -40,6 +40,7 @@
  * (cluster_sizes_known) counts nothing in its job's remaining work; asks are
  * requests, which it always sees. */
 #include "emu/sched/tetris.h"
+#include "emu/sched/ready.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,16 +50,10 @@ struct tetris_opts { double f, m, remote_penalty, grant_latency; int dep; bool r
 
 /* Per active job, built on first sight and again after a requeue. */
 struct tjob {
-	bool built;
-	int requeues;              /* j->requeues when built */
-	int *missing;              /* per task (job-relative): parents not done (one-to-one, listed) */
-	int *kid_start, *kids;     /* listed children, CSR by task */
-	int *heap;                 /* per-task stages: ready pending tasks (sindex), at stages[st].first */
-	int hn[JOB_MAX_STAGES];
+	struct ready r;            /* its stages' ready tasks (dep=sim: most dependents first) */
 	int cur[JOB_MAX_STAGES];   /* first task of the stage that may still be pending */
 	int mcur;                  /* first map that may still be pending (grants) */
 	int o2o_kids[JOB_MAX_STAGES];   /* stages reading it one-to-one */
-	bool per_task[JOB_MAX_STAGES];
 	double dsum[JOB_MAX_STAGES];    /* a task's ask, summed over resources, normalised */
 	double rem[JOB_MAX_STAGES];     /* work x dsum of its unfinished tasks */
 };
@@ -96,10 +91,7 @@ static bool taken(const struct tetris *T, const struct task *t)
 
 static void tjob_free(struct tjob *x)
 {
-	free(x->missing);
-	free(x->kid_start);
-	free(x->kids);
-	free(x->heap);
+	ready_free(&x->r);
 	memset(x, 0, sizeof *x);
 }
 
@@ -108,42 +100,14 @@ static int dependents(const struct tjob *x, const struct task *t)
 	return t->nchildren + x->o2o_kids[t->stage];
 }
 
-/* Heap order: dep=sim most dependents first, then task order. */
-static bool before(const struct sched *s, const struct tjob *x, const struct job *j, int st, int a, int b)
+/* dep=sim's heap order: most dependents first, then task order. */
+static bool by_dependents(const void *ctx, const struct job *j, int st, int a, int b)
 {
-	if (((const struct tetris_opts *)s->opts)->dep == DEP_SIM) {
-		int da = dependents(x, stage_task(s->c->w->tasks, j, st, a));
-		int db = dependents(x, stage_task(s->c->w->tasks, j, st, b));
-		if (da != db)
-			return da > db;
-	}
-	return a < b;
-}
-
-static void heap_push(const struct sched *s, struct tjob *x, const struct job *j, int st, int v)
-{
-	int *h = x->heap + j->stages[st].first, i = x->hn[st]++;
-	for (; i > 0 && before(s, x, j, st, v, h[(i - 1) / 2]); i = (i - 1) / 2)
-		h[i] = h[(i - 1) / 2];
-	h[i] = v;
-}
-
-static void heap_pop(const struct sched *s, struct tjob *x, const struct job *j, int st)
-{
-	int *h = x->heap + j->stages[st].first, n = --x->hn[st], v = h[n], i = 0;
-	for (;;) {
-		int k = 2 * i + 1;
-		if (k >= n)
-			break;
-		if (k + 1 < n && before(s, x, j, st, h[k + 1], h[k]))
-			k++;
-		if (!before(s, x, j, st, h[k], v))
-			break;
-		h[i] = h[k];
-		i = k;
-	}
-	if (n)
-		h[i] = v;
+	const struct sched *s = ctx;
+	const struct tjob *x = &((const struct tetris *)s->priv)->jobs[j->id];
+	int da = dependents(x, stage_task(s->c->w->tasks, j, st, a));
+	int db = dependents(x, stage_task(s->c->w->tasks, j, st, b));
+	return da != db ? da > db : a < b;
 }
 
 static const struct stage_edge *o2o_parent(const struct job *j, int st)
@@ -166,72 +130,36 @@ static double ask_sum(const struct sched *s, const struct task *t)
 	return sum;
 }
 
-/* From the tasks' states: what is missing, what is ready, what remains. */
+/* From the tasks' states: what is ready, what remains. */
 static int tjob_build(struct sched *s, struct job *j)
 {
 	struct tetris *T = s->priv;
 	struct tjob *x = &T->jobs[j->id];
 	struct task *tasks = s->c->w->tasks;
-	const struct task_dep *td = s->c->w->tdeps;
-	int n = j->nmaps + j->nreduces;
 	tjob_free(x);
-	x->missing = calloc(n ? n : 1, sizeof *x->missing);
-	x->kid_start = calloc(n + 1, sizeof *x->kid_start);
-	x->heap = malloc((n ? n : 1) * sizeof *x->heap);
-	if (!x->missing || !x->kid_start || !x->heap)
-		return -1;
-	for (int i = 0; i < n; i++) {
-		const struct task *t = &tasks[j->first_task + i];
-		for (int d = 0; d < t->ntdeps; d++)
-			x->kid_start[td[t->tdep_first + d].task + 1]++;
-	}
-	for (int i = 0; i < n; i++)
-		x->kid_start[i + 1] += x->kid_start[i];
-	if (!(x->kids = malloc((x->kid_start[n] ? x->kid_start[n] : 1) * sizeof *x->kids)))
-		return -1;
-	int *fill = calloc(n ? n : 1, sizeof *fill);
-	if (!fill)
-		return -1;
 	for (int st = 0; st < j->nstages; st++) {
 		const struct stage *sg = &j->stages[st];
 		const struct stage_edge *o = o2o_parent(j, st);
-		for (int p = 0; p < sg->nparents; p++)
-			x->per_task[st] |= sg->parent[p].kind == EDGE_ONE_TO_ONE || sg->parent[p].kind == EDGE_TASKS;
 		if (o)
 			x->o2o_kids[o->stage]++;
 		x->dsum[st] = sg->ntasks ? ask_sum(s, stage_task(tasks, j, st, 0)) : 0;
+		/* The sizes are read here once; the score reads a stage's sum
+		 * only once the run lets it know them (remaining()). */
 		for (int i = 0; i < sg->ntasks; i++) {
-			struct task *t = stage_task(tasks, j, st, i);
-			int rel = t->id - j->first_task;
-			/* The sizes are read here once; the score reads a stage's
-			 * sum only once the run lets it know them (remaining()). */
+			const struct task *t = stage_task(tasks, j, st, i);
 			if (t->state != TASK_DONE)
 				x->rem[st] += t->work_s * x->dsum[st];
-			for (int d = 0; d < t->ntdeps; d++) {
-				int par = td[t->tdep_first + d].task;
-				x->kids[x->kid_start[par] + fill[par]++] = rel;
-				x->missing[rel] += tasks[j->first_task + par].state != TASK_DONE;
-			}
-			if (o)
-				x->missing[rel] += stage_task(tasks, j, o->stage, i)->state != TASK_DONE;
 		}
 	}
-	free(fill);
-	for (int st = 1; st < j->nstages; st++)
-		for (int i = 0; x->per_task[st] && i < j->stages[st].ntasks; i++) {
-			const struct task *t = stage_task(tasks, j, st, i);
-			if (t->state == TASK_PENDING && !x->missing[t->id - j->first_task])
-				heap_push(s, x, j, st, i);
-		}
-	x->built = true;
-	x->requeues = j->requeues;
-	return 0;
+	/* The heaps' order reads o2o_kids, counted above. */
+	return ready_build(&x->r, s->c->w, j,
+			   ((const struct tetris_opts *)s->opts)->dep == DEP_SIM ? by_dependents : NULL, s);
 }
 
 static struct tjob *tjob_of(struct sched *s, struct job *j)
 {
 	struct tjob *x = &((struct tetris *)s->priv)->jobs[j->id];
-	if ((!x->built || x->requeues != j->requeues) && tjob_build(s, j)) {
+	if (!ready_current(&x->r, j) && tjob_build(s, j)) {
 		tjob_free(x);
 		return NULL;
 	}
@@ -324,7 +252,7 @@ static int candidates(struct sched *s, struct job *j, int e, struct tjob *x, int
 		if (!first)
 			continue;
 		const struct stage_edge *oe = o2o_parent(j, st);
-		if (!x->per_task[st]) {
+		if (!x->r.per_task[st]) {
 			bool ok = cluster_task_runnable(s->c, first);
 			if (ok || o->dep == DEP_NONE)
 				n = add(T, from, n, first, e, false, !ok);
@@ -332,17 +260,18 @@ static int candidates(struct sched *s, struct job *j, int e, struct tjob *x, int
 		}
 		if (o->dep == DEP_NONE && !cluster_task_runnable(s->c, first))
 			n = add(T, from, n, first, e, oe && stage_task(tasks, j, oe->stage, first->sindex)->server != server, true);
-		while (x->hn[st] && taken(T, stage_task(tasks, j, st, x->heap[sg->first])))
-			heap_pop(s, x, j, st);   /* a grant dropped unstarted rebuilds the job */
-		if (!x->hn[st])
+		const int *heap = ready_heap(&x->r, j, st);
+		while (x->r.hn[st] && taken(T, stage_task(tasks, j, st, heap[0])))
+			ready_pop(&x->r, j, st);   /* a grant dropped unstarted rebuilds the job */
+		if (!x->r.hn[st])
 			continue;
-		struct task *top = stage_task(tasks, j, st, x->heap[sg->first]);
+		struct task *top = stage_task(tasks, j, st, heap[0]);
 		if (!cluster_task_runnable(s->c, top))
 			continue;   /* the stage's own barrier (a shuffle parent's slowstart) */
 		n = add(T, from, n, top, e, oe && stage_task(tasks, j, oe->stage, top->sindex)->server != server, false);
 		/* A ready task whose one-to-one parent wrote on this server. */
-		for (int i = 1; oe && i < x->hn[st] && i <= 8; i++) {
-			struct task *t = stage_task(tasks, j, st, x->heap[sg->first + i]);
+		for (int i = 1; oe && i < x->r.hn[st] && i <= 8; i++) {
+			struct task *t = stage_task(tasks, j, st, heap[i]);
 			if (!taken(T, t) && stage_task(tasks, j, oe->stage, t->sindex)->server == server) {
 				n = add(T, from, n, t, e, false, false);
 				break;
@@ -506,7 +435,7 @@ static void grant_end(struct sched *s, int server, int i, bool started)
 		T->held[server].v[k] -= ask.v[k];
 	T->granted[t->id] = 0;
 	if (!started)
-		T->jobs[t->job].built = false;
+		T->jobs[t->job].r.built = false;
 	T->g[server][i] = T->g[server][--T->ng[server]];
 }
 
@@ -580,24 +509,10 @@ static void tetris_task_finished(struct sched *s, struct task *t)
 		tjob_free(x);
 		return;
 	}
-	if (!x->built || x->requeues != j->requeues)
+	if (!ready_current(&x->r, j))
 		return;   /* built from the states when next offered */
 	x->rem[t->stage] -= t->work_s * x->dsum[t->stage];
-	struct task *tasks = s->c->w->tasks;
-	int rel = t->id - j->first_task;
-	for (int k = x->kid_start[rel]; k < x->kid_start[rel + 1]; k++) {
-		struct task *kid = &tasks[j->first_task + x->kids[k]];
-		if (!--x->missing[x->kids[k]] && kid->state == TASK_PENDING)
-			heap_push(s, x, j, kid->stage, kid->sindex);
-	}
-	for (int st = t->stage + 1; st < j->nstages; st++) {
-		const struct stage_edge *oe = o2o_parent(j, st);
-		if (!oe || oe->stage != t->stage)
-			continue;
-		struct task *kid = stage_task(tasks, j, st, t->sindex);
-		if (!--x->missing[kid->id - j->first_task] && kid->state == TASK_PENDING)
-			heap_push(s, x, j, st, t->sindex);
-	}
+	ready_task_done(&x->r, s->c->w, j, t);
 }
 
 static int tetris_init(struct sched *s)
