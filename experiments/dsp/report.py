@@ -189,6 +189,16 @@ def c_makespan_ties(n, j, s):
     return None if None in v else le(v[0], v[1]) and le(v[1], v[2]) and v[2] < v[3]
 
 
+def c_makespan_dep(n, j, s):
+    v = [val(n, j, s, sc, "makespan") for sc in ("dsp", "aalo", "tetris-simdep")]
+    return None if None in v else v[0] < v[1] < v[2]
+
+
+def c_makespan_baselines(n, j, s):
+    v = [val(n, j, s, sc, "makespan") for sc in ("aalo", "tetris-simdep")]
+    return None if None in v else v[0] < v[1]
+
+
 def c_tput_ties(n, j, s):
     d, p, a, nj, sr = (val(n, j, s, sc, "tput") for sc in ("dsp", "dsp-nopp", "amoeba", "natjam", "srpt"))
     if None in (d, p, a, nj, sr):
@@ -226,6 +236,8 @@ CLAIMS = [("Makespan: DSP < Aalo < TetrisW/SimDep < TetrisW/oDep (Fig. 5)", c_ma
           ("Preemptions: DSP < DSPW/oPP < Natjam < Amoeba < SRPT (Figs. 6d, 7d)", c_preempt),
           ("Waiting time: DSP < DSPW/oPP < Natjam ≈ SRPT < Amoeba (Figs. 6c, 7c)", c_wait),
           ("(ours, ties within 0.5% allowed) Makespan: DSP ≤ Aalo ≤ TetrisW/SimDep < TetrisW/oDep", c_makespan_ties),
+          ("(ours, without TetrisW/oDep) Makespan: DSP < Aalo < TetrisW/SimDep", c_makespan_dep),
+          ("(ours, Fig. 5's baselines alone) Makespan: Aalo < TetrisW/SimDep", c_makespan_baselines),
           ("(ours, ties within 0.5% allowed, no ≈) Throughput: DSP ≥ DSPW/oPP > Amoeba, Natjam > SRPT", c_tput_ties)]
 
 
