@@ -343,6 +343,17 @@ static void agent_lost(struct run *r, int server)
 	run_server_lost(r, server);
 }
 
+/* Lost agents are reaped as soon as they are gone, not at teardown: a killed
+ * agent left a zombie would still show in /proc, and `emu cleanup` waits for
+ * the processes it killed to leave it. */
+static void reap_lost(struct run *r)
+{
+	struct emu_be *e = E(r);
+	for (int i = 0; e->agents && i < r->c.nservers; i++)
+		if (e->agents[i].pid > 0 && !r->c.servers[i].alive && waitpid(e->agents[i].pid, NULL, WNOHANG) > 0)
+			e->agents[i].pid = -1;
+}
+
 /* A copy's bytes are on its destination's disk.  One that failed (its
  * source gone) is said and counted done: what it held is lost either way,
  * and the policy waits on it. */
@@ -500,6 +511,7 @@ static void emu_poll(struct run *r, double deadline)
 		}
 	}
 	expire_unauthed(e);
+	reap_lost(r);
 }
 
 /* ---- tasks -------------------------------------------------------------- */
@@ -754,6 +766,31 @@ static int open_tcp(struct run *r, char err[512])
 	return epoll_ctl(e->epfd, EPOLL_CTL_ADD, e->tcp_fd, &ev);
 }
 
+/* An agent that exited before its hello (killed by `emu cleanup`, or it
+ * could not start) ends the wait at once, reaped, rather than after
+ * HELLO_WAIT with a zombie that `emu cleanup` waits for. */
+static bool agent_died_unheard(struct run *r, char err[512])
+{
+	struct emu_be *e = E(r);
+	for (int i = 0; i < r->c.nservers; i++) {
+		int st;
+		if (e->agents[i].pid <= 0 || e->agents[i].up || waitpid(e->agents[i].pid, &st, WNOHANG) <= 0)
+			continue;
+		e->agents[i].pid = -1;
+		char server[32];
+		struct host_id h = {HOST_SERVER, cluster_rack_of(&r->c, i), r->c.servers[i].index};
+		plan_host_name(&h, server, sizeof server);
+		if (WIFSIGNALED(st))
+			snprintf(err, 512, "the agent of %s was killed (signal %d) before it said hello", server,
+				 WTERMSIG(st));
+		else
+			snprintf(err, 512, "the agent of %s exited with status %d before it said hello", server,
+				 WEXITSTATUS(st));
+		return true;
+	}
+	return false;
+}
+
 static int wait_for_agents(struct run *r, char err[512])
 {
 	struct emu_be *e = E(r);
@@ -767,6 +804,8 @@ static int wait_for_agents(struct run *r, char err[512])
 			else
 				read_conn(r, ev[i].data.fd);
 		expire_unauthed(e);
+		if (agent_died_unheard(r, err))
+			return -1;
 	}
 	if (e->agents_up < r->c.nservers) {
 		snprintf(err, 512, "only %d of %d agents started within %.0f s", e->agents_up, r->c.nservers, HELLO_WAIT);
