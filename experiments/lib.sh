@@ -9,6 +9,9 @@
 # study_check BACKEND [SIM]  emu|sim, the emu binary built, root for the emulator, and
 #                       --slurm with simulator runs only; SIM is the option that asks for
 #                       the simulator (default --backend sim), for the messages
+# study_args "$@"       the options most studies take and no more: --quick (QUICK=1),
+#                       --backend B, --seeds LIST (SEEDS, SEEDS_GIVEN=1), -j N (PAR),
+#                       --slurm[=ARGS], -h|--help
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 . "$ROOT/experiments/machine_limited.sh"
@@ -32,4 +35,24 @@ study_check() {
     slurm_sim_only "$1" "${2:---backend sim}"
     [ -x "$EMU" ] || die "$EMU missing: run make first"
     [ "$1" = sim ] || [ "$(id -u)" -eq 0 ] || die "the emu backend needs root (sudo), or use ${2:---backend sim}"
+}
+
+study_args() {
+    while [ $# -gt 0 ]; do
+        case "$1" in
+        --quick) QUICK=1 ;;
+        --backend|--seeds|-j)
+            [ $# -ge 2 ] || die "$1 needs a value (see --help)"
+            case "$1" in
+            --backend) BACKEND=$2 ;;
+            --seeds) SEEDS=$2; SEEDS_GIVEN=1 ;;
+            -j) PAR=$2 ;;
+            esac
+            shift ;;
+        --slurm|--slurm=*) slurm_opt "$1" ;;
+        -h|--help) study_help ;;
+        *) die "unknown option $1 (see --help)" ;;
+        esac
+        shift
+    done
 }

@@ -25,18 +25,7 @@
 set -eu
 . "$(dirname "$0")/../lib.sh"
 BACKEND=emu; QUICK=0; SEEDS="1 2 3 4 5 6 7 8 9 10"; REPS=3
-while [ $# -gt 0 ]; do
-    case "$1" in
-    --quick) QUICK=1 ;;
-    --backend) BACKEND=$2; shift ;;
-    --seeds) SEEDS=$2; shift ;;
-    -j) PAR=$2; shift ;;
-    --slurm|--slurm=*) slurm_opt "$1" ;;
-    -h|--help) study_help ;;
-    *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
-    esac
-    shift
-done
+study_args "$@"
 study_check "$BACKEND"
 
 # ---- parameters (docs/reproduction.md, "Dawn") --------------------------------
