@@ -16,6 +16,7 @@
  *   disk.c     the server's disk: read and write rates shared by local
  *              reads and writes and the transfers it serves (emu/disk.h)
  *   copy.c     copies: bytes fetched from another server onto this disk
+ *   spawn.c    --spawn: start a host's agents from a list, for the controller
  *
  * Single-threaded; every socket is non-blocking. */
 #ifndef AGENTS_AGENT_H
@@ -149,6 +150,10 @@ void disk_io_stop(struct disk_io *io);   /* keeps io->want: what it still wanted
 /* Fetch a copy's bytes (copy message) and write them to this disk; report
  * copy_done when all are written. */
 void copy_start(const struct msg *m);
+
+/* --- spawn.c -------------------------------------------------------------- */
+/* emu-agent --spawn ...: its exit status. */
+int spawn_main(int argc, char **argv);
 
 /* --- tasks.c -------------------------------------------------------------- */
 void tasks_map(const struct msg *m);

@@ -13,7 +13,11 @@
  * the server's namespace --netns (a socket keeps the namespace it was made
  * in, so the server's namespace needs no route to the controller).  It
  * dies with its parent (PR_SET_PDEATHSIG) and exits when the control
- * connection closes, so it never outlives the controller. */
+ * connection closes, so it never outlives the controller.
+ *
+ *   emu-agent --spawn --prefix P --host NAME
+ *
+ * starts a host's agents (spawn.c) from the list on standard input. */
 #include "agents/agent.h"
 #include "agents/stall.h"
 #include <arpa/inet.h>
@@ -114,6 +118,8 @@ int main(int argc, char **argv)
 		{"stall-retries", 1, 0, 'R'}, {"disk-read-mbps", 1, 0, 'D'}, {"disk-write-mbps", 1, 0, 'W'},
 		{"netns", 1, 0, 'N'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0},
 	};
+	if (argc > 1 && !strcmp(argv[1], "--spawn"))
+		return spawn_main(argc, argv);
 	bool have_addr = false;
 	agent.rack = -1;
 	for (int o; (o = getopt_long(argc, argv, "", opts, NULL)) != -1;) {

@@ -39,7 +39,7 @@ pid_t agent_spawn_stdin(const char *agent_path, int ns_fd, int stdin_fd, char *c
 	 * have threads) */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
 		_exit(127);   /* the parent is already gone */
-	if (setns(ns_fd, CLONE_NEWNET)) {
+	if (ns_fd >= 0 && setns(ns_fd, CLONE_NEWNET)) {
 		static const char msg[] = "agent_spawn: setns failed\n";
 		ssize_t w = write(2, msg, sizeof msg - 1);
 		(void)w;

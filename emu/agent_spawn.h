@@ -13,7 +13,8 @@
  * or -1 with errno if fork failed.  A child that cannot join the namespace
  * or exec exits with status 127 (after a line on stderr). */
 pid_t agent_spawn(const char *agent_path, int ns_fd, char *const argv[]);
-/* The same with stdin_fd as the agent's standard input (-1: inherited). */
+/* The same with stdin_fd as the agent's standard input (-1: inherited);
+ * ns_fd -1: the caller's namespace. */
 pid_t agent_spawn_stdin(const char *agent_path, int ns_fd, int stdin_fd, char *const argv[]);
 
 /* The agent binary beside the calling executable: dirname(/proc/self/exe)

@@ -3,7 +3,8 @@
  * thread on the agents' reported demand, wall clock.  The controller talks
  * to the agents over a Unix socket (emu/proto.h) from one epoll loop; on
  * hosts other than the first of --hosts, over TCP with the run's secret
- * (emu/ctl_auth.h). */
+ * (emu/ctl_auth.h), started there by one emu-agent --spawn per host. */
+#include "emu/agent_batch.h"
 #include "emu/agent_spawn.h"
 #include "emu/captures.h"
 #include "emu/ctl_auth.h"
@@ -41,7 +42,8 @@
 
 struct agent {
 	int fd;                  /* control connection, -1 until hello */
-	pid_t pid;
+	pid_t pid;               /* ours: on the first host; 0 on the others (their starter's) */
+	pid_t seen;              /* on this machine: /proc/PID/net/netstat is its server's; else 0 */
 	bool up;                 /* said hello and still connected */
 	uint64_t *pending;       /* circuit-eligible bytes to send, per destination rack */
 	uint64_t *queued;        /* circuit transfers its reduces hold back, per source rack */
@@ -85,6 +87,10 @@ struct emu_be {
 	char tcp_spec[40];       /* tcp:A.B.C.D:PORT */
 	char secret[CTL_SECRET_HEX + 1];
 	struct layout lay;       /* --hosts: which host carries each rack */
+	struct starter {         /* --hosts: each other host's emu-agent --spawn */
+		pid_t pid;
+		int in_fd;       /* its standard input: closed, it ends and its agents with it */
+	} starter[HOSTS_MAX];
 	struct agent *agents;    /* per server */
 	struct out_write *out;   /* per task, once a task starts */
 	int agents_up;
@@ -162,32 +168,55 @@ static struct sockaddr_in data_addr(const struct run *r, int server)
 	return a;
 }
 
-/* An agent inside host `host`'s namespace, the secret on its standard
- * input through a pipe (a line fits the pipe's buffer). */
-static pid_t spawn_remote(struct run *r, int host, const char *path, char *const argv[])
+/* Host `host`'s agents: one emu-agent --spawn started there by netctl's
+ * launcher (inside PREFIX-m-NAME, or over ssh), the run's secret and the
+ * agents' arguments on its standard input, which stays open for the run. */
+static int start_host_agents(struct run *r, int host, const char *path, struct agent_batch *b, char err[512])
 {
 	struct emu_be *e = E(r);
-	char ns[64], line[CTL_SECRET_HEX + 2];
-	lan_machine_ns(r->p.prefix, r->p.hosts->h[host].name, ns, sizeof ns);
-	int nsfd = ns_open(ns), p[2] = {-1, -1};
-	if (nsfd < 0 || pipe2(p, O_CLOEXEC)) {
-		int saved = errno;
-		if (nsfd >= 0)
-			close(nsfd);
-		errno = saved;
+	const struct fabric_host *h = &r->p.hosts->h[host];
+	const char *text = agent_batch_end(b);
+	const char *args[] = {"--spawn", "--prefix", r->p.prefix, "--host", h->name, NULL};
+	char lerr[LAUNCH_ERR_LEN];
+	if (!text) {
+		snprintf(err, 512, "host %s: cannot list its agents (an empty argument, or out of memory)", h->name);
 		return -1;
 	}
-	snprintf(line, sizeof line, "%s\n", e->secret);
-	pid_t pid = agent_spawn_stdin(path, nsfd, p[0], argv);
-	int saved = errno;
-	ssize_t w = pid > 0 ? write(p[1], line, strlen(line)) : 0;
-	(void)w;   /* short or failed: the agent says so and exits */
-	explicit_bzero(line, sizeof line);
-	close(p[0]);
-	close(p[1]);
-	close(nsfd);
-	errno = saved;
-	return pid;
+	e->starter[host].pid = launch_start(path, "emu-agent", r->p.prefix, h, args, text, &e->starter[host].in_fd, lerr);
+	if (e->starter[host].pid < 0) {
+		snprintf(err, 512, "%s", lerr);
+		return -1;
+	}
+	return 0;
+}
+
+/* Gently: they had the shutdown; give them a second to end, then end
+ * their input, then kill. */
+static void stop_starters(struct run *r, bool gently)
+{
+	struct emu_be *e = E(r);
+	for (int k = 1; r->p.hosts && k < r->p.hosts->n; k++) {
+		struct starter *s = &e->starter[k];
+		for (int i = 0; s->pid > 0 && i < (gently ? 200 : 100); i++) {
+			if (waitpid(s->pid, NULL, WNOHANG) != 0) {
+				s->pid = 0;
+				break;
+			}
+			if (s->in_fd >= 0 && (!gently || i == 100)) {
+				close(s->in_fd);
+				s->in_fd = -1;
+			}
+			nanosleep(&(struct timespec){0, 10 * 1000000L}, NULL);
+		}
+		if (s->pid > 0) {
+			kill(s->pid, SIGKILL);
+			waitpid(s->pid, NULL, 0);
+			s->pid = 0;
+		}
+		if (s->in_fd >= 0)
+			close(s->in_fd);
+		s->in_fd = -1;
+	}
 }
 
 static int spawn_agents(struct run *r, char err[512])
@@ -209,7 +238,11 @@ static int spawn_agents(struct run *r, char err[512])
 	snprintf(copiers, sizeof copiers, "%d", r->p.copiers);
 	snprintf(stall_t, sizeof stall_t, "%g", wall_of(r, r->p.stall_timeout_s));
 	snprintf(stall_r, sizeof stall_r, "%d", r->p.stall_retries);
-	for (int i = 0; i < r->c.nservers; i++) {
+	struct agent_batch batch[HOSTS_MAX];
+	int hosts = r->p.hosts ? r->p.hosts->n : 0, rc = 0;
+	for (int k = 1; k < hosts; k++)
+		agent_batch_begin(&batch[k], e->secret);
+	for (int i = 0; i < r->c.nservers && !rc; i++) {
 		struct host_id h = {HOST_SERVER, cluster_rack_of(&r->c, i), r->c.servers[i].index};
 		struct sockaddr_in ip = data_addr(r, i);
 		plan_host_name(&h, server, sizeof server);
@@ -229,14 +262,22 @@ static int spawn_agents(struct run *r, char err[512])
 				"--cc", (char *)r->t->tcp_cc, "--copiers", copiers, "--stall-timeout", stall_t,
 				"--stall-retries", stall_r, "--disk-read-mbps", disk_r, "--disk-write-mbps", disk_w,
 				remote ? "--netns" : NULL, nsname, NULL};
-		e->agents[i].pid = remote ? spawn_remote(r, e->lay.host_of[h.rack], path, argv)
-					  : agent_spawn(path, fabric_ns_fd(e->fab, &h), argv);
+		if (remote) {
+			agent_batch_add(&batch[e->lay.host_of[h.rack]], argv + 1);   /* a failure shows at the end */
+			continue;
+		}
+		e->agents[i].pid = e->agents[i].seen = agent_spawn(path, fabric_ns_fd(e->fab, &h), argv);
 		if (e->agents[i].pid < 0) {
 			snprintf(err, 512, "cannot start the agent of %s: %s", server, strerror(errno));
-			return -1;
+			rc = -1;
 		}
 	}
-	return 0;
+	for (int k = 1; k < hosts; k++) {
+		if (!rc && batch[k].agents)
+			rc = start_host_agents(r, k, path, &batch[k], err);
+		agent_batch_free(&batch[k]);
+	}
+	return rc;
 }
 
 static struct conn *conn_of(struct emu_be *e, int fd)
@@ -352,6 +393,10 @@ static void reap_lost(struct run *r)
 	for (int i = 0; e->agents && i < r->c.nservers; i++)
 		if (e->agents[i].pid > 0 && !r->c.servers[i].alive && waitpid(e->agents[i].pid, NULL, WNOHANG) > 0)
 			e->agents[i].pid = -1;
+	/* A host's starter ends once its agents all have (it said why). */
+	for (int k = 1; r->p.hosts && k < r->p.hosts->n; k++)
+		if (e->starter[k].pid > 0 && waitpid(e->starter[k].pid, NULL, WNOHANG) > 0)
+			e->starter[k].pid = 0;
 }
 
 /* A copy's bytes are on its destination's disk.  One that failed (its
@@ -414,6 +459,9 @@ static void handle_line(struct run *r, struct conn *c, char *line, size_t len)
 		} else {
 			int s = r->c.rack_first[h.rack] + h.server;
 			if (!e->agents[s].up) {
+				int host = r->p.hosts ? e->lay.host_of[h.rack] : 0;
+				if (host && r->p.hosts->h[host].emulated)
+					e->agents[s].seen = m.pid;   /* another host, but this machine */
 				c->server = s;
 				pthread_mutex_lock(&e->send_mu);
 				e->agents[s].fd = c->fd;
@@ -711,19 +759,11 @@ static int open_control(struct run *r, char err[512])
 	return epoll_ctl(e->epfd, EPOLL_CTL_ADD, e->listen_fd, &ev);
 }
 
-/* Agents on the other hosts connect to the first host's LAN address: the
- * socket is made inside that host's namespace (a socket keeps the namespace
- * it was made in), so every TCP byte stays between project namespaces. */
-static int open_tcp(struct run *r, char err[512])
+/* The socket, made inside the first emulated host's namespace (ns: its name). */
+static int tcp_socket_in(struct run *r, char *ns, size_t len, char err[512])
 {
 	struct emu_be *e = E(r);
-	const struct fabric_host *h = &r->p.hosts->h[0];
-	char ns[64], ip[INET_ADDRSTRLEN];
-	lan_machine_ns(r->p.prefix, h->name, ns, sizeof ns);
-	if (ctl_secret_new(e->secret)) {
-		snprintf(err, 512, "cannot make the run's secret: %s", strerror(errno));
-		return -1;
-	}
+	lan_machine_ns(r->p.prefix, r->p.hosts->h[0].name, ns, len);
 	int self = ns_self(), there = ns_open(ns);
 	if (self < 0 || there < 0 || ns_enter(there)) {
 		snprintf(err, 512, "cannot enter %s: %s", ns, strerror(errno));
@@ -742,11 +782,33 @@ static int open_tcp(struct run *r, char err[512])
 		return -1;
 	}
 	errno = saved;
+	return 0;
+}
+
+/* Agents on the other hosts connect to the first host's underlay address.
+ * Emulated, the socket is made inside that host's namespace (a socket keeps
+ * the namespace it was made in), so every TCP byte stays between project
+ * namespaces; real, the controller runs on the first host and the address
+ * is its own. */
+static int open_tcp(struct run *r, char err[512])
+{
+	struct emu_be *e = E(r);
+	const struct fabric_host *h = &r->p.hosts->h[0];
+	char ns[64] = "-", ip[INET_ADDRSTRLEN];
+	if (ctl_secret_new(e->secret)) {
+		snprintf(err, 512, "cannot make the run's secret: %s", strerror(errno));
+		return -1;
+	}
+	if (!h->emulated)
+		e->tcp_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	else if (tcp_socket_in(r, ns, sizeof ns, err))
+		return -1;
 	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr = h->addr};
 	socklen_t al = sizeof a;
 	if (e->tcp_fd < 0 || bind(e->tcp_fd, (struct sockaddr *)&a, sizeof a) || listen(e->tcp_fd, 1024) ||
 	    getsockname(e->tcp_fd, (struct sockaddr *)&a, &al)) {
-		snprintf(err, 512, "control TCP socket in %s: %s", ns, strerror(errno));
+		snprintf(err, 512, "control TCP socket in %s: %s", h->emulated ? ns : "this machine's namespace",
+			 strerror(errno));
 		return -1;
 	}
 	inet_ntop(AF_INET, &a.sin_addr, ip, sizeof ip);
@@ -761,7 +823,8 @@ static int open_tcp(struct run *r, char err[512])
 		fprintf(f, "%s %s\n", ns, e->tcp_spec + 4);
 		fclose(f);
 	}
-	run_say(r, "agents on the other hosts connect to %s in %s", e->tcp_spec + 4, ns);
+	run_say(r, "agents on the other hosts connect to %s in %s", e->tcp_spec + 4,
+		h->emulated ? ns : "this machine's namespace");
 	struct epoll_event ev = {.events = EPOLLIN, .data.fd = e->tcp_fd};
 	return epoll_ctl(e->epfd, EPOLL_CTL_ADD, e->tcp_fd, &ev);
 }
@@ -786,6 +849,17 @@ static bool agent_died_unheard(struct run *r, char err[512])
 		else
 			snprintf(err, 512, "the agent of %s exited with status %d before it said hello", server,
 				 WEXITSTATUS(st));
+		return true;
+	}
+	for (int k = 1; r->p.hosts && k < r->p.hosts->n; k++) {
+		int st;
+		if (e->starter[k].pid <= 0 || waitpid(e->starter[k].pid, &st, WNOHANG) <= 0)
+			continue;
+		e->starter[k].pid = 0;
+		snprintf(err, 512, "host %s: its agents' starter (emu-agent --spawn) %s %d before its agents all said hello "
+			 "(its messages are above)", r->p.hosts->h[k].name,
+			 WIFSIGNALED(st) ? "was killed by signal" : "exited with status",
+			 WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
 		return true;
 	}
 	return false;
@@ -839,9 +913,9 @@ static void controller_ahead_of_agents(struct emu_be *e)
 static int server_tcpstat(const struct agent *a, struct tcpstat *st)
 {
 	char path[64];
-	snprintf(path, sizeof path, "/proc/%d/net/netstat", (int)a->pid);
+	snprintf(path, sizeof path, "/proc/%d/net/netstat", (int)a->seen);
 	*st = (struct tcpstat){0};
-	return a->pid > 0 && a->up ? tcpstat_add(path, st) : -1;
+	return a->seen > 0 && a->up ? tcpstat_add(path, st) : -1;
 }
 
 /* The servers' TCP timer events since their agents said hello, summed over
@@ -866,6 +940,26 @@ static json_t *emu_summary(struct run *r)
 	return o;
 }
 
+/* The controller reads every rack's counters and drives every slice of the
+ * crossbar through their namespaces, from its own machine: on real hosts,
+ * the racks of the others are out of its reach.  That channel (counters and
+ * slice operations over the launcher) is not built: said, not half done. */
+static int racks_out_of_reach(struct run *r, char err[512])
+{
+	struct emu_be *e = E(r);
+	for (int rack = 0; rack < r->t->racks; rack++) {
+		const struct fabric_host *h = &r->p.hosts->h[e->lay.host_of[rack]];
+		struct host_id tor = {HOST_TOR, rack, 0};
+		if (h->emulated || fabric_ns_fd(e->fab, &tor) >= 0)
+			continue;
+		snprintf(err, 512, "%s:%d: host '%s' is real and its racks are not on this machine: emu run reads every "
+			 "rack's counters and drives every crossbar slice from here (over SSH, only the fabric and the agents "
+			 "are built); netctl up --hosts builds a fabric over real hosts", r->p.hosts->source, h->line, h->name);
+		return -1;
+	}
+	return 0;
+}
+
 static int emu_setup(struct run *r, char err[512])
 {
 	char ferr[FABRIC_ERR_LEN];
@@ -876,6 +970,8 @@ static int emu_setup(struct run *r, char err[512])
 	}
 	r->be_priv = e;
 	e->epfd = e->listen_fd = e->timer_fd = e->tcp_fd = -1;
+	for (int k = 0; k < HOSTS_MAX; k++)
+		e->starter[k].in_fd = -1;
 	pthread_mutex_init(&e->send_mu, NULL);
 	pthread_mutex_init(&e->demand_mu, NULL);
 	if (!(e->agents = calloc(r->c.nservers, sizeof *e->agents)))
@@ -918,6 +1014,8 @@ static int emu_setup(struct run *r, char err[512])
 		snprintf(err, 512, "%s", ferr);
 		return -1;
 	}
+	if (r->p.hosts && racks_out_of_reach(r, err))
+		return -1;
 	/* Before the agents: the capture thread keeps the default nice value
 	 * (controller_ahead_of_agents raises the main thread's only). */
 	if (r->p.ncaptures) {
@@ -997,6 +1095,7 @@ static void emu_stop(struct run *r)
 		}
 		e->agents[i].pid = 0;
 	}
+	stop_starters(r, true);
 	captures_stop(e->caps, true);   /* after the agents: their last packets are in */
 }
 
@@ -1020,6 +1119,7 @@ static void emu_teardown(struct run *r)
 			kill(e->agents[i].pid, SIGKILL);
 			waitpid(e->agents[i].pid, NULL, 0);
 		}
+	stop_starters(r, false);
 	while (e->nconns)
 		conn_drop(e, &e->conns[0]);
 	free(e->conns);

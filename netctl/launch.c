@@ -28,10 +28,10 @@ int launch_netctl_path(char *buf, size_t len)
 	return access(buf, X_OK);
 }
 
-pid_t launch_part(const char *netctl, const char *prefix, const struct fabric_host *h, const char *const args[],
-		  const char *input, char err[LAUNCH_ERR_LEN])
+pid_t launch_start(const char *local, const char *remote, const char *prefix, const struct fabric_host *h,
+		   const char *const args[], const char *input, int *keep, char err[LAUNCH_ERR_LEN])
 {
-	const char *argv[32];
+	const char *argv[40];
 	int n = 0, pipefd[2], nsfd = -1;
 	if (h->emulated) {
 		char name[NS_NAME_MAX];
@@ -40,7 +40,7 @@ pid_t launch_part(const char *netctl, const char *prefix, const struct fabric_ho
 			snprintf(err, LAUNCH_ERR_LEN, "host %s: namespace %s: %s", h->name, name, strerror(errno));
 			return -1;
 		}
-		argv[n++] = netctl;
+		argv[n++] = local;
 	} else {
 		/* Every word is ours and checked (prefix, host name, subcommand):
 		 * nothing the remote shell could take apart. */
@@ -50,11 +50,9 @@ pid_t launch_part(const char *netctl, const char *prefix, const struct fabric_ho
 		argv[n++] = "-T";
 		argv[n++] = "--";
 		argv[n++] = h->mgmt;
-		argv[n++] = "netctl";
+		argv[n++] = remote;
 	}
-	argv[n++] = "--prefix";
-	argv[n++] = prefix;
-	for (int i = 0; args[i] && n < 31; i++)
+	for (int i = 0; args[i] && n < 39; i++)
 		argv[n++] = args[i];
 	argv[n] = NULL;
 	if (pipe2(pipefd, O_CLOEXEC)) {
@@ -67,14 +65,14 @@ pid_t launch_part(const char *netctl, const char *prefix, const struct fabric_ho
 	if (pid == 0) {
 		dup2(pipefd[0], 0);
 		if (nsfd >= 0 && ns_enter(nsfd)) {
-			fprintf(stderr, "netctl: host %s: setns: %s\n", h->name, strerror(errno));
+			fprintf(stderr, "%s: host %s: setns: %s\n", remote, h->name, strerror(errno));
 			_exit(1);
 		}
 		if (h->emulated)
-			execv(netctl, (char *const *)argv);
+			execv(local, (char *const *)argv);
 		else
 			execvp("ssh", (char *const *)argv);
-		fprintf(stderr, "netctl: host %s: %s: %s\n", h->name, argv[0], strerror(errno));
+		fprintf(stderr, "%s: host %s: %s: %s\n", remote, h->name, argv[0], strerror(errno));
 		_exit(127);
 	}
 	int saved = errno;
@@ -98,8 +96,22 @@ pid_t launch_part(const char *netctl, const char *prefix, const struct fabric_ho
 		off += (size_t)w;
 	}
 	sigaction(SIGPIPE, &old, NULL);
-	close(pipefd[1]);
+	if (keep)
+		*keep = pipefd[1];
+	else
+		close(pipefd[1]);
 	return pid;
+}
+
+pid_t launch_part(const char *netctl, const char *prefix, const struct fabric_host *h, const char *const args[],
+		  const char *input, char err[LAUNCH_ERR_LEN])
+{
+	const char *argv[32] = {"--prefix", prefix};
+	int n = 2;
+	for (int i = 0; args[i] && n < 31; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	return launch_start(netctl, "netctl", prefix, h, argv, input, NULL, err);
 }
 
 int launch_wait(pid_t pid)

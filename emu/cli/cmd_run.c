@@ -118,7 +118,8 @@ static void usage(FILE *f)
 		"  --web [ADDR:]PORT     serve a live, read-only page of the run (circuits, demand, links,\n"
 		"                        jobs) on 127.0.0.1:PORT, or ADDR:PORT when given; it stays up\n"
 		"                        for 3 s after the run (emu view shows the results later)\n"
-		"  --hosts FILE          spread the fabric over the emulated hosts FILE lists (netctl(8))\n"
+		"  --hosts FILE          spread the fabric over the hosts FILE lists (netctl(8)); real\n"
+		"                        ones over ssh, the controller on the first\n"
 		"  --keep                leave the fabric up afterwards\n"
 		"  --quiet               no progress and no summary on the terminal (errors only)\n"
 		"  --dry-run             print the workload's jobs (after scaling) and exit\n"
@@ -466,12 +467,6 @@ int cmd_run(int argc, char **argv)
 		}
 		if (sim) {
 			fprintf(stderr, "emu run: --hosts is for the emulator (--backend emu): the simulator has no fabric\n");
-			return 2;
-		}
-		if (!hs.h[0].emulated) {
-			fprintf(stderr, "emu run: %s:%d: host '%s' is real: emu run spreads a fabric over emulated hosts "
-					"only (starting agents over SSH is not built); netctl up --hosts builds "
-					"one over real hosts\n", hosts_file, hs.h[0].line, hs.h[0].name);
 			return 2;
 		}
 		rp.hosts = &hs;

@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #define P "itct"
 #define RESULTS "/tmp/emu-itct-results"
@@ -19,11 +20,11 @@ static const char *topo_text =
 	"server = { rate = \"100Mbit\"; containers = 2; };\n"
 	"eps = { uplink_rate = \"50Mbit\"; };\n";
 
-/* Long enough (a few seconds) to probe the listener while it runs. */
+/* Long enough (8 s) to probe the listener while it runs, 5 s of silence included. */
 static const char *workload_text =
 	"{\"scaled\": true, \"jobs\": [\n"
 	" {\"name\": \"long\", \"submit\": 0, \"input\": 12000000, \"shuffle\": 12000000, \"output\": 1000,"
-	"  \"maps\": 12, \"reduces\": 6, \"map_duration\": 2.5, \"reduce_duration\": 0.5}]}\n";
+	"  \"maps\": 12, \"reduces\": 6, \"map_duration\": 7, \"reduce_duration\": 0.5}]}\n";
 
 /* Racks 0 and 2 on a (the controller's side), rack 1 on b. */
 static const char *two = "a emulated lan0 10.81.0.1 auto mtu=1550\nb emulated lan0 10.81.0.2 auto mtu=1550\n";
@@ -133,9 +134,10 @@ static int procs_with_secret_form(void)
 }
 
 /* From host b's namespace, as a stranger on the LAN would: connect to the
- * controller, send `line`, and report whether the controller closed the
- * connection within 1 s (0), kept it (1), or could not be reached (2). */
-static int probe(const char *addr, int port, const char *line)
+ * controller, send `line` (if any), and exit 0 if the controller closed the
+ * connection between min_ms and max_ms later, 1 if it kept it, 3 if it
+ * closed it sooner, 2 if it could not be reached. */
+static pid_t probe_start(const char *addr, int port, const char *line, int min_ms, int max_ms)
 {
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -147,13 +149,23 @@ static int probe(const char *addr, int port, const char *line)
 		int fd = socket(AF_INET, SOCK_STREAM, 0);
 		if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa))
 			_exit(2);
-		if (send(fd, line, strlen(line), MSG_NOSIGNAL) != (ssize_t)strlen(line))
+		if (*line && send(fd, line, strlen(line), MSG_NOSIGNAL) != (ssize_t)strlen(line))
 			_exit(2);
 		struct pollfd pf = {fd, POLLIN, 0};
 		char c;
-		_exit(poll(&pf, 1, 1000) == 1 && recv(fd, &c, 1, 0) <= 0 ? 0 : 1);
+		struct timespec t0, t1;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		if (poll(&pf, 1, max_ms) != 1 || recv(fd, &c, 1, 0) > 0)
+			_exit(1);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		_exit((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000 >= min_ms ? 0 : 3);
 	}
-	return rx_wait_exit(pid);
+	return pid;
+}
+
+static int probe(const char *addr, int port, const char *line)
+{
+	return rx_wait_exit(probe_start(addr, port, line, 0, 1000));
 }
 
 static int lines_of(const char *path)
@@ -177,6 +189,20 @@ static bool log_has(const char *log, const char *needle)
 	return yes;
 }
 
+static pid_t parent_of(pid_t pid)
+{
+	char path[64], line[256];
+	pid_t ppid = -1;
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "r");
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "PPid: %d", &ppid) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return ppid;
+}
+
 Test(ctltcp, remote_agents_over_tcp_refusals_logged_and_the_secret_hidden)
 {
 	/* The same workload over the Unix socket on one host first. */
@@ -192,6 +218,12 @@ Test(ctltcp, remote_agents_over_tcp_refusals_logged_and_the_secret_hidden)
 	 * their server's namespace; host a's keep the Unix socket. */
 	cr_assert_gt(rx_find_process(P, "--control tcp:10.81.0.1:", "--netns " P "-r1h0 "), 0);
 	cr_assert_gt(rx_find_process(P, "--server r0h0 ", "--control /run/emu/" P "/ctl.sock"), 0);
+	/* ... started by host b's one starter, from the launcher (not the controller). */
+	pid_t starter = rx_find_process(P, "emu-agent --spawn ", "--host b ");
+	cr_assert_gt(starter, 0, "no emu-agent --spawn of host b");
+	cr_assert_eq(parent_of(agent), starter, "r1h0's agent is not the starter's child");
+	cr_assert_eq(parent_of(starter), run, "the starter is not the controller's child");
+	cr_assert_eq(rx_find_process(P, "emu-agent --spawn ", "--host a "), -1, "host a's agents need no starter");
 
 	char ns[64], addr[32];
 	int port = 0;
@@ -204,10 +236,13 @@ Test(ctltcp, remote_agents_over_tcp_refusals_logged_and_the_secret_hidden)
 	cr_assert_str_eq(ns, P "-m-a");
 	cr_assert_str_eq(addr, "10.81.0.1");
 
+	/* Silent: closed after the controller's 5 s wait for a secret, not sooner. */
+	pid_t silent = probe_start(addr, port, "", 4500, 7000);
 	/* No secret (an agent's hello straight away), then a wrong one: both closed. */
 	cr_assert_eq(probe(addr, port, "{\"op\":\"hello\",\"server\":\"r0h0\",\"pid\":1,\"data_port\":7000}\n"), 0);
 	cr_assert_eq(probe(addr, port, "emu-auth 0000000000000000000000000000000000000000000000000000000000000000\n"),
 		     0);
+	cr_assert_eq(rx_wait_exit(silent), 0, "a silent connection was not closed 4.5-7 s after it was made");
 	/* Closed by the refusal, not by the run's end. */
 	cr_assert_eq(waitpid(run, NULL, WNOHANG), 0, "the run ended before the probes did");
 	cr_assert_eq(procs_with_secret_form(), 0, "the secret on a command line or in an environment");
@@ -219,6 +254,7 @@ Test(ctltcp, remote_agents_over_tcp_refusals_logged_and_the_secret_hidden)
 	cr_assert(log_has(log2, "refused a control connection from 10.81.0.2:"), "no refusal logged");
 	cr_assert(log_has(log2, ": no secret\n"));
 	cr_assert(log_has(log2, ": a wrong secret\n"));
+	cr_assert(log_has(log2, ": no secret within the wait\n"));
 	cr_assert(!log_has(log1, "refused a control connection"));
 
 	/* The same jobs, tasks and bytes as over the Unix socket. */
