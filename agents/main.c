@@ -70,7 +70,8 @@ static _Noreturn void usage(const char *why)
 		"                 [--netns NAME] (tcp: the run's secret on standard input)\n"
 		"                 [--id N] [--hold | --fallback] [--cc ALGO] [--copiers N] [--send sendfile|send]\n"
 		"                 [--stall-timeout S (%g; 0 = never)] [--stall-retries N (%d)]\n"
-		"                 [--disk-read-mbps X] [--disk-write-mbps X] (0 = not limited)\n",
+		"                 [--disk-read-mbps X] [--disk-write-mbps X] (0 = not limited)\n"
+		"       emu-agent --spawn --prefix PREFIX --host NAME (a host's agents: the list on standard input)\n",
 		help ? "" : "emu-agent: ", help ? "" : why, help ? "" : "\n", STALL_TIMEOUT_DEFAULT,
 		STALL_RETRIES_DEFAULT);
 	if (help)
