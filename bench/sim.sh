@@ -13,7 +13,7 @@
 #            ten-times-paper point 6000 x 10000 (minutes each)
 #   paper    topologies/paper-20x30.conf, 1000 jobs, --data-scale 1
 #            --time-scale 1, online (uniform:5400) and batch, for Fair, Delay,
-#            NAS, JobPacker and Corral
+#            NAS, JobPacker and Corral; and Fair online with --no-flows
 #
 # BUILD (default build) picks the binary; BASE=/tmp/old/build measures another
 # checkout's too, each point there first and here next (a row "base" above each),
@@ -61,9 +61,9 @@ try:
 except OSError:
     print("%-22s %-15s failed (no summary.json)" % (sys.argv[3], sys.argv[4])); sys.exit()
 sim, w = s["sim"], float(wall)
-print("%-22s %-15s %8.1f %8.1f %8.0f %10d %9d %10d %9.0f %9.0f%s%s" % (
+print("%-22s %-15s %8.1f %8.1f %8.0f %10d %9d %10d %9.0f %9.1f %8.2f%s%s" % (
     sys.argv[3], sys.argv[4], w, float(user) + float(system), int(kb) / 1024, sim["events"], sim["allocations"], sim["flows"],
-    sim["events"] / w, s["makespan_s"], "  PARTIAL" if s["partial"] else "",
+    sim["events"] / w, s["makespan_s"], s["jct_mean_s"], "  PARTIAL" if s["partial"] else "",
     "  " + sys.argv[5] if sys.argv[5] else ""))
 PY
 	rm -rf "$TMP/r"   # flows.csv is gigabytes at paper scale
@@ -71,8 +71,8 @@ PY
 
 header() {
 	echo "$1"
-	printf '%-22s %-15s %8s %8s %8s %10s %9s %10s %9s %9s\n' point scheduler "wall s" "CPU s" "RSS MiB" events \
-		reallocs flows "events/s" "makespan"
+	printf '%-22s %-15s %8s %8s %8s %10s %9s %10s %9s %9s %8s\n' point scheduler "wall s" "CPU s" "RSS MiB" events \
+		reallocs flows "events/s" "makespan" "mean JCT"
 }
 
 topo() {  # servers -> a paper-like topology file (10 Gb/s servers, 10:1 uplinks, 100 Gb/s OCS)
@@ -106,4 +106,6 @@ if part paper; then
 		run paper-online topologies/paper-20x30.conf 1000 "$sched" uniform:5400
 		run paper-batch topologies/paper-20x30.conf 1000 "$sched" batch
 	done
+	# What flows.csv costs: Fair online again without it (this build only).
+	(BASE=; run1 "$EMU" "" paper-online-noflows topologies/paper-20x30.conf 1000 fair uniform:5400 --no-flows)
 fi

@@ -30,18 +30,21 @@ static int mkdirs(const char *path)
 
 static FILE *open_tmp(struct run *r, const char *name);
 
-/* flows.csv and preemptions.csv are written as things happen. */
+/* flows.csv (unless --no-flows) and preemptions.csv are written as things happen. */
 static int open_flows(struct run *r, char err[512])
 {
-	r->flows_csv = open_tmp(r, "flows.csv");
 	r->preemptions_csv = open_tmp(r, "preemptions.csv");
-	if (!r->flows_csv || !r->preemptions_csv) {
-		snprintf(err, 512, "%s/%s.tmp: %s", r->dir, r->flows_csv ? "preemptions.csv" : "flows.csv", strerror(errno));
+	if (r->preemptions_csv && !r->p.no_flows)
+		r->flows_csv = open_tmp(r, "flows.csv");
+	if (!r->preemptions_csv || (!r->p.no_flows && !r->flows_csv)) {
+		snprintf(err, 512, "%s/%s.tmp: %s", r->dir, r->preemptions_csv ? "flows.csv" : "preemptions.csv", strerror(errno));
 		return -1;
 	}
-	setvbuf(r->flows_csv, NULL, _IOFBF, 1 << 20);   /* a line per transfer, gigabytes at paper scale: few large writes */
-	fprintf(r->flows_csv, "flow,kind,job,task,src,dst,src_rack,dst_rack,bytes,start_s,moved_s,end_s,circuit_eligible,done\n");
 	fprintf(r->preemptions_csv, "t_s,task,job,stage,index,server,op\n");
+	if (r->flows_csv) {
+		setvbuf(r->flows_csv, NULL, _IOFBF, 1 << 20);   /* a line per transfer, gigabytes at paper scale: few large writes */
+		fprintf(r->flows_csv, "flow,kind,job,task,src,dst,src_rack,dst_rack,bytes,start_s,moved_s,end_s,circuit_eligible,done\n");
+	}
 	return 0;
 }
 
@@ -203,6 +206,7 @@ static json_t *params_json(const struct run *r)
 	json_object_set_new(o, "visibility", json_string(r->p.semi_clairvoyant ? "semi-clairvoyant" : "clairvoyant"));
 	json_object_set_new(o, "output_replicas", json_integer(r->p.output_replicas));
 	json_object_set_new(o, "recovery_s", json_real(r->p.recovery_s));
+	json_object_set_new(o, "flows_csv", json_boolean(!r->p.no_flows));
 	if (!r->be->wallclock)
 		json_object_set_new(o, "sim_quantum_s", json_real(r->p.sim_quantum_s));
 	else {
@@ -381,7 +385,7 @@ int results_write(struct run *r)
 	json_object_set_new(sum_j, "disorders",
 			    json_pack("{s:I,s:i,s:I}", "starts", (json_int_t)r->disorders, "tasks", disordered,
 				      "deadlock_breaks", (json_int_t)r->deadlock_breaks));
-	int rc = write_jobs(r) | write_tasks(r) | commit(r, "flows.csv", r->flows_csv) |
+	int rc = write_jobs(r) | write_tasks(r) | (r->flows_csv && commit(r, "flows.csv", r->flows_csv)) |
 		 commit(r, "preemptions.csv", r->preemptions_csv);
 	r->flows_csv = r->preemptions_csv = NULL;
 	/* summary.json says the run's results are there: not when one is missing

@@ -39,6 +39,7 @@ struct run_params {
 	struct ocs_params ocs;
 	double heartbeat_s;          /* offers of idle containers and scheduler ticks (default 0.2) */
 	double monitor_s;            /* network monitor sample period: links.csv, rack utilisation (default 1) */
+	bool no_flows;               /* flows.csv not written (its totals in summary.json stay) */
 	double sim_quantum_s;        /* sim: least time between bandwidth reallocations (default 0.01; 0 = every change) */
 	double node_wait_s, rack_wait_s;   /* delay scheduling */
 	int copiers;                 /* parallel fetches per reduce (default 5) */

@@ -106,6 +106,8 @@ static void usage(FILE *f)
 		"                        new one (default 120; 0 = never)\n"
 		"  --stall-retries N     agents: resumptions before the fetch fails and its task re-runs (default 3)\n"
 		"  --monitor S           network monitor period: links.csv, rack utilisation (default 1)\n"
+		"  --no-flows            do not write flows.csv, a line per transfer (gigabytes at the\n"
+		"                        paper's scale; summary.json keeps its totals)\n"
 		"  --capture HOST[:IFACE]   emu: write what a fabric interface sees, from the fabric's start\n"
 		"                        to the run's end, to capture-HOST-IFACE.pcap in the results\n"
 		"                        directory (tcpdump -r, Wireshark); repeatable.  HOST: rXhY, torX,\n"
@@ -182,7 +184,8 @@ static int num(const char *opt, const char *v, double lo, double hi, double *out
 
 /* Options without a short form. */
 enum { OPT_CAPTURE = 0x100, OPT_CAPTURE_FILTER, OPT_CAPTURE_SNAPLEN, OPT_SCHED_OPT, OPT_OUTPUT_REPLICAS,
-       OPT_VISIBILITY, OPT_GENERATOR, OPT_SAVE_WORKLOAD, OPT_RECOVERY, OPT_WEB, OPT_HOSTS };
+       OPT_VISIBILITY, OPT_GENERATOR, OPT_SAVE_WORKLOAD, OPT_RECOVERY, OPT_WEB, OPT_HOSTS,
+       OPT_NO_FLOWS };
 /* After the run, the page stays this long: a browser watching sees the end. */
 #define WEB_LINGER_S 3
 #define CAPTURES_MAX 64
@@ -212,7 +215,7 @@ int cmd_run(int argc, char **argv)
 		{"capture-snaplen", required_argument, 0, OPT_CAPTURE_SNAPLEN},
 		{"copiers", required_argument, 0, 'C'}, {"slowdown", required_argument, 0, 'W'},
 		{"compare", required_argument, 0, 'Y'}, {"sched-opt", required_argument, 0, OPT_SCHED_OPT},
-		{"output-replicas", required_argument, 0, OPT_OUTPUT_REPLICAS},
+		{"output-replicas", required_argument, 0, OPT_OUTPUT_REPLICAS}, {"no-flows", no_argument, 0, OPT_NO_FLOWS},
 		{"generator", required_argument, 0, OPT_GENERATOR},
 		{"save-workload", required_argument, 0, OPT_SAVE_WORKLOAD},
 		{"visibility", required_argument, 0, OPT_VISIBILITY},
@@ -374,6 +377,7 @@ int cmd_run(int argc, char **argv)
 			}
 			rp.semi_clairvoyant = !strcmp(optarg, "semi-clairvoyant");
 			break;
+		case OPT_NO_FLOWS: rp.no_flows = true; break;
 		case OPT_OUTPUT_REPLICAS:
 			if (strcmp(optarg, "1") && strcmp(optarg, "3")) {
 				fprintf(stderr, "emu run: --output-replicas must be 1 or 3, not '%s'\n", optarg);

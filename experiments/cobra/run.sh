@@ -19,7 +19,7 @@
 # EMU (the emu binary), PAR.
 #
 # Runs: RES/<exp>/<scheduler>/<backend>-s<seed>/ (jobs.csv, tasks.csv,
-# summary.json; flows.csv and links.csv are deleted) with the workload it ran
+# summary.json; flows.csv is not written, links.csv is deleted) with the workload it ran
 # beside it (<backend>-s<seed>-workload.json, for the asks); exp cobra-sim
 # (100 machines, the generator's 60 s gap), cobra-load (the same, 10 s gap),
 # cobra-batch (Fig. 6), cobra-dep (28 nodes); cobraquick-* with --quick,
@@ -88,7 +88,7 @@ run() {
             > "$log" 2>&1 || true
         if [ -f "$dir/summary.json" ]; then grep -o '"verdict": *"[^"]*"' "$dir/summary.json" | head -n 1; else echo "no results"; fi
     else
-        "$EMU" run --backend sim --timeout 10000000 "$@" > "$log" 2>&1 || true
+        "$EMU" run --backend sim --timeout 10000000 --no-flows "$@" > "$log" 2>&1 || true
         par_done "$exp/$sc/$name"
     fi
     rm -f "$dir/flows.csv" "$dir/links.csv"

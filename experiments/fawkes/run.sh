@@ -60,8 +60,8 @@ run() {
     # shellcheck disable=SC2086 # SCALE is words
     "$EMU" run --backend "$BACKEND" --topology "$topo" --generator "$gen" --jobs "$PCT" --seed "$seed" \
         $SCALE --scheduler fawkes --sched-opt period=$T --sched-opt tau=$TAU --sched-opt "log=$log" "$@" \
-        --results "$RES" --experiment "$exp" --run "$name-$BACKEND-s$seed" --timeout 100000 --quiet
-    rm -f "$log/flows.csv" "$log/links.csv"
+        --results "$RES" --experiment "$exp" --run "$name-$BACKEND-s$seed" --timeout 100000 --no-flows --quiet
+    rm -f "$log/links.csv"
     echo "  $exp $name seed $seed"
 }
 
@@ -108,8 +108,8 @@ sort_run() {   # name core grow
         "$EMU" run --backend "$BACKEND" --topology "$TOPO20" --workload "$SORT" $SCALE --scheduler fawkes \
             --sched-opt policy=eq --sched-opt clusters=1 --sched-opt "core=$2" --sched-opt "grow=$3" \
             --sched-opt period=0.1 --sched-opt sample=0.1 --sched-opt tau=0 --sched-opt "log=$log" \
-            --results "$RES" --experiment "$X-sort" --run "$1-$BACKEND-s1" --timeout 100000 --quiet
-        rm -f "$log/flows.csv" "$log/links.csv"
+            --results "$RES" --experiment "$X-sort" --run "$1-$BACKEND-s1" --timeout 100000 --no-flows --quiet
+        rm -f "$log/links.csv"
     fi
     echo "  sort $1"
 }

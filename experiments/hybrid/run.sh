@@ -143,12 +143,11 @@ run() {
     rm -rf "$dir"
     arr=""; [ "$scen" = online ] && arr="--arrivals uniform:$WINDOW"
     case $sc in h-*) set -- "$@" --sched-opt "svm_train=$LAB/train.csv" --sched-opt "class_log=$CLS/$exp-$sc-$name.csv" ;; esac
-    extra="--timeout 10000000"; [ "$BACKEND" = emu ] && extra="--prefix hyb --timeout 3600"
+    extra="--timeout 10000000 --no-flows"; [ "$BACKEND" = emu ] && extra="--prefix hyb --timeout 3600"
     # shellcheck disable=SC2086
     made_again_if_machine_limited "$dir" "$EMU" run --backend "$BACKEND" --topology "$topo" --jobs "$JOBS" \
         --seed "$seed" $SCALE $COMMON $arr --scheduler "$sc" --experiment "$exp" --run "$name" --results "$RES" \
         --quiet $extra "$@" > "$log" 2>&1 || true
-    [ "$BACKEND" = sim ] && rm -f "$dir/flows.csv"
     if [ -f "$dir/summary.json" ]; then
         printf '  [%s] %s/%s/%s: %s%s\n' "$(elapsed)" "$exp" "$sc" "$name" "$(show "$dir")" "$MADE_AGAIN"
     else

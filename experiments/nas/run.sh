@@ -26,8 +26,8 @@
 #
 # Environment: RES (results root, default results/; given, the report goes to
 # RES/nas-report instead of experiments/nas/out), OUT (the report directory),
-# EMU (the emu binary), PAR (simulator runs at a time, -j), KEEP_FLOWS=1 (keep the
-# simulated runs' flows.csv, deleted otherwise: most of the study's bytes).
+# EMU (the emu binary), PAR (simulator runs at a time, -j), KEEP_FLOWS=1 (the
+# simulated runs write flows.csv: 28 GB of the study's 33, and no report reads it).
 #
 # An emulated run the fidelity check finds machine-limited is made once more; the second
 # is kept either way (../machine_limited.sh).
@@ -179,12 +179,11 @@ run() {
         [ -z "$MADE_AGAIN" ] || printf '%s ' "${MADE_AGAIN# }"
         if [ -f "$dir/summary.json" ]; then show "$dir"; else echo "no results"; fi
     else
-        # shellcheck disable=SC2046
+        flows=--no-flows; [ "${KEEP_FLOWS:-0}" = 1 ] && flows=
+        # shellcheck disable=SC2046,SC2086
         "$EMU" run --backend sim --experiment "$exp" --run "$name" \
             --results "$RES" --scheduler "$sc" --seed "$seed" --slowstart $SLOW --quiet --timeout 10000000 \
-            $(opt_args "$opts") "$@" > "$log" 2>&1 || true
-        # A simulated run's flows.csv is most of the study's bytes (28 GB of 33) and no report reads it.
-        [ "${KEEP_FLOWS:-0}" = 1 ] || rm -f "$dir/flows.csv"
+            $(opt_args "$opts") $flows "$@" > "$log" 2>&1 || true
         if [ -f "$dir/summary.json" ]; then
             par_done "$exp/$sc/$name: $(show "$dir")"
         else

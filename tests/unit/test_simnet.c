@@ -296,6 +296,66 @@ static void reference_rates(int nf, const int *src, const int *dst, double *rate
 	}
 }
 
+/* An allocation that leaves a flow's rate leaves its completion time, and
+ * its bytes keep being counted on its links. */
+Test(simnet, a_flow_whose_rate_stays_keeps_its_end_and_its_counters)
+{
+	struct topo t;
+	struct simnet *n = net(&t, eps3, true);
+	double u = PAYLOAD(30e6), s = PAYLOAD(100e6);
+	int a = simnet_add(n, 0, 0, 2, 6000000, false, 1), c = simnet_add(n, 0, 4, 5, 10000000, false, 2);
+	simnet_allocate(n, 0);
+	int f = -1;
+	cr_assert_float_eq(simnet_next_done(n, &f), 10e6 / s, 1e-12);
+	/* d crosses none of a's or c's links (c's ACKs are not capacity). */
+	int d = simnet_add(n, 0.1, 5, 4, 10000000, false, 3);
+	simnet_allocate(n, 0.1);
+	cr_assert_float_eq(simnet_rate(n, a), u, u * 1e-12);
+	cr_assert_float_eq(simnet_rate(n, c), s, s * 1e-12);
+	cr_assert_float_eq(simnet_rate(n, d), s, s * 1e-12);
+	cr_assert_float_eq(simnet_remaining(n, a, 0.5), 6e6 - u * 0.5, 1e-3);
+	double want[3] = {10e6 / s, 0.1 + 10e6 / s, 6e6 / u};
+	int order[3] = {c, d, a};
+	for (int k = 0; k < 3; k++) {
+		cr_assert_float_eq(simnet_next_done(n, &f), want[k], 1e-9, "end %d", k);
+		cr_assert_eq(f, order[k]);
+		simnet_remove(n, f, want[k], NULL);
+		simnet_allocate(n, want[k]);
+	}
+	struct link_stats *st;
+	int count;
+	cr_assert_eq(simnet_stats(n, 10, &st, &count), 0);
+	for (int i = 0; i < count; i++)
+		if (st[i].cls == LINK_UPLINK && st[i].rack == 0)
+			cr_assert_float_eq((double)st[i].tx_bytes, 6e6 * 1514 / 1448, 2);
+		else if (st[i].cls == LINK_SERVER && st[i].rack == 2 && st[i].server == 1)   /* c in, d's ACKs */
+			cr_assert_float_eq((double)st[i].tx_bytes, 10e6 * 1514 / 1448 + 10e6 * 66 / 2896, 2);
+	free(st);
+	simnet_free(n);
+}
+
+/* Flows that end at the same time end in the order of their handles,
+ * whatever the order they came in. */
+Test(simnet, flows_ending_together_end_in_handle_order)
+{
+	struct topo t;
+	struct simnet *n = net(&t, eps3, true);
+	int x = simnet_add(n, 0, 0, 4, 1000000, false, 1);
+	int y = simnet_add(n, 0, 1, 3, 1000000, false, 2);
+	simnet_remove(n, x, 0, NULL);
+	int w = simnet_add(n, 0, 0, 2, 1000000, false, 3);   /* x's handle again, after y */
+	cr_assert_lt(w, y);
+	simnet_allocate(n, 0);
+	cr_assert_eq(simnet_rate(n, w), simnet_rate(n, y));
+	int f = -1;
+	double t1 = simnet_next_done(n, &f);
+	cr_assert_eq(f, w);
+	simnet_remove(n, f, t1, NULL);
+	cr_assert_eq(simnet_next_done(n, &f), t1);
+	cr_assert_eq(f, y);
+	simnet_free(n);
+}
+
 Test(simnet, flows_coming_and_going_in_any_order_keep_max_min_rates)
 {
 	struct topo t;

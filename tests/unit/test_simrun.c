@@ -143,6 +143,40 @@ Test(simrun, same_seed_same_results_byte_for_byte)
 	}
 }
 
+static void no_flows(struct run_params *p) { p->no_flows = true; }
+
+/* --no-flows: no flows.csv, and nothing else moves (tasks.csv and the
+ * summary's transfer totals come from the same records). */
+Test(simrun, no_flows_leaves_out_flows_csv_and_nothing_else)
+{
+	struct topo t;
+	load_topo(&t, "topologies/geni-10rack.conf");
+	json_t *s[2];
+	char *tasks[2];
+	for (int k = 0; k < 2; k++) {
+		struct workload w;
+		synth(&w, 20, 4);
+		const char *name = k ? "without" : "with";
+		s[k] = sim_run(&t, &w, "fair", name, k ? no_flows : NULL);
+		workload_free(&w);
+		char path[300];
+		snprintf(path, sizeof path, "%s/default/fair/%s/tasks.csv", root, name);
+		tasks[k] = slurp(path);
+		snprintf(path, sizeof path, "%s/default/fair/%s/flows.csv", root, name);
+		cr_assert_eq(access(path, F_OK) == 0, !k, "%s: flows.csv %s", name, k ? "written" : "missing");
+	}
+	cr_assert_str_eq(tasks[0], tasks[1]);
+	static const char *const keys[] = {"agent_bytes.shuffle_network", "agent_bytes.shuffle_cross_rack", "agent_bytes.input_network",
+					   "fetch_time.eps.wait_mean_s", "jobs_finished", "makespan_s"};
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+		cr_assert_eq(sr_num(s[0], keys[i]), sr_num(s[1], keys[i]), "%s", keys[i]);
+	cr_assert_gt(sr_num(s[0], "agent_bytes.shuffle_network"), 0);
+	for (int k = 0; k < 2; k++) {
+		json_decref(s[k]);
+		free(tasks[k]);
+	}
+}
+
 static void slow_ocs(struct run_params *p)
 {
 	p->ocs.delta_s = 0.05;
