@@ -10,6 +10,7 @@
 #include "emu/ctl_auth.h"
 #include "emu/run_int.h"
 #include "emu/tcpstat.h"
+#include "netctl/hostctl.h"
 #include "netctl/hostfab.h"
 #include "netctl/lan.h"
 #include "netctl/launch.h"
@@ -182,7 +183,7 @@ static int start_host_agents(struct run *r, int host, const char *path, struct a
 		snprintf(err, 512, "host %s: cannot list its agents (an empty argument, or out of memory)", h->name);
 		return -1;
 	}
-	e->starter[host].pid = launch_start(path, "emu-agent", r->p.prefix, h, args, text, &e->starter[host].in_fd, lerr);
+	e->starter[host].pid = launch_start(path, "emu-agent", r->p.prefix, h, args, text, &e->starter[host].in_fd, NULL, lerr);
 	if (e->starter[host].pid < 0) {
 		snprintf(err, 512, "%s", lerr);
 		return -1;
@@ -940,26 +941,6 @@ static json_t *emu_summary(struct run *r)
 	return o;
 }
 
-/* The controller reads every rack's counters and drives every slice of the
- * crossbar through their namespaces, from its own machine: on real hosts,
- * the racks of the others are out of its reach.  That channel (counters and
- * slice operations over the launcher) is not built: said, not half done. */
-static int racks_out_of_reach(struct run *r, char err[512])
-{
-	struct emu_be *e = E(r);
-	for (int rack = 0; rack < r->t->racks; rack++) {
-		const struct fabric_host *h = &r->p.hosts->h[e->lay.host_of[rack]];
-		struct host_id tor = {HOST_TOR, rack, 0};
-		if (h->emulated || fabric_ns_fd(e->fab, &tor) >= 0)
-			continue;
-		snprintf(err, 512, "%s:%d: host '%s' is real and its racks are not on this machine: emu run reads every "
-			 "rack's counters and drives every crossbar slice from here (over SSH, only the fabric and the agents "
-			 "are built); netctl up --hosts builds a fabric over real hosts", r->p.hosts->source, h->line, h->name);
-		return -1;
-	}
-	return 0;
-}
-
 static int emu_setup(struct run *r, char err[512])
 {
 	char ferr[FABRIC_ERR_LEN];
@@ -1010,12 +991,11 @@ static int emu_setup(struct run *r, char err[512])
 		fprintf(mf, "%s\n", r->dir);
 		fclose(mf);
 	}
-	if (!(e->fab = fabric_open(r->p.prefix, ferr))) {
+	/* The racks of the other hosts: through a netctl host-ctl on each. */
+	if (!(e->fab = fabric_open(r->p.prefix, ferr)) || (r->p.hosts && fabric_attach_hosts(e->fab, netctl, ferr))) {
 		snprintf(err, 512, "%s", ferr);
 		return -1;
 	}
-	if (r->p.hosts && racks_out_of_reach(r, err))
-		return -1;
 	/* Before the agents: the capture thread keeps the default nice value
 	 * (controller_ahead_of_agents raises the main thread's only). */
 	if (r->p.ncaptures) {
@@ -1034,7 +1014,11 @@ static int emu_setup(struct run *r, char err[512])
 	for (int i = 0; i < r->c.nservers; i++)
 		server_tcpstat(&e->agents[i], &e->agents[i].tcp0);
 	if (r->t->ocs) {
-		struct fabric *of = fabric_open(r->p.prefix, ferr);   /* its own sockets, for its own thread */
+		struct fabric *of = fabric_open(r->p.prefix, ferr);   /* its own sockets and hosts' channels, for its own thread */
+		if (of && r->p.hosts && fabric_attach_hosts(of, netctl, ferr)) {
+			fabric_close(of);
+			of = NULL;
+		}
 		char path[600];
 		snprintf(path, sizeof path, "%s/ocs.csv.tmp", r->dir);
 		struct ocs_hooks hooks = {on_announce, on_lit, r};

@@ -74,10 +74,19 @@ struct fabric {
 	struct layout *layout;
 	int slice_fd[HOSTS_MAX];       /* crossbar slices ocsK, K > 0; -1 until opened */
 	struct nlbatch slice_nl[HOSTS_MAX];
+	/* Hosts reached through their netctl host-ctl (hostctl.h), NULL: here. */
+	struct host_chan *chan[HOSTS_MAX];
+	int part;                      /* a host's own handle (host-ctl): its racks only, -1: all */
 };
 
 /* Attach to the fabric up under PREFIX; NULL with err if none. */
 struct fabric *fabric_open(const char *prefix, char err[FABRIC_ERR_LEN]);
+/* On host `self` of a fabric over several hosts, from the topology and the
+ * hosts file (a real host keeps no state of the fabric): only its racks and
+ * slice are used, and the crossbar's state is not recorded (the
+ * controller's is). */
+struct fabric *fabric_open_part(const char *prefix, const struct topo *t, const struct hosts *hs, int self,
+				char err[FABRIC_ERR_LEN]);
 void fabric_close(struct fabric *f);
 int fabric_ns_fd(struct fabric *f, const struct host_id *h);
 /* The netlink socket inside host h's namespace, opened on first use and
@@ -104,6 +113,9 @@ void fabric_unlock(struct fabric *f);
 int fabric_circuits_unroute(struct fabric *f, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN]);
 /* Returns the time waited in seconds, or -1 if queues were still busy at the timeout. */
 double fabric_circuits_drain(struct fabric *f, const struct circuit_cfg *next, double timeout_s);
+/* Bytes queued now towards the ports that change, on host `host` (its ToRs
+ * and its slice's ports): -1 if they cannot be read. */
+long fabric_circuits_queued_on(struct fabric *f, int host, const struct circuit_cfg *next);
 int fabric_crossbar_switch(struct fabric *f, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN]);
 int fabric_circuits_route(struct fabric *f, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN]);
 int fabric_circuits_apply(struct fabric *f, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN]);
@@ -131,6 +143,8 @@ struct link_stats {
 };
 /* Every ToR-facing link; *out is malloc'd. */
 int fabric_stats(struct fabric *f, struct link_stats **out, int *n);
+/* Those of host `host`'s racks, in rack order. */
+int fabric_stats_on(struct fabric *f, int host, struct link_stats **out, int *n);
 
 /* bfifo queue state of every interface of one namespace, by ifindex. */
 struct fifo_stats { uint32_t backlog; uint64_t drops; };

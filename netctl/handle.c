@@ -1,5 +1,6 @@
 /* handle.c — attach to a running fabric: its topology, namespaces, sockets. */
 #include "netctl/fabric.h"
+#include "netctl/hostctl.h"
 #include "netctl/ns.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -8,6 +9,42 @@
 #include <string.h>
 #include <sys/file.h>
 #include <unistd.h>
+
+/* The handle's namespaces, sockets and lock, once topo, circuits and hosts
+ * are in; NULL (f closed) on failure. */
+static struct fabric *handle_finish(struct fabric *f, char err[FABRIC_ERR_LEN])
+{
+	char path[256];
+	int n = plan_ns_count(&f->topo);
+	f->ns_fd = malloc(n * sizeof(int));
+	f->nl = calloc(n, sizeof *f->nl);
+	for (int i = 0; f->ns_fd && i < n; i++)
+		f->ns_fd[i] = -1;
+	f->root_fd = ns_self();
+	snprintf(path, sizeof path, "%s/%s/lock", FABRIC_STATE_DIR, f->prefix);
+	f->lock_fd = f->part >= 0 ? -1 : open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (!f->ns_fd || !f->nl || f->root_fd < 0) {
+		snprintf(err, FABRIC_ERR_LEN, "out of memory or no /proc");
+		fabric_close(f);
+		return NULL;
+	}
+	if (f->topo.ocs)
+		fabric_circuits_lit(f, &f->lit);
+	return f;
+}
+
+static struct fabric *handle_new(const char *prefix)
+{
+	struct fabric *f = calloc(1, sizeof *f);
+	if (!f)
+		return NULL;
+	snprintf(f->prefix, sizeof f->prefix, "%s", prefix);
+	for (int k = 0; k < HOSTS_MAX; k++)
+		f->slice_fd[k] = -1;
+	f->lock_fd = f->root_fd = -1;
+	f->part = -1;
+	return f;
+}
 
 struct fabric *fabric_open(const char *prefix, char err[FABRIC_ERR_LEN])
 {
@@ -18,10 +55,8 @@ struct fabric *fabric_open(const char *prefix, char err[FABRIC_ERR_LEN])
 		snprintf(err, FABRIC_ERR_LEN, "bad prefix '%s'", prefix);
 		return NULL;
 	}
-	f = calloc(1, sizeof *f);
-	if (!f)
+	if (!(f = handle_new(prefix)))
 		return NULL;
-	snprintf(f->prefix, sizeof f->prefix, "%s", prefix);
 	snprintf(path, sizeof path, "%s/%s/topology.conf", FABRIC_STATE_DIR, prefix);
 	if (access(path, R_OK)) {
 		snprintf(err, FABRIC_ERR_LEN, "no fabric with prefix '%s' is up (netctl up FILE --prefix %s)",
@@ -46,8 +81,6 @@ struct fabric *fabric_open(const char *prefix, char err[FABRIC_ERR_LEN])
 	if (f->topo.ocs && circuits_parse(spec, &f->topo, &f->circuits, cerr))
 		circuits_clear(&f->circuits, &f->topo);
 	f->lit = f->circuits;
-	for (int k = 0; k < HOSTS_MAX; k++)
-		f->slice_fd[k] = -1;
 	/* Spread over several hosts: the same partition as when it went up. */
 	snprintf(path, sizeof path, "%s/%s/hosts", FABRIC_STATE_DIR, prefix);
 	if (!access(path, R_OK)) {
@@ -57,34 +90,47 @@ struct fabric *fabric_open(const char *prefix, char err[FABRIC_ERR_LEN])
 		if (!f->hosts || !f->layout || hosts_load(f->hosts, path, herr) ||
 		    hosts_partition(f->hosts, &f->topo, f->layout, herr)) {
 			snprintf(err, FABRIC_ERR_LEN, "fabric state is damaged: %s", f->hosts && f->layout ? herr : "out of memory");
-			f->lock_fd = -1;
-			f->root_fd = -1;
 			fabric_close(f);
 			return NULL;
 		}
 	}
-	int n = plan_ns_count(&f->topo);
-	f->ns_fd = malloc(n * sizeof(int));
-	f->nl = calloc(n, sizeof *f->nl);
-	for (int i = 0; f->ns_fd && i < n; i++)
-		f->ns_fd[i] = -1;
-	f->root_fd = ns_self();
-	snprintf(path, sizeof path, "%s/%s/lock", FABRIC_STATE_DIR, prefix);
-	f->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (!f->ns_fd || !f->nl || f->root_fd < 0) {
-		snprintf(err, FABRIC_ERR_LEN, "out of memory or no /proc");
+	return handle_finish(f, err);
+}
+
+struct fabric *fabric_open_part(const char *prefix, const struct topo *t, const struct hosts *hs, int self,
+				char err[FABRIC_ERR_LEN])
+{
+	char herr[HOSTS_ERR_LEN];
+	struct fabric *f = plan_prefix_valid(prefix) ? NULL : handle_new(prefix);
+	if (!f) {
+		snprintf(err, FABRIC_ERR_LEN, "bad prefix '%s', or out of memory", prefix);
+		return NULL;
+	}
+	f->topo = *t;
+	f->part = self;
+	circuits_clear(&f->circuits, &f->topo);
+	f->lit = f->circuits;
+	f->hosts = malloc(sizeof *f->hosts);
+	f->layout = malloc(sizeof *f->layout);
+	if (!f->hosts || !f->layout) {
+		snprintf(err, FABRIC_ERR_LEN, "out of memory");
 		fabric_close(f);
 		return NULL;
 	}
-	if (f->topo.ocs)
-		fabric_circuits_lit(f, &f->lit);
-	return f;
+	*f->hosts = *hs;
+	if (hosts_partition(f->hosts, &f->topo, f->layout, herr)) {
+		snprintf(err, FABRIC_ERR_LEN, "%s", herr);
+		fabric_close(f);
+		return NULL;
+	}
+	return handle_finish(f, err);
 }
 
 void fabric_close(struct fabric *f)
 {
 	if (!f)
 		return;
+	fabric_detach_hosts(f);
 	int n = plan_ns_count(&f->topo);
 	for (int i = 0; f->ns_fd && i < n; i++)
 		if (f->ns_fd[i] >= 0)

@@ -7,6 +7,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +30,10 @@ int launch_netctl_path(char *buf, size_t len)
 }
 
 pid_t launch_start(const char *local, const char *remote, const char *prefix, const struct fabric_host *h,
-		   const char *const args[], const char *input, int *keep, char err[LAUNCH_ERR_LEN])
+		   const char *const args[], const char *input, int *keep, int *out, char err[LAUNCH_ERR_LEN])
 {
 	const char *argv[40];
-	int n = 0, pipefd[2], nsfd = -1;
+	int n = 0, pipefd[2], outfd[2] = {-1, -1}, nsfd = -1;
 	if (h->emulated) {
 		char name[NS_NAME_MAX];
 		lan_machine_ns(prefix, h->name, name, sizeof name);
@@ -55,8 +56,13 @@ pid_t launch_start(const char *local, const char *remote, const char *prefix, co
 	for (int i = 0; args[i] && n < 39; i++)
 		argv[n++] = args[i];
 	argv[n] = NULL;
-	if (pipe2(pipefd, O_CLOEXEC)) {
+	bool piped = !pipe2(pipefd, O_CLOEXEC);
+	if (!piped || (out && pipe2(outfd, O_CLOEXEC))) {
 		snprintf(err, LAUNCH_ERR_LEN, "pipe: %s", strerror(errno));
+		if (piped) {
+			close(pipefd[0]);
+			close(pipefd[1]);
+		}
 		if (nsfd >= 0)
 			close(nsfd);
 		return -1;
@@ -64,6 +70,8 @@ pid_t launch_start(const char *local, const char *remote, const char *prefix, co
 	pid_t pid = fork();
 	if (pid == 0) {
 		dup2(pipefd[0], 0);
+		if (out)
+			dup2(outfd[1], 1);
 		if (nsfd >= 0 && ns_enter(nsfd)) {
 			fprintf(stderr, "%s: host %s: setns: %s\n", remote, h->name, strerror(errno));
 			_exit(1);
@@ -77,10 +85,14 @@ pid_t launch_start(const char *local, const char *remote, const char *prefix, co
 	}
 	int saved = errno;
 	close(pipefd[0]);
+	if (out)
+		close(outfd[1]);
 	if (nsfd >= 0)
 		close(nsfd);
 	if (pid < 0) {
 		close(pipefd[1]);
+		if (out)
+			close(outfd[0]);
 		snprintf(err, LAUNCH_ERR_LEN, "fork: %s", strerror(saved));
 		return -1;
 	}
@@ -100,6 +112,8 @@ pid_t launch_start(const char *local, const char *remote, const char *prefix, co
 		*keep = pipefd[1];
 	else
 		close(pipefd[1]);
+	if (out)
+		*out = outfd[0];
 	return pid;
 }
 
@@ -111,7 +125,7 @@ pid_t launch_part(const char *netctl, const char *prefix, const struct fabric_ho
 	for (int i = 0; args[i] && n < 31; i++)
 		argv[n++] = args[i];
 	argv[n] = NULL;
-	return launch_start(netctl, "netctl", prefix, h, argv, input, NULL, err);
+	return launch_start(netctl, "netctl", prefix, h, argv, input, NULL, NULL, err);
 }
 
 int launch_wait(pid_t pid)

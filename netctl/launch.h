@@ -18,9 +18,10 @@ int launch_netctl_path(char *buf, size_t len);
 /* `local` (emulated) or `remote` (real) with args[] after it.  pid, or -1
  * with err.  keep NULL: its standard input ends after `input`; else the
  * pipe's write end (close-on-exec) is left in *keep, and closing it is
- * how the program learns the end (ssh passes the EOF on). */
+ * how the program learns the end (ssh passes the EOF on).  out NULL: its
+ * standard output is ours; else a pipe's read end (close-on-exec). */
 pid_t launch_start(const char *local, const char *remote, const char *prefix, const struct fabric_host *h,
-		   const char *const args[], const char *input, int *keep, char err[LAUNCH_ERR_LEN]);
+		   const char *const args[], const char *input, int *keep, int *out, char err[LAUNCH_ERR_LEN]);
 /* `netctl --prefix P ARGS...`: launch_start of the netctl given. */
 pid_t launch_part(const char *netctl, const char *prefix, const struct fabric_host *h, const char *const args[],
 		  const char *input, char err[LAUNCH_ERR_LEN]);

@@ -1,6 +1,7 @@
 /* ocs.c — circuits on a running fabric: the ToRs' circuit routes and the
  * crossbar's redirects.  See the four steps in fabric.h. */
 #include "netctl/fabric.h"
+#include "netctl/hostctl.h"
 #include "netctl/rtreq.h"
 #include <arpa/inet.h>
 #include <errno.h>
@@ -22,16 +23,37 @@ static struct nlbatch *ns_sock(struct fabric *f, enum host_kind kind, int rack, 
 	return nb;
 }
 
+/* What rack r's ToR now routes, in f->lit. */
+static void record_lit(struct fabric *f, int r, const struct circuit_cfg *want, bool remove_only)
+{
+	for (int p = 0; p < f->topo.ocs_ports; p++)
+		if (f->lit.out[p][r] != want->out[p][r])
+			f->lit.out[p][r] = remove_only ? -1 : want->out[p][r];
+}
+
 /* Apply route changes on every ToR whose lit circuits differ from want
  * (only removals when remove_only), then record them in f->lit.  All ToRs'
- * requests are queued first and committed back to back. */
+ * requests are queued first and committed back to back.  A host reached
+ * through its host-ctl does the same there. */
 static int sync_routes(struct fabric *f, const struct circuit_cfg *want, bool remove_only, int host,
 		       char err[FABRIC_ERR_LEN])
 {
 	const struct topo *t = &f->topo;
+	if (host < 0)
+		for (int k = 0; k < fabric_hosts(f); k++)
+			if (f->chan[k] && sync_routes(f, want, remove_only, k, err))
+				return -1;
+	if (host >= 0 && f->chan[host]) {
+		if (hostctl_call(f, host, remove_only ? "unroute" : "route", want, NULL, err))
+			return -1;
+		for (int r = 0; r < t->racks; r++)
+			if (fabric_host_of(f, r) == host)
+				record_lit(f, r, want, remove_only);
+		return 0;
+	}
 	for (int r = 0; r < t->racks; r++) {
 		struct nlbatch *nb = NULL;
-		if (host >= 0 && fabric_host_of(f, r) != host)
+		if ((host >= 0 && fabric_host_of(f, r) != host) || (host < 0 && f->chan[fabric_host_of(f, r)]))
 			continue;
 		for (int p = 0; p < t->ocs_ports; p++) {
 			int cur = f->lit.out[p][r], next = want->out[p][r];
@@ -55,9 +77,7 @@ static int sync_routes(struct fabric *f, const struct circuit_cfg *want, bool re
 			snprintf(err, FABRIC_ERR_LEN, "tor%d: %s", r, nb->err);
 			return -1;
 		}
-		for (int p = 0; p < t->ocs_ports; p++)
-			if (f->lit.out[p][r] != want->out[p][r])
-				f->lit.out[p][r] = remove_only ? -1 : want->out[p][r];
+		record_lit(f, r, want, remove_only);
 	}
 	return 0;
 }
@@ -109,14 +129,27 @@ static struct nlbatch *slice_sock(struct fabric *f, int rack, char err[FABRIC_ER
 /* Bytes still queued on the optical path of the ports that change: the
  * ToRs' optical egress and the crossbar port egress they currently feed
  * (over several hosts, that port is in the peer rack's slice; the tunnel
- * on the way has no queue). */
-static long queued(struct fabric *f, const struct circuit_cfg *next, struct fifo_stats *q, int max)
+ * on the way has no queue).  On host `only` (-1: all); a host reached
+ * through its host-ctl answers for itself. */
+static long queued(struct fabric *f, const struct circuit_cfg *next, struct fifo_stats *q, int max, int only)
 {
 	const struct topo *t = &f->topo;
 	long total = 0;
 	int nslices = fabric_hosts(f);
 	for (int k = 0; k < nslices; k++) {
 		struct nlbatch *ocs = NULL;
+		if (only >= 0 && k != only)
+			continue;
+		if (f->chan[k]) {
+			char reply[64], err[FABRIC_ERR_LEN], *end;
+			if (hostctl_call(f, k, "queued", next, reply, err))
+				return -1;
+			long n = strtol(reply, &end, 10);
+			if (*end || n < 0)
+				return -1;
+			total += n;
+			continue;
+		}
 		for (int p = 0; p < t->ocs_ports; p++)
 			for (int r = 0; r < t->racks; r++) {
 				int to = f->circuits.out[p][r];
@@ -129,6 +162,9 @@ static long queued(struct fabric *f, const struct circuit_cfg *next, struct fifo
 	}
 	for (int r = 0; r < t->racks; r++) {
 		bool any = false;
+		int h = fabric_host_of(f, r);
+		if ((only >= 0 && h != only) || f->chan[h])
+			continue;
 		for (int p = 0; p < t->ocs_ports; p++)
 			any |= output_changes(f, next, p, r);
 		if (!any)
@@ -151,7 +187,7 @@ double fabric_circuits_drain(struct fabric *f, const struct circuit_cfg *next, d
 	if (!q)
 		return -1;
 	for (;;) {
-		long n = queued(f, next, q, max);
+		long n = queued(f, next, q, max, -1);
 		double el = now_s() - t0;
 		if (n == 0) {
 			waited = el;
@@ -166,13 +202,28 @@ double fabric_circuits_drain(struct fabric *f, const struct circuit_cfg *next, d
 	return waited;
 }
 
+long fabric_circuits_queued_on(struct fabric *f, int host, const struct circuit_cfg *next)
+{
+	int max = 2 + TOPO_MAX_RACKS * TOPO_MAX_PORTS;
+	struct fifo_stats *q = malloc(max * sizeof *q);
+	long n = q ? queued(f, next, q, max, host) : -1;
+	free(q);
+	return n;
+}
+
 /* One slice's part of a switch: the redirects of its racks' ports (a
- * remote peer's port is the tunnel towards that peer's host). */
+ * remote peer's port is the tunnel towards that peer's host), there by its
+ * host-ctl if it has one. */
 static int switch_slice(struct fabric *f, int slice, const struct circuit_cfg *next, char err[FABRIC_ERR_LEN])
 {
 	const struct topo *t = &f->topo;
 	struct nlbatch *nb = NULL;
 	int rc = 0;
+	if (f->chan[slice]) {
+		if (hostctl_call(f, slice, "switch", next, NULL, err))
+			return -1;
+		goto done;
+	}
 	for (int p = 0; p < t->ocs_ports && !rc; p++)
 		for (int r = 0; r < t->racks && !rc; r++) {
 			int cur = f->circuits.out[p][r], want = next->out[p][r];
@@ -195,6 +246,7 @@ static int switch_slice(struct fabric *f, int slice, const struct circuit_cfg *n
 		snprintf(err, FABRIC_ERR_LEN, "%s: %s", name, nb->err);
 		return -1;
 	}
+done:
 	for (int p = 0; p < t->ocs_ports; p++)
 		for (int r = 0; r < t->racks; r++)
 			if (fabric_host_of(f, r) == slice)
@@ -227,6 +279,8 @@ int fabric_crossbar_switch(struct fabric *f, const struct circuit_cfg *next, cha
 static void save_circuits(struct fabric *f)
 {
 	char spec[8192];
+	if (f->part >= 0)
+		return;   /* a host's handle: the controller's is the record */
 	/* Record it for other processes (netctl circuits show, a restarted
 	 * controller); rename makes the file whole or absent. */
 	char path[256], tmp[272];
@@ -290,18 +344,24 @@ static int route_cb(const struct nlmsghdr *nlh, void *arg)
 int fabric_circuits_lit(struct fabric *f, struct circuit_cfg *lit)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
+	int rc = 0;
 	circuits_clear(lit, &f->topo);
 	for (int r = 0; r < f->topo.racks; r++) {
 		struct lit_walk w = {&f->topo, lit, r};
+		if (f->part >= 0 && fabric_host_of(f, r) != f->part)
+			continue;
+		/* A rack of a real host is not here: what it routes is unknown (none, on a fresh fabric). */
 		struct nlbatch *nb = ns_sock(f, HOST_TOR, r, NULL);
-		if (!nb)
-			return -1;
+		if (!nb) {
+			rc = -1;
+			continue;
+		}
 		struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 		nlh->nlmsg_type = RTM_GETROUTE;
 		struct rtmsg *rtm = mnl_nlmsg_put_extra_header(nlh, sizeof *rtm);
 		rtm->rtm_family = AF_INET;
 		if (nlbatch_dump(nb, nlh, route_cb, &w))
-			return -1;
+			rc = -1;
 	}
-	return 0;
+	return rc;
 }

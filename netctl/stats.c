@@ -1,12 +1,14 @@
 /* stats.c — link and queue counters of a running fabric, read from the
  * ToRs (every link of the fabric has exactly one ToR end). */
 #include "netctl/fabric.h"
+#include "netctl/hostctl.h"
 #include "netctl/leak.h"
 #include "netctl/ns.h"
 #include <linux/gen_stats.h>
 #include <linux/if_link.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,21 +93,42 @@ static int link_dump(struct nlbatch *nb, struct link_stats *out, int max)
 	return nlbatch_dump(nb, nlh, link_cb, &w);
 }
 
-int fabric_stats(struct fabric *f, struct link_stats **out, int *n)
+/* The links of the racks of host `only` (-1: every rack), in rack order,
+ * appended at res[*k].  A rack on a host with a channel (hostctl.h) comes
+ * from that host's answer, read once per call. */
+static int stats_of(struct fabric *f, int only, struct link_stats *res, int *k)
 {
 	const struct topo *t = &f->topo;
 	int ports = t->ocs ? t->ocs_ports : 0;
-	int max = IFX_TOR_DOWN0 + TOPO_MAX_SERVERS;
-	struct link_stats *res = calloc((size_t)t->nservers + (size_t)t->racks * (1 + ports), sizeof *res);
+	int max = IFX_TOR_DOWN0 + TOPO_MAX_SERVERS, rc = 0;
 	struct link_stats *byif = calloc(max, sizeof *byif);
 	struct fifo_stats *fifo = calloc(max, sizeof *fifo);
-	int k = 0, rc = 0;
-
-	if (!res || !byif || !fifo) {
+	struct link_stats *there[HOSTS_MAX] = {0};
+	int used[HOSTS_MAX] = {0}, got[HOSTS_MAX] = {0};
+	if (!byif || !fifo)
 		rc = -1;
-		goto out;
-	}
 	for (int r = 0; r < t->racks && !rc; r++) {
+		int h = fabric_host_of(f, r), servers = topo_rack_size(t, r);
+		if (only >= 0 && h != only)
+			continue;
+		if (f->chan[h]) {
+			char err[FABRIC_ERR_LEN];
+			if (!there[h] && (!(there[h] = calloc((size_t)t->nservers + (size_t)t->racks * (1 + ports), sizeof **there)) ||
+					  hostctl_stats(f, h, there[h], &got[h], err))) {
+				fprintf(stderr, "netctl: stats: %s\n", there[h] ? err : "out of memory");
+				rc = -1;
+				break;
+			}
+			for (int i = 0; i < servers + 1 + ports; i++, used[h]++)
+				if (used[h] >= got[h] || there[h][used[h]].rack != r) {
+					fprintf(stderr, "netctl: stats: host %s: its counters do not match rack %d\n",
+						f->hosts->h[h].name, r);
+					rc = -1;
+					break;
+				} else
+					res[(*k)++] = there[h][used[h]];
+			continue;
+		}
 		struct host_id tor = {HOST_TOR, r, 0};
 		struct nlbatch *nb = fabric_nl(f, &tor);
 		if (!nb) {
@@ -122,9 +145,8 @@ int fabric_stats(struct fabric *f, struct link_stats **out, int *n)
 				marked = 0;   /* a fabric built before counters existed */
 			ns_enter(f->root_fd);
 		}
-		int servers = topo_rack_size(t, r);
 		for (int i = 0; i < servers + 1 + ports && !rc; i++) {
-			struct link_stats *l = &res[k++];
+			struct link_stats *l = &res[(*k)++];
 			int ifx;
 			if (i < servers) {
 				ifx = plan_ifx_tor_down(i);
@@ -137,8 +159,7 @@ int fabric_stats(struct fabric *f, struct link_stats **out, int *n)
 				l->cls = LINK_UPLINK;
 				l->marked_tx_bytes = marked;
 			} else {
-				l->port = i - servers - 1;
-				ifx = plan_ifx_tor_opt(l->port);
+				ifx = plan_ifx_tor_opt(i - servers - 1);
 				*l = byif[ifx];
 				l->cls = LINK_OPTICAL;
 				l->port = i - servers - 1;
@@ -148,14 +169,33 @@ int fabric_stats(struct fabric *f, struct link_stats **out, int *n)
 			l->backlog = fifo[ifx].backlog;
 		}
 	}
-out:
+	for (int h = 0; h < HOSTS_MAX; h++)
+		free(there[h]);
 	free(byif);
 	free(fifo);
-	if (rc) {
+	return rc;
+}
+
+static int stats_alloc(struct fabric *f, int only, struct link_stats **out, int *n)
+{
+	const struct topo *t = &f->topo;
+	int ports = t->ocs ? t->ocs_ports : 0, k = 0;
+	struct link_stats *res = calloc((size_t)t->nservers + (size_t)t->racks * (1 + ports), sizeof *res);
+	if (!res || stats_of(f, only, res, &k)) {
 		free(res);
 		return -1;
 	}
 	*out = res;
 	*n = k;
 	return 0;
+}
+
+int fabric_stats(struct fabric *f, struct link_stats **out, int *n)
+{
+	return stats_alloc(f, -1, out, n);
+}
+
+int fabric_stats_on(struct fabric *f, int host, struct link_stats **out, int *n)
+{
+	return stats_alloc(f, host, out, n);
 }

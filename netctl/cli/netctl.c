@@ -7,6 +7,7 @@
 #include "netctl/capspec.h"
 #include "netctl/fabric.h"
 #include "netctl/features.h"
+#include "netctl/hostctl.h"
 #include "netctl/hostfab.h"
 #include "netctl/launch.h"
 #include "netctl/ns.h"
@@ -255,6 +256,16 @@ static int cmd_host_up(int argc, char **argv)
 	if (fabric_up_part(&t, prefix, &part, &tm, err))
 		return fprintf(stderr, "netctl: host %s: up failed (its part removed): %s\n", argv[2], err), 1;
 	return 0;
+}
+
+/* The controller's hands on this host's racks (netctl/hostctl.h). */
+static int cmd_host_ctl(int argc, char **argv)
+{
+	if (argc != 3 || strcmp(argv[1], "--host"))
+		return bad("usage: netctl [--prefix P] host-ctl --host NAME (emu run starts it on each host but the first)");
+	if (need_root())
+		return EXIT_BAD;
+	return hostctl_serve(prefix, argv[2], stdin, stdout);
 }
 
 static int cmd_host_down(int argc, char **argv)
@@ -800,6 +811,7 @@ static const struct cmd cmds[] = {
 	{"features", cmd_features, "features                   what this kernel supports"},
 	{"host-up", cmd_host_up, "host-up --host NAME        one host's part of a fabric (run by up --hosts)"},
 	{"host-down", cmd_host_down, "host-down --host NAME      remove this host's part (run by down --hosts)"},
+	{"host-ctl", cmd_host_ctl, "host-ctl --host NAME       apply circuit steps, read counters here (run by emu run)"},
 };
 
 static void usage(FILE *out)

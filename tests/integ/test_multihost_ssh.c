@@ -130,6 +130,23 @@ static int lines(const char *path)
 	return n;
 }
 
+/* The most bytes any link of `rack` sent, over links.csv's samples. */
+static double rack_tx_max(const char *path, int rack)
+{
+	char line[512], link[64], cls[32];
+	double t, most = 0;
+	int rk, server, port;
+	unsigned long long tx;
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "%lf,%63[^,],%31[^,],%d,%d,%d,%llu", &t, link, cls, &rk, &server, &port, &tx) == 7 &&
+		    rk == rack && tx > most)
+			most = (double)tx;
+	fclose(f);
+	return most;
+}
+
 static bool file_has(const char *path, const char *needle)
 {
 	char line[1024];
@@ -146,7 +163,7 @@ Test(multihostssh, a_run_over_two_real_hosts_has_the_jobs_and_bytes_of_one_host)
 {
 	const char *name[2] = {"one", "ssh"};
 	char log[] = "/tmp/emu-itssh-log", ssh_log[600];
-	double jobs[2], tasks[2], shuffle[2], reconf[2];
+	double jobs[2], tasks[2], shuffle[2], reconf[2], ocs[2], cross[2], rack1[2];
 	for (int i = 0; i < 2; i++) {
 		cr_assert_eq(run(name[i], i == 1, log), 0, "%s: emu run failed (see %s)", name[i], log);
 		cr_assert_eq(fx_ip_netns_count(P), 0, "%s: the fabric must be gone after the run", name[i]);
@@ -157,11 +174,17 @@ Test(multihostssh, a_run_over_two_real_hosts_has_the_jobs_and_bytes_of_one_host)
 		jobs[i] = rx_num(s, "jobs_finished");
 		shuffle[i] = rx_num(s, "agent_bytes.shuffle_network") + rx_num(s, "agent_bytes.shuffle_local");
 		reconf[i] = rx_num(s, "ocs.reconfigurations");
+		ocs[i] = rx_num(s, "ocs_bytes");
+		cross[i] = rx_num(s, "cross_rack_bytes");
 		json_decref(s);
+		/* Host b's rack's links' counters (read there by its host-ctl). */
+		snprintf(path, sizeof path, RESULTS "/it/fair/%s/links.csv", name[i]);
+		rack1[i] = rack_tx_max(path, 1);
 		snprintf(path, sizeof path, RESULTS "/it/fair/%s/tasks.csv", name[i]);
 		tasks[i] = lines(path) - 1;
-		cr_log_info("%s: %.0f jobs, %.0f tasks, shuffle %.0f B, %.0f reconfigurations", name[i], jobs[i], tasks[i],
-			    shuffle[i], reconf[i]);
+		cr_log_info("%s: %.0f jobs, %.0f tasks, shuffle %.0f B, %.0f reconfigurations, cross-rack %.0f B, on "
+			    "circuits %.0f B, rack 1's busiest link sent %.0f B", name[i], jobs[i], tasks[i], shuffle[i], reconf[i],
+			    cross[i], ocs[i], rack1[i]);
 	}
 	cr_assert_eq(jobs[1], 3);
 	cr_assert_eq(jobs[1], jobs[0]);
@@ -170,6 +193,10 @@ Test(multihostssh, a_run_over_two_real_hosts_has_the_jobs_and_bytes_of_one_host)
 	cr_assert_eq((unsigned long long)shuffle[1], TOTAL_SHUFFLE);
 	cr_assert_eq((unsigned long long)shuffle[0], TOTAL_SHUFFLE);
 	cr_assert_geq(reconf[1], 1, "the crossbar's two slices were reconfigured");
+	/* The circuits carried bytes across the hosts: host b's slice and ToRs
+	 * were switched and routed by its host-ctl in step with host a's. */
+	cr_assert(ocs[1] > 0.3 * cross[1], "only %.0f of %.0f cross-rack bytes on circuits", ocs[1], cross[1]);
+	cr_assert_gt(rack1[1], 1e6, "host b's rack's counters were not read");
 	/* Both parts and host b's agents went over ssh; host a's agents did
 	 * not (the controller's own), and nothing was left running. */
 	snprintf(ssh_log, sizeof ssh_log, "%s/log", ssh_dir);
@@ -177,6 +204,8 @@ Test(multihostssh, a_run_over_two_real_hosts_has_the_jobs_and_bytes_of_one_host)
 	cr_assert(file_has(ssh_log, "node-b netctl --prefix " P " host-up --host b"), "no host-up over ssh on b");
 	cr_assert(file_has(ssh_log, "node-b emu-agent --spawn --prefix " P " --host b"), "b's agents not over ssh");
 	cr_assert(!file_has(ssh_log, "node-a emu-agent"), "a's agents are the controller's own");
+	cr_assert(file_has(ssh_log, "node-b netctl --prefix " P " host-ctl --host b"), "no host-ctl over ssh on b");
+	cr_assert(!file_has(ssh_log, "node-a netctl --prefix " P " host-ctl"), "a's racks are the controller's own");
 	cr_assert(file_has(ssh_log, "node-b netctl --prefix " P " host-down --host b"), "no host-down over ssh on b");
 	cr_assert_eq(rx_find_process(P, "emu-agent", ""), -1, "an agent or starter outlived the run");
 	unlink(log);
