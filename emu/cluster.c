@@ -266,6 +266,11 @@ bool cluster_task_runnable(const struct cluster *c, const struct task *t)
 	       (t->kind == TASK_MAP || (stage_allowed(c, j, t->stage) && task_parents_done(c, j, t)));
 }
 
+bool cluster_stage_allowed(const struct cluster *c, const struct job *j, int st)
+{
+	return stage_allowed(c, j, st);
+}
+
 bool cluster_task_deps_done(const struct cluster *c, const struct task *t)
 {
 	const struct job *j = &c->w->jobs[t->job];

@@ -148,6 +148,10 @@ bool cluster_task_runnable(const struct cluster *c, const struct task *t);
  * far as it must wait for them (listed and one-to-one parents, a shuffle's
  * or broadcast's slowstart share). */
 bool cluster_task_deps_done(const struct cluster *c, const struct task *t);
+/* The stage part of it: every parent stage read over a shuffle or a
+ * broadcast has done its slowstart share (a policy that counts a task's own
+ * parents itself asks only this). */
+bool cluster_stage_allowed(const struct cluster *c, const struct job *j, int st);
 /* What the core starts: a runnable task or, when the policy ignores
  * dependencies and the deadlock breaker does not forbid it, any pending
  * task of an active job (it then waits for its parents: a disorder). */

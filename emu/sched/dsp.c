@@ -21,10 +21,15 @@
  * DSPW/oPP).  Only running tasks with more allowable waiting time than an
  * epoch are victims.  A suspended task resumes on its server, from where
  * it was, after the run's recovery delay (--recovery-delay: t_r + sigma).
- * DSP never starts a task whose parents have not ended: no disorders. */
+ * DSP never starts a task whose parents have not ended: no disorders.
+ * The offers and Algorithm 1 read a queue's candidates only (struct marks:
+ * the tasks whose own parents have ended, counted by ready.h, and the
+ * suspended ones), not the tasks still waiting on their parents. */
 #include "emu/sched.h"
 #include "emu/sched/dsp.h"
+#include "emu/sched/ready.h"
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +49,12 @@ struct dsp_opts {
 
 struct list { int *id, n, cap, cur; };
 
+/* A planned queue's candidates: a bit per position, set for every task
+ * that may start or resume (pending with its own parents done, or
+ * suspended; a superset: the scans still test each), so that offers and
+ * Algorithm 1 skip the tasks still waiting on their parents. */
+struct marks { uint64_t *w; };   /* a word per 64 of the workload's tasks */
+
 struct dsp {
 	int *cfirst, *child;          /* children CSR (dsp_children) */
 	int *plan_srv;                /* per task: its planned server, -1 = not planned */
@@ -55,6 +66,9 @@ struct dsp {
 	bool *planned;                /* per job */
 	long *prio_epoch;             /* per job: the epoch its P was computed in */
 	struct list *queue, *running, *promoted;   /* per server */
+	struct marks *cand;           /* per server: its queue's candidates */
+	int *pos;                     /* per task: its place in its planned server's queue */
+	struct ready *rj;             /* per job: its tasks' parents not done */
 	int nlanes, *lane_srv;        /* machines of the plan: every slot of every server */
 	double *lane_free;            /* when each is free of what was planned (run time) */
 	double last_plan, next_epoch, delta;
@@ -86,6 +100,84 @@ static void list_del(struct list *l, int i)
 {
 	memmove(&l->id[i], &l->id[i + 1], (l->n - i - 1) * sizeof *l->id);
 	l->n--;
+}
+
+/* ---- the candidates ------------------------------------------------------ */
+
+/* A job without its counts (out of memory): every pending task of it. */
+static bool candidate(const struct dsp *d, const struct workload *w, const struct task *t)
+{
+	const struct ready *r = &d->rj[t->job];
+	return t->state == TASK_SUSPENDED ||
+	       (t->state == TASK_PENDING &&
+		(!r->built || t->kind == TASK_MAP || ready_parents_done(r, &w->jobs[t->job], t)));
+}
+
+static void mark(struct dsp *d, int id, bool on)
+{
+	int k = d->plan_srv[id], i = d->pos[id];
+	if (k < 0)
+		return;
+	if (on)
+		d->cand[k].w[i >> 6] |= (uint64_t)1 << (i & 63);
+	else
+		d->cand[k].w[i >> 6] &= ~((uint64_t)1 << (i & 63));
+}
+
+/* The first candidate at or after position i of server k's queue (q->n: none). */
+static int next_cand(const struct dsp *d, int k, int i)
+{
+	const struct list *q = &d->queue[k];
+	const uint64_t *w = d->cand[k].w;
+	while (i < q->n) {
+		uint64_t b = w[i >> 6] >> (i & 63);
+		if (b)
+			return i + __builtin_ctzll(b) < q->n ? i + __builtin_ctzll(b) : q->n;
+		i = (i | 63) + 1;
+	}
+	return q->n;
+}
+
+/* Server k's queue was ordered anew: its places and candidates. */
+static void mark_queue(struct dsp *d, const struct workload *w, int k)
+{
+	struct list *q = &d->queue[k];
+	memset(d->cand[k].w, 0, (q->n + 63) / 64 * sizeof *d->cand[k].w);
+	for (int i = 0; i < q->n; i++) {
+		d->pos[q->id[i]] = i;
+		if (candidate(d, w, &w->tasks[q->id[i]]))
+			mark(d, q->id[i], true);
+	}
+}
+
+static void became_ready(void *ctx, const struct job *j, int rel)
+{
+	mark(ctx, j->first_task + rel, true);
+}
+
+/* A task went back to pending: every active job's counts and every queue's
+ * candidates again, from the tasks' states. */
+static void recount(struct dsp *d, const struct cluster *c)
+{
+	for (int i = 0; i < c->running_jobs; i++) {
+		const struct job *j = cluster_active(c, i);
+		if (ready_build_counts(&d->rj[j->id], c->w, j, became_ready, d))
+			ready_free(&d->rj[j->id]);
+	}
+	for (int k = 0; k < c->nservers; k++)
+		mark_queue(d, c->w, k);
+}
+
+/* cluster_task_runnable, its own parents read from the counts (a task may
+ * list many). */
+static bool runnable(const struct dsp *d, const struct cluster *c, const struct task *t)
+{
+	const struct job *j = &c->w->jobs[t->job];
+	const struct ready *r = &d->rj[t->job];
+	if (!ready_current(r, j))
+		return cluster_task_runnable(c, t);
+	return t->state == TASK_PENDING && cluster_job_active(c, j) &&
+	       (t->kind == TASK_MAP || (ready_parents_done(r, j, t) && cluster_stage_allowed(c, j, t->stage)));
 }
 
 /* ---- accounting ---------------------------------------------------------- */
@@ -126,7 +218,7 @@ static double waited(const struct sched *s, const struct task *t)
 		return t->state == TASK_RUNNING ? 0 : fmax(0, now - d->plan_at[t->id]);
 	if (t->state == TASK_SUSPENDED)
 		return d->wait_acc[t->id] + now - d->susp_at[t->id];
-	if (t->state == TASK_PENDING && cluster_task_runnable(s->c, t))
+	if (t->state == TASK_PENDING && runnable(d, s->c, t))
 		return d->wait_acc[t->id] + now - ready_at(s->c, t);
 	return d->wait_acc[t->id];
 }
@@ -147,6 +239,7 @@ static void started(struct sched *s, struct task *t, int server)
 	else
 		d->wait_acc[t->id] += s->c->now - ready_at(s->c, t);
 	d->run_from[t->id] = s->c->now;
+	mark(d, t->id, false);
 	if (!d->listed[t->id] && !list_add(&d->running[server], t->id))
 		d->listed[t->id] = true;
 }
@@ -322,6 +415,7 @@ static int plan(struct sched *s)
 		q->cur = 0;
 		if (q->n)
 			qsort_r(q->id, q->n, sizeof *q->id, by_plan, d);
+		mark_queue(d, c->w, k);
 	}
 	d->last_plan = c->now;
 	d->any_plan = true;
@@ -351,6 +445,7 @@ static void dsp_tick(struct sched *s)
 		d->version++;
 		for (int k = 0; k < s->c->nservers; k++)
 			d->queue[k].cur = 0;
+		recount(d, s->c);
 	}
 	bool unplanned = false;
 	for (int i = 0; i < s->c->running_jobs && !unplanned; i++)
@@ -362,11 +457,11 @@ static void dsp_tick(struct sched *s)
 
 /* ---- dispatch ------------------------------------------------------------ */
 
-static bool startable(const struct cluster *c, const struct task *t, int server)
+static bool startable(const struct dsp *d, const struct cluster *c, const struct task *t, int server)
 {
 	if (t->state == TASK_SUSPENDED)
 		return cluster_resume_fits(c, t, server);
-	return t->state == TASK_PENDING && cluster_task_runnable(c, t) && cluster_task_fits(c, t, server);
+	return t->state == TASK_PENDING && runnable(d, c, t) && cluster_task_fits(c, t, server);
 }
 
 static struct task *dsp_offer(struct sched *s, int server)
@@ -385,7 +480,7 @@ static struct task *dsp_offer(struct sched *s, int server)
 			list_del(pr, i--);
 			continue;
 		}
-		if (startable(c, t, server)) {
+		if (startable(d, c, t, server)) {
 			list_del(pr, i);
 			started(s, t, server);
 			return t;
@@ -393,9 +488,9 @@ static struct task *dsp_offer(struct sched *s, int server)
 	}
 	while (q->cur < q->n && c->w->tasks[q->id[q->cur]].state == TASK_DONE)
 		q->cur++;
-	for (int i = q->cur; i < q->n; i++) {
+	for (int i = next_cand(d, server, q->cur); i < q->n; i = next_cand(d, server, i + 1)) {
 		struct task *t = &c->w->tasks[q->id[i]];
-		if (startable(c, t, server)) {
+		if (startable(d, c, t, server)) {
 			started(s, t, server);
 			return t;
 		}
@@ -404,10 +499,11 @@ static struct task *dsp_offer(struct sched *s, int server)
 	 * heads of the other queues (a plan's estimates are not exact, and a
 	 * lost server's tasks need another). */
 	for (int k = 1; o->steal && k < c->nservers; k++) {
-		struct list *oq = &d->queue[(server + k) % c->nservers];
-		for (int i = oq->cur; i < oq->n && i < oq->cur + 64; i++) {
+		int ok = (server + k) % c->nservers;
+		struct list *oq = &d->queue[ok];
+		for (int i = next_cand(d, ok, oq->cur); i < oq->n && i < oq->cur + 64; i = next_cand(d, ok, i + 1)) {
 			struct task *t = &c->w->tasks[oq->id[i]];
-			if (t->state == TASK_PENDING && startable(c, t, server)) {
+			if (t->state == TASK_PENDING && startable(d, c, t, server)) {
 				started(s, t, server);
 				return t;
 			}
@@ -420,8 +516,14 @@ static struct task *dsp_offer(struct sched *s, int server)
 
 static void dsp_task_finished(struct sched *s, struct task *t)
 {
-	(void)t;
-	((struct dsp *)s->priv)->version++;
+	struct dsp *d = s->priv;
+	const struct job *j = &s->c->w->jobs[t->job];
+	d->version++;
+	mark(d, t->id, false);
+	if (ready_current(&d->rj[t->job], j))
+		ready_task_done(&d->rj[t->job], s->c->w, j, t);
+	else if (d->rj[t->job].built)   /* a task went back to pending since */
+		recount(d, s->c);
 }
 
 /* ---- preemption ----------------------------------------------------------- */
@@ -477,14 +579,14 @@ static int preempt_server(struct sched *s, int server, struct preemption *out, i
 	bool *taken = calloc(q->n + 1, sizeof *taken);   /* by index in A: started by a preemption */
 	if (!A || !B || !taken)
 		goto out;
-	for (int i = q->cur; i < q->n; i++) {
+	for (int i = next_cand(d, server, q->cur); i < q->n; i = next_cand(d, server, i + 1)) {
 		struct task *t = &c->w->tasks[q->id[i]];
-		if ((t->state == TASK_PENDING && cluster_task_runnable(c, t)) ||
+		if ((t->state == TASK_PENDING && runnable(d, c, t)) ||
 		    (t->state == TASK_SUSPENDED && t->server == server))
 			A[na++] = t->id;
 	}
 	/* only a server that cannot run its first waiting task preempts */
-	if (!na || startable(c, &c->w->tasks[A[0]], server))
+	if (!na || startable(d, c, &c->w->tasks[A[0]], server))
 		goto out;
 	double eps = isnan(o->epsilon) ? o->epoch : o->epsilon, lo = INFINITY, hi = -INFINITY;
 	for (int i = 0; i < run->n; i++) {
@@ -537,6 +639,7 @@ static int preempt_server(struct sched *s, int server, struct preemption *out, i
 				res_take(&avail, &ask);
 				d->ran[b->id] += c->now - d->run_from[b->id];
 				d->susp_at[b->id] = c->now;
+				mark(d, b->id, true);
 				memmove(&B[k], &B[k + 1], (nb - k - 1) * sizeof *B);
 				nb--;
 				list_add(&d->promoted[server], a->id);
@@ -583,6 +686,8 @@ static void dsp_job_arrived(struct sched *s, struct job *j)
 {
 	struct dsp *d = s->priv;
 	dsp_level_deadlines(s->c, j, &d->dl[j->id * JOB_MAX_STAGES]);
+	if (ready_build_counts(&d->rj[j->id], s->c->w, j, became_ready, d))
+		ready_free(&d->rj[j->id]);   /* out of memory: all its pending tasks are candidates */
 }
 
 static int dsp_init(struct sched *s)
@@ -612,9 +717,15 @@ static int dsp_init(struct sched *s)
 	d->running = calloc(ns, sizeof *d->running);
 	d->promoted = calloc(ns, sizeof *d->promoted);
 	d->empty_at = malloc((ns ? ns : 1) * sizeof *d->empty_at);
+	d->cand = calloc(ns ? ns : 1, sizeof *d->cand);
+	for (size_t k = 0; d->cand && k < ns; k++)
+		if (!(d->cand[k].w = calloc((nt + 63) / 64, sizeof *d->cand[k].w)))
+			return -1;
+	d->pos = calloc(nt, sizeof *d->pos);
+	d->rj = calloc(nj, sizeof *d->rj);
 	if (!d->lane_srv || !d->lane_free || !d->plan_srv || !d->plan_at || !d->ran || !d->run_from ||
 	    !d->wait_acc || !d->susp_at || !d->leaf || !d->P || !d->listed || !d->dl || !d->planned ||
-	    !d->prio_epoch || !d->queue || !d->running || !d->promoted || !d->empty_at ||
+	    !d->prio_epoch || !d->queue || !d->running || !d->promoted || !d->empty_at || !d->cand || !d->pos || !d->rj ||
 	    dsp_children(c->w, &d->cfirst, &d->child))
 		return -1;
 	for (size_t k = 0; k < ns; k++)
@@ -641,7 +752,14 @@ static void dsp_destroy(struct sched *s)
 			free(d->running[k].id);
 		if (d->promoted)
 			free(d->promoted[k].id);
+		if (d->cand)
+			free(d->cand[k].w);
 	}
+	for (int i = 0; d->rj && i < s->c->w->njobs; i++)
+		ready_free(&d->rj[i]);
+	free(d->cand);
+	free(d->pos);
+	free(d->rj);
 	free(d->queue);
 	free(d->running);
 	free(d->promoted);

@@ -46,19 +46,17 @@ void ready_pop(struct ready *r, const struct job *j, int st)
 		h[i] = v;
 }
 
-int ready_build(struct ready *r, const struct workload *w, const struct job *j, ready_before_fn *before,
-		const void *ctx)
+/* The counts and the children; with heaps, which stages have one. */
+static int build_counts(struct ready *r, const struct workload *w, const struct job *j, bool heaps)
 {
 	struct task *tasks = w->tasks;
 	const struct task_dep *td = w->tdeps;
 	int n = j->nmaps + j->nreduces;
-	ready_free(r);
-	r->before = before;
-	r->ctx = ctx;
 	r->missing = calloc(n ? n : 1, sizeof *r->missing);
 	r->kid_start = calloc(n + 1, sizeof *r->kid_start);
-	r->heap = malloc((n ? n : 1) * sizeof *r->heap);
-	if (!r->missing || !r->kid_start || !r->heap)
+	if (heaps)
+		r->heap = malloc((n ? n : 1) * sizeof *r->heap);
+	if (!r->missing || !r->kid_start || (heaps && !r->heap))
 		return -1;
 	for (int i = 0; i < n; i++) {
 		const struct task *t = &tasks[j->first_task + i];
@@ -74,7 +72,7 @@ int ready_build(struct ready *r, const struct workload *w, const struct job *j, 
 	}
 	for (int st = 0; st < j->nstages; st++) {
 		const struct stage *sg = &j->stages[st];
-		for (int p = 0; p < sg->nparents; p++)
+		for (int p = 0; heaps && p < sg->nparents; p++)
 			r->per_task[st] |= sg->parent[p].kind == EDGE_ONE_TO_ONE || sg->parent[p].kind == EDGE_TASKS;
 		for (int i = 0; i < sg->ntasks; i++) {
 			const struct task *t = stage_task(tasks, j, st, i);
@@ -90,6 +88,31 @@ int ready_build(struct ready *r, const struct workload *w, const struct job *j, 
 		}
 	}
 	free(fill);
+	r->requeues = j->requeues;
+	return 0;
+}
+
+int ready_build_counts(struct ready *r, const struct workload *w, const struct job *j, ready_fn *became,
+		       void *ctx)
+{
+	ready_free(r);
+	if (build_counts(r, w, j, false))
+		return -1;
+	r->became = became;
+	r->became_ctx = ctx;
+	r->built = true;
+	return 0;
+}
+
+int ready_build(struct ready *r, const struct workload *w, const struct job *j, ready_before_fn *before,
+		const void *ctx)
+{
+	struct task *tasks = w->tasks;
+	ready_free(r);
+	r->before = before;
+	r->ctx = ctx;
+	if (build_counts(r, w, j, true))
+		return -1;
 	/* Once every count is in: a policy's order may read them. */
 	for (int st = 0; st < j->nstages; st++)
 		for (int i = 0; r->per_task[st] && i < j->stages[st].ntasks; i++) {
@@ -98,7 +121,6 @@ int ready_build(struct ready *r, const struct workload *w, const struct job *j, 
 				push(r, j, st, i);
 		}
 	r->built = true;
-	r->requeues = j->requeues;
 	return 0;
 }
 
@@ -106,7 +128,11 @@ int ready_build(struct ready *r, const struct workload *w, const struct job *j, 
 static void parent_done(struct ready *r, const struct workload *w, const struct job *j, int rel)
 {
 	const struct task *t = &w->tasks[j->first_task + rel];
-	if (--r->missing[rel] == 0 && t->state == TASK_PENDING)
+	if (--r->missing[rel] || t->state != TASK_PENDING)
+		return;
+	if (r->became)
+		r->became(r->became_ctx, j, rel);
+	else
 		push(r, j, t->stage, t->sindex);
 }
 

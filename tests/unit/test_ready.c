@@ -118,3 +118,39 @@ Test(ready, a_build_from_the_states_orders_by_the_policy)
 	ready_free(&r);
 	workload_free(&w);
 }
+
+struct seen { int n, rel[16]; };
+
+static void saw(void *ctx, const struct job *j, int rel)
+{
+	struct seen *s = ctx;
+	(void)j;
+	cr_assert_lt(s->n, 16);
+	s->rel[s->n++] = rel;
+}
+
+Test(ready, counts_alone_call_once_as_each_pending_task_becomes_ready)
+{
+	struct workload w = {0};
+	struct ready r = {0};
+	struct seen s = {0};
+	read_dag(&w);
+	const struct job *j = &w.jobs[0];
+	cr_assert_eq(ready_build_counts(&r, &w, j, saw, &s), 0);
+	cr_assert(ready_current(&r, j));
+	cr_assert_null(r.heap, "no heaps");
+	cr_assert(ready_parents_done(&r, j, stage_task(w.tasks, j, A, 0)));
+	cr_assert_not(ready_parents_done(&r, j, stage_task(w.tasks, j, C, 0)));
+	done(&r, &w, A, 0);
+	cr_assert_eq(s.n, 1);
+	cr_assert_eq(s.rel[0], stage_task(w.tasks, j, B, 0)->id - j->first_task, "b0, not c0 (it waits for b0)");
+	done(&r, &w, B, 0);
+	cr_assert_eq(s.n, 2);
+	cr_assert_eq(s.rel[1], stage_task(w.tasks, j, C, 0)->id - j->first_task);
+	stage_task(w.tasks, j, D, 1)->state = TASK_RUNNING;   /* started meanwhile: no call */
+	done(&r, &w, A, 1);
+	cr_assert_eq(s.n, 3, "b1 only");
+	cr_assert(ready_parents_done(&r, j, stage_task(w.tasks, j, D, 1)));
+	ready_free(&r);
+	workload_free(&w);
+}
