@@ -108,7 +108,11 @@ struct run_captures *captures_start(struct fabric *f, const struct run_params *p
 		rc->cf[rc->n] = ns < 0 ? NULL
 				       : capfile_open(ns, f->root_fd, c->tg.ifname, rc->snaplen, rc->filter, 0, &bad, e);
 		if (!rc->cf[rc->n]) {
-			snprintf(err, 512, "capture %s:%s: %s", c->tg.host_name, c->tg.ifname, ns < 0 ? "no namespace" : e);
+			/* Over real hosts, captures are taken on the controller's machine only. */
+			bool elsewhere = ns < 0 && f->hosts && !f->hosts->h[0].emulated;
+			snprintf(err, 512, "capture %s:%s: %s", c->tg.host_name, c->tg.ifname,
+				 elsewhere ? "not on this machine (a capture on another real host is not built)"
+				 : ns < 0 ? "no namespace" : e);
 			break;
 		}
 		if (capfile_write_to(rc->cf[rc->n], c->tmp, e)) {

@@ -157,6 +157,20 @@ void fabric_close(struct fabric *f)
 
 int fabric_ns_fd(struct fabric *f, const struct host_id *h)
 {
+	if (h->kind == HOST_OCS && h->rack > 0) {
+		/* Slice ocsK of a fabric over several hosts: kept apart from ocs's slot. */
+		int k = h->rack;
+		if (k >= HOSTS_MAX) {
+			errno = EINVAL;
+			return -1;
+		}
+		if (f->slice_fd[k] < 0) {
+			char name[NS_NAME_MAX];
+			plan_ns_name(f->prefix, h, name, sizeof name);
+			f->slice_fd[k] = ns_open(name);
+		}
+		return f->slice_fd[k];
+	}
 	int i = plan_ns_index(&f->topo, h);
 	if (f->ns_fd[i] < 0) {
 		char name[NS_NAME_MAX];
@@ -190,12 +204,8 @@ struct nlbatch *fabric_slice_nl(struct fabric *f, int rack)
 	struct nlbatch *nb = &f->slice_nl[k];
 	if (nb->sock)
 		return nb;
-	if (f->slice_fd[k] < 0) {
-		char name[NS_NAME_MAX];
-		plan_ns_name(f->prefix, &h, name, sizeof name);
-		f->slice_fd[k] = ns_open(name);
-	}
-	if (f->slice_fd[k] < 0 || ns_enter(f->slice_fd[k]))
+	int fd = fabric_ns_fd(f, &h);
+	if (fd < 0 || ns_enter(fd))
 		return NULL;
 	int rc = nlbatch_init(nb);
 	int saved = errno;

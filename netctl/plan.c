@@ -1,5 +1,6 @@
 /* plan.c — see plan.h. */
 #include "netctl/plan.h"
+#include "netctl/hosts.h"
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
@@ -50,6 +51,13 @@ int plan_host_parse(const char *name, const struct topo *t, struct host_id *h)
 	if (!strcmp(name, "ocs")) {
 		h->kind = HOST_OCS;
 		return t && !t->ocs ? -1 : 0;
+	}
+	if (!strncmp(p, "ocs", 3)) {
+		/* ocsK, K >= 1: host K's slice of a fabric over several hosts (the
+		 * hosts file bounds K: the caller checks it) */
+		p += 3;
+		h->kind = HOST_OCS;
+		return plan_parse_index(&p, &h->rack) || *p || h->rack < 1 || h->rack >= HOSTS_MAX || (t && !t->ocs) ? -1 : 0;
 	}
 	if (!strncmp(p, "tor", 3)) {
 		p += 3;

@@ -258,6 +258,25 @@ static int cmd_host_up(int argc, char **argv)
 	return 0;
 }
 
+/* ocsK names host K's slice: only a fabric over more than K hosts has it. */
+static bool slice_exists(const struct fabric *f, const struct host_id *h)
+{
+	return h->kind != HOST_OCS || h->rack == 0 || (f->hosts && h->rack < f->hosts->n);
+}
+
+/* ", ocs" or ", ocs, ocs1..ocsN" (none without a crossbar). */
+static const char *slice_span(const struct fabric *f, char *buf, size_t len)
+{
+	int n = f->hosts ? f->hosts->n : 1;
+	if (!f->topo.ocs)
+		snprintf(buf, len, "%s", "");
+	else if (n > 2)
+		snprintf(buf, len, ", ocs, ocs1..ocs%d", n - 1);
+	else
+		snprintf(buf, len, n > 1 ? ", ocs, ocs1" : ", ocs");
+	return buf;
+}
+
 /* The controller's hands on this host's racks (netctl/hostctl.h). */
 static int cmd_host_ctl(int argc, char **argv)
 {
@@ -397,7 +416,8 @@ static int cmd_exec(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		printf("usage: netctl [--prefix P] exec HOST [--] CMD [ARGS...]\n"
-		       "Run CMD inside HOST's namespace: r3h7 (server 7 of rack 3), tor3, eps, ocs.\n");
+		       "Run CMD inside HOST's namespace: r3h7 (server 7 of rack 3), tor3, eps, ocs (over several\n"
+		       "hosts: ocs1, ocs2... for the crossbar's slices on the other hosts).\n");
 		return argc < 2 ? EXIT_BAD : 0;
 	}
 	int cmd = 2;
@@ -411,11 +431,11 @@ static int cmd_exec(int argc, char **argv)
 	if (!f)
 		return EXIT_BAD;
 	struct host_id h;
-	if (plan_host_parse(argv[1], &f->topo, &h)) {
-		char servers[160];
+	if (plan_host_parse(argv[1], &f->topo, &h) || !slice_exists(f, &h)) {
+		char servers[160], slices[32];
 		plan_server_span(&f->topo, servers, sizeof servers);
 		int bad_rc = bad("exec: no host '%s' in %s (hosts: %s, tor0..tor%d, eps%s)", argv[1], prefix, servers,
-				 f->topo.racks - 1, f->topo.ocs ? ", ocs" : "");
+				 f->topo.racks - 1, slice_span(f, slices, sizeof slices));
 		fabric_close(f);
 		return bad_rc;
 	}
@@ -445,7 +465,8 @@ static void capture_usage(FILE *out)
 		"                             [--snaplen N] [FILTER EXPRESSION...]\n"
 		"Write the packets one interface of a fabric host sees to a pcap file (tcpdump -r,\n"
 		"Wireshark), until N packets, S seconds, or Ctrl-C / SIGTERM.\n"
-		"  HOST                r3h7 (server 7 of rack 3), tor3, eps, ocs\n"
+		"  HOST                r3h7 (server 7 of rack 3), tor3, eps, ocs (ocs1... the slices of\n"
+		"                      the other hosts)\n"
 		"  IFACE               default: eth0 on a server; any (every interface of the\n"
 		"                      namespace: a forwarded packet appears twice, in and out) on\n"
 		"                      tor, eps, ocs.  A ToR has up, hY (server Y), oP (optical\n"
@@ -523,6 +544,13 @@ static int cmd_capture(int argc, char **argv)
 	if (capspec_parse(argv[optind], &f->topo, &tg, err)) {
 		fabric_close(f);
 		return bad("capture: %s", err);
+	}
+	if (!slice_exists(f, &tg.host)) {
+		char slices[32];
+		int bad_rc = bad("capture: no slice '%s' in %s (its crossbar:%s)", tg.host_name, prefix,
+				 slice_span(f, slices, sizeof slices) + 1);
+		fabric_close(f);
+		return bad_rc;
 	}
 	char *filter = capspec_join(argv + optind + 1, argc - optind - 1);
 	int ns = fabric_ns_fd(f, &tg.host), bad_input = 0, rc = 0;

@@ -260,6 +260,24 @@ Test(multihost, three_hosts_every_server_reaches_every_other_and_circuits_cross_
 		cr_assert_eq(f->layout->racks[k], 2);
 	/* Underlays at 1500: every fabric interface at 1450. */
 	cr_assert_eq(f->layout->mtu, 1450);
+	/* netctl exec reaches each host's slice by its name; ocs3 is no slice of
+	 * three hosts.  In ocs2: the receiving ends of host 2's racks' ports, none of host 0's. */
+	char seen[4096], want[32], other[32];
+	int r2 = -1, r0 = -1;
+	for (int r = 0; r < 6; r++) {
+		if (fabric_host_of(f, r) == 2)
+			r2 = r;
+		if (fabric_host_of(f, r) == 0)
+			r0 = r;
+	}
+	const char *exec2[] = {"--prefix", P, "exec", "ocs2", "--", "sh", "-c", "ls /sys/class/net >&2", NULL};
+	cr_assert_eq(run("netctl", exec2, seen, sizeof seen), 0, "netctl exec ocs2: %s", seen);
+	snprintf(want, sizeof want, "i%dp0\n", r2);
+	snprintf(other, sizeof other, "i%dp0\n", r0);
+	cr_assert(strstr(seen, want) && !strstr(seen, other), "ocs2 holds %s but not %s:\n%s", want, other, seen);
+	const char *exec3[] = {"--prefix", P, "exec", "ocs3", "--", "true", NULL};
+	cr_assert_eq(run("netctl", exec3, seen, sizeof seen), 2, "%s", seen);
+	cr_assert(strstr(seen, "no host 'ocs3'") && strstr(seen, "ocs, ocs1..ocs2"), "%s", seen);
 	for (int a = 0; a < 6; a++)
 		for (int b = 0; b < 6; b++) {
 			if (a == b)

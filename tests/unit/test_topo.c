@@ -336,11 +336,18 @@ Test(plan, names_round_trip)
 		cr_assert_eq(plan_ns_index(&t, &back), i, "%s", buf);
 	}
 	struct host_id h;
-	static const char *const bad[] = {"r10h0", "r0h10", "tor10", "r01h1", "r1", "tor", "r1h1x", "eps0", "", "r-1h0"};
+	static const char *const bad[] = {"r10h0", "r0h10", "tor10", "r01h1", "r1", "tor", "r1h1x", "eps0", "", "r-1h0",
+					  "ocs0", "ocs01", "ocs16", "ocs1x"};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		cr_assert_neq(plan_host_parse(bad[i], &t, &h), 0, "%s accepted", bad[i]);
 	plan_ns_name("exp1", &(struct host_id){HOST_SERVER, 3, 7}, buf, sizeof buf);
 	cr_assert_str_eq(buf, "exp1-r3h7");
+	/* ocsK: host K's slice of a fabric over several hosts (K < 16, the hosts' most). */
+	cr_assert_eq(plan_host_parse("ocs15", &t, &h), 0);
+	cr_assert_eq(h.kind, HOST_OCS);
+	cr_assert_eq(h.rack, 15);
+	plan_host_name(&h, buf, sizeof buf);
+	cr_assert_str_eq(buf, "ocs15");
 }
 
 Test(plan, prefixes)
