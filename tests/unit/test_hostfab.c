@@ -107,3 +107,45 @@ Test(hostfab, a_real_host_is_started_over_ssh_with_the_input_on_stdin)
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	cr_assert_eq(system(cmd), 0);
 }
+
+/* What emu run starts on a real host (its agents' starter, host-ctl): the
+ * program by its remote name, its standard input kept open for more, its
+ * standard output ours to read; closing the input ends it. */
+Test(hostfab, a_kept_launch_talks_both_ways_and_ends_with_its_input)
+{
+	char dir[] = "/tmp/emu-ssh-XXXXXX", path[600], script[1400];
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/ssh", dir);
+	/* Echo the remote command's name, then every input line, upper-cased. */
+	snprintf(script, sizeof script, "#!/bin/sh\nshift 5\necho \"$1\"\ntr a-z A-Z\necho end\n");
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(script, f);
+	fclose(f);
+	chmod(path, 0700);
+	char *old = getenv("PATH") ? strdup(getenv("PATH")) : strdup("/usr/bin:/bin"), newpath[4096];
+	snprintf(newpath, sizeof newpath, "%s:%s", dir, old);
+	setenv("PATH", newpath, 1);
+
+	struct hosts hs;
+	char err[LAUNCH_ERR_LEN], got[256] = "";
+	int in = -1, out = -1;
+	cr_assert_eq(hosts_load_string(&hs, "node1 node1.example.org eth1 192.0.2.7 auto\n", "h", err), 0, "%s", err);
+	const char *args[] = {"--spawn", NULL};
+	pid_t pid = launch_start("/nonexistent/emu-agent", "emu-agent", "exp1", &hs.h[0], args, "first\n", &in, &out, err);
+	cr_assert_gt(pid, 0, "%s", err);
+	cr_assert_eq(write(in, "second\n", 7), 7);
+	close(in);
+	size_t n = 0;
+	for (ssize_t r; (r = read(out, got + n, sizeof got - 1 - n)) > 0;)
+		n += (size_t)r;
+	got[n] = 0;
+	close(out);
+	cr_assert_eq(launch_wait(pid), 0);
+	setenv("PATH", old, 1);
+	free(old);
+	cr_assert_str_eq(got, "emu-agent\nFIRST\nSECOND\nend\n");
+	char cmd[700];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	cr_assert_eq(system(cmd), 0);
+}
