@@ -109,7 +109,7 @@ check: lint-man
 BUILD_SAN_BINS = build-san/test-unit build-san/test-integ build-san/bin/netctl \
                  $(if $(EMU_CLI),build-san/bin/emu) $(if $(AGENT_SRC),build-san/bin/emu-agent)
 
-unit: ; $(MAKE) SAN=1 build-san/test-unit build-san/bin/emu && $(call run_suite,./build-san/test-unit,--jobs 2)
+unit: ; $(MAKE) SAN=1 build-san/test-unit build-san/bin/emu build-san/bin/emu-agent && $(call run_suite,./build-san/test-unit,--jobs 2)
 integ: ; $(MAKE) SAN=1 build-san/test-integ build-san/bin/netctl && $(call run_suite,./build-san/test-integ,--jobs 1)
 
 BENCH_BINS = $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_C)) \

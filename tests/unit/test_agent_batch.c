@@ -1,8 +1,10 @@
 /* Unit tests: the list a host's agents' starter reads (emu/agent_batch.h). */
 #include "emu/agent_batch.h"
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define SECRET "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -101,4 +103,47 @@ Test(agent_batch, read_from_a_pipe_stops_at_start)
 	agent_list_free(&l);
 	close(p[0]);
 	agent_batch_free(&b);
+}
+
+/* The starter itself (emu-agent --spawn beside the tests): a bad list is
+ * refused naming its line (status 2); an agent that fails is said, by its
+ * server, and the starter ends with status 1 once none is left. */
+static int starter(const char *input, char *errbuf, size_t len)
+{
+	char self[512], agent[600], errpath[] = "/tmp/emu-ut-spawn-XXXXXX";
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	cr_assert_gt(n, 0);
+	self[n] = 0;
+	*strrchr(self, '/') = 0;
+	snprintf(agent, sizeof agent, "%s/bin/emu-agent", self);
+	cr_assert_eq(access(agent, X_OK), 0, "%s missing", agent);
+	int efd = mkstemp(errpath), p[2];
+	cr_assert(efd >= 0 && !pipe(p));
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(p[0], 0);
+		dup2(efd, 2);
+		close(p[1]);
+		execl(agent, agent, "--spawn", "--prefix", "ut", "--host", "b", (char *)NULL);
+		_exit(127);
+	}
+	close(p[0]);
+	cr_assert_eq(write(p[1], input, strlen(input)), (ssize_t)strlen(input));
+	int st;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);   /* its input stays open: it ends by itself */
+	close(p[1]);
+	n = pread(efd, errbuf, len - 1, 0);
+	errbuf[n > 0 ? n : 0] = 0;
+	close(efd);
+	unlink(errpath);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+Test(agent_batch, the_starter_refuses_a_bad_list_and_says_which_agent_failed)
+{
+	char err[2048];
+	cr_assert_eq(starter("emu-agents 1\nsecret 12\n", err, sizeof err), 2);
+	cr_assert(strstr(err, "emu-agent --spawn: host b: standard input: line 2: expected 'secret'"), "%s", err);
+	cr_assert_eq(starter("emu-agents 1\nsecret " SECRET "\nagent 3\n--server\nr1h0\n--bogus\nstart\n", err, sizeof err), 1);
+	cr_assert(strstr(err, "host b: the agent of r1h0 exited with status 2"), "%s", err);
 }
