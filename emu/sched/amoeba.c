@@ -16,7 +16,9 @@
  * have ended) first: checkpointed tasks come back before new ones start
  * (without it, short children started before their suspended parents held
  * the parents' servers, and a small DAG workload never ended); then it
- * takes the first of the first `window` waiting tasks that fits; one victim
+ * takes the first that fits of the first `window` waiting tasks that may
+ * start now (killed tasks waiting for their parents do not fill it: at full
+ * size 6188 of them did, and nothing started again); one victim
  * per server and round, the running task of the longest remaining whose
  * server then fits the waiting task; a suspended task whose parents have
  * not ended neither preempts nor is resumed by it; remaining time counts a
@@ -172,9 +174,14 @@ static struct task *amoeba_offer(struct sched *s, int server)
 		merge(s);
 	while (!t && a->head < a->nwait && !waiting(&c->w->tasks[a->wait[a->head]]))
 		a->head++;
-	for (int i = a->head; !t && i < a->nwait && i < a->head + o->window; i++)
-		if (fits(c, &c->w->tasks[a->wait[i]], server))
-			t = &c->w->tasks[a->wait[i]];
+	for (int i = a->head, seen = 0; !t && i < a->nwait && seen < o->window; i++) {
+		struct task *x = &c->w->tasks[a->wait[i]];
+		if (!waiting(x) || !startable(c, x))   /* may not start now: not in the window */
+			continue;
+		seen++;
+		if (fits(c, x, server))
+			t = x;
+	}
 	if (t)
 		ran_now(s, t);
 	return t;

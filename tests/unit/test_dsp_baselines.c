@@ -153,6 +153,33 @@ Test(dsp_baselines, amoeba_suspends_the_longer_task_and_resumes_it_with_its_prog
 	workload_free(&w);
 }
 
+/* One slot, window 1: the child (1 s) comes before its parent (5 s) in the
+ * shortest-remaining order, and the deadlock breaker had killed it, so it
+ * waits for the parent before it starts again.  The window holds the tasks
+ * that may start now: the parent runs, then the child (a window of the
+ * first waiting tasks alone held the child only, and the run stalled). */
+Test(dsp_baselines, amoeba_looks_past_a_killed_task_that_waits_for_its_parents)
+{
+	static const char jobs[] =
+		"{\"scaled\": true, \"jobs\": [{\"name\": \"a\", \"input\": \"1MB\", \"stages\": [\n"
+		" {\"name\": \"l1\", \"tasks\": 1, \"work\": 5, \"output\": \"1MB\"},\n"
+		" {\"name\": \"l2\", \"tasks\": 1, \"work\": 1, \"output\": \"1MB\", \"parents\": {\"l1\": \"tasks\"},\n"
+		"  \"task_parents\": [{\"l1\": [0]}]}]}]}\n";
+	const char *opts[] = {"window=1"};
+	struct topo t;
+	slot_servers(&t, 1, 1);
+	struct workload w;
+	sr_workload(root, &w, jobs);
+	w.tasks[1].kills = 1;   /* as the breaker leaves it */
+	json_t *s = run(&t, &w, "amoeba", opts, 1, "amoeba_window");
+	cr_assert_eq(sr_num(s, "jobs_finished"), 1, "the parent started though the child heads the order");
+	cr_assert_eq(sr_num(s, "disorders.starts"), 0);
+	cr_assert_geq(w.tasks[1].t_start, w.tasks[0].t_end - 1e-6);
+	cr_assert_lt(w.tasks[1].t_end, 10);
+	json_decref(s);
+	workload_free(&w);
+}
+
 /* ---- Natjam ---------------------------------------------------------------- */
 
 /* One server of 4 cores, full with three research tasks: r1 (1 core, 100 s),
