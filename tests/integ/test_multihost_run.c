@@ -146,6 +146,18 @@ static const char *slow_workload =
 	" {\"name\": \"long\", \"submit\": 0, \"input\": 12000000, \"shuffle\": 24000000, \"output\": 1000,"
 	"  \"maps\": 12, \"reduces\": 6, \"map_duration\": 1.0, \"reduce_duration\": 0.5}]}\n";
 
+/* Running: not gone, and not a zombie waiting for whoever inherited it. */
+static bool alive(pid_t pid)
+{
+	char path[64], line[512];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	bool yes = f && fgets(line, sizeof line, f) && strrchr(line, ')') && strrchr(line, ')')[2] != 'Z';
+	if (f)
+		fclose(f);
+	return yes;
+}
+
 Test(multihostrun, killing_a_hosts_pieces_fails_its_tasks_over)
 {
 	unlink(wl_path);
@@ -160,9 +172,15 @@ Test(multihostrun, killing_a_hosts_pieces_fails_its_tasks_over)
 		victim[1] = rx_find_process(P, "emu-agent", "--server r1h1 ");
 	}
 	cr_assert(victim[0] > 0 && victim[1] > 0, "host b's agents not found");
+	/* Host b's starter, the one process the launcher started there: its
+	 * agents die with it (a parent-death signal). */
+	pid_t starter = rx_find_process(P, "emu-agent --spawn ", "--host b ");
+	cr_assert_gt(starter, 0, "host b's starter not found");
 	rx_sleep(2.0);
-	kill(victim[0], SIGKILL);
-	kill(victim[1], SIGKILL);
+	kill(starter, SIGKILL);
+	for (int i = 0; i < 100 && (alive(victim[0]) || alive(victim[1])); i++)
+		rx_sleep(0.01);
+	cr_assert(!alive(victim[0]) && !alive(victim[1]), "host b's agents outlived their starter by 1 s");
 	int rc = rx_wait_exit(pid);
 	cr_assert_eq(rc, 0, "emu run exited %d", rc);
 	char path[512];
