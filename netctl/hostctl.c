@@ -73,6 +73,16 @@ static int answer(struct host_chan *c, char *reply, char err[FABRIC_ERR_LEN])
 	return errf(err, "host %s: a malformed answer '%.60s'", c->host, line);
 }
 
+/* Said once: from now on its steps are left out. */
+static int lose(struct host_chan *c, const char *why)
+{
+	if (!c->lost)
+		fprintf(stderr, "netctl: host %s is lost (%s): its racks are left out of reconfigurations from now on, "
+				"their counters stay at their last values\n", c->host, why);
+	c->lost = true;
+	return 1;
+}
+
 static int send_all(struct host_chan *c, const char *text, char err[FABRIC_ERR_LEN])
 {
 	for (size_t off = 0, len = strlen(text); off < len;) {
@@ -90,6 +100,7 @@ static void chan_end(struct host_chan *c)
 {
 	if (!c)
 		return;
+	free(c->last);
 	close(c->in);
 	close(c->out);
 	/* It ends at the end of its input; a stuck one is not waited for long. */
@@ -150,18 +161,37 @@ int fabric_attach_hosts(struct fabric *f, const char *netctl, char err[FABRIC_ER
 	return rc;
 }
 
+/* 0, 1 (lost), or -1 (its answer was an error). */
 static int request(struct fabric *f, int host, const char *op, const struct circuit_cfg *cfg, char *reply,
 		   char err[FABRIC_ERR_LEN])
 {
 	struct host_chan *c = f->chan[host];
 	char line[8300];
+	if (reply)
+		snprintf(reply, 64, "0");
+	if (c->lost)
+		return 1;
 	if (cfg) {
 		char spec[8192];
 		circuits_format(cfg, spec, sizeof spec);
 		snprintf(line, sizeof line, "%s %s\n", op, spec);
 	} else
 		snprintf(line, sizeof line, "%s\n", op);
-	return send_all(c, line, err) || answer(c, reply, err) ? -1 : 0;
+	/* A lost host is no error: err stays untouched (callers take any text
+	 * in it for a failure). */
+	char got[512], why[FABRIC_ERR_LEN];
+	if (send_all(c, line, why))
+		return lose(c, "its host-ctl ended");
+	if (read_line(c, got, sizeof got, why))
+		return lose(c, strchr(why, ':') ? strchr(why, ':') + 2 : why);
+	if (!strncmp(got, "ok", 2) && (!got[2] || got[2] == ' ')) {
+		if (reply)
+			snprintf(reply, 64, "%s", got[2] ? got + 3 : "");
+		return 0;
+	}
+	if (!strncmp(got, "error ", 6))
+		return errf(err, "host %s: %s", c->host, got + 6);
+	return errf(err, "host %s: a malformed answer '%.60s'", c->host, got);
 }
 
 int hostctl_call(struct fabric *f, int host, const char *op, const struct circuit_cfg *cfg, char *reply,
@@ -176,7 +206,15 @@ int hostctl_stats(struct fabric *f, int host, struct link_stats *out, int *n, ch
 	struct host_chan *c = f->chan[host];
 	char reply[64], line[512], *end;
 	int max = t->nservers + t->racks * (1 + (t->ocs ? t->ocs_ports : 0));
-	if (request(f, host, "stats", NULL, reply, err))
+	int rc = request(f, host, "stats", NULL, reply, err);
+	if (rc > 0) {
+		if (!c->last)
+			return errf(err, "host %s is lost and never gave its counters", c->host);
+		memcpy(out, c->last, (size_t)c->nlast * sizeof *out);
+		*n = c->nlast;
+		return 0;
+	}
+	if (rc < 0)
 		return -1;
 	long count = strtol(reply, &end, 10);
 	if (*end || !*reply || count < 0 || count > max)
@@ -184,8 +222,10 @@ int hostctl_stats(struct fabric *f, int host, struct link_stats *out, int *n, ch
 	for (int i = 0; i < count; i++) {
 		struct link_stats *l = &out[i];
 		int cls, used = 0;
-		if (read_line(c, line, sizeof line, err))
-			return -1;
+		if (read_line(c, line, sizeof line, err)) {
+			lose(c, "its counters stopped half-way");
+			return -1;   /* this once; its last counters from the next call */
+		}
 		if (sscanf(line, "%d %d %d %d %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu32
 				 " %" SCNu64 "%n", &l->rack, &cls, &l->server, &l->port, &l->tx_bytes, &l->rx_bytes,
 			   &l->tx_packets, &l->rx_packets, &l->drops, &l->backlog, &l->marked_tx_bytes, &used) != 11 ||
@@ -194,6 +234,12 @@ int hostctl_stats(struct fabric *f, int host, struct link_stats *out, int *n, ch
 		l->cls = (enum link_class)cls;
 	}
 	*n = (int)count;
+	struct link_stats *keep = realloc(c->last, (size_t)(count ? count : 1) * sizeof *keep);
+	if (keep) {
+		memcpy(keep, out, (size_t)count * sizeof *keep);
+		c->last = keep;
+		c->nlast = (int)count;
+	}
 	return 0;
 }
 

@@ -17,10 +17,17 @@
  *
  * SPEC is a circuit configuration (circuits.h).  A request that fails, or
  * is malformed, is answered `error MESSAGE`; the end of its input ends it.
- * One channel serves one thread's fabric handle. */
+ * One channel serves one thread's fabric handle.
+ *
+ * A host whose host-ctl ends, or does not answer within HOSTCTL_WAIT_MS, is
+ * lost (its machine, or its ssh session, is gone): said once on standard
+ * error, it is left out of the steps from then on and its counters stay at
+ * their last values, so a run goes on with the other hosts, as it does
+ * when a host's agents are lost. */
 #ifndef NETCTL_HOSTCTL_H
 #define NETCTL_HOSTCTL_H
 #include "netctl/fabric.h"
+#include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -32,6 +39,9 @@ struct host_chan {
 	char host[HOST_NAME_MAX_ + 1];
 	char buf[8192];
 	size_t have;
+	bool lost;
+	struct link_stats *last;   /* its last counters */
+	int nlast;
 };
 
 /* Start a host-ctl on every host but the first (the controller's), for
@@ -40,11 +50,12 @@ int fabric_attach_hosts(struct fabric *f, const char *netctl, char err[FABRIC_ER
 /* End them: their input closes, they exit; waited for (fabric_close does this). */
 void fabric_detach_hosts(struct fabric *f);
 /* `op SPEC` on host `host`; the answer after "ok " in reply (64 bytes, may
- * be NULL).  0, or -1 with err naming the host. */
+ * be NULL).  0; 1 if the host is lost (the step is left out; reply says
+ * "0"); -1 with err naming the host if the step failed there. */
 int hostctl_call(struct fabric *f, int host, const char *op, const struct circuit_cfg *cfg, char *reply,
 		 char err[FABRIC_ERR_LEN]);
 /* The counters of host `host`'s racks, in rack order, into out (room for
- * every link of the fabric); *n of them. */
+ * every link of the fabric); *n of them (a lost host's last ones). */
 int hostctl_stats(struct fabric *f, int host, struct link_stats *out, int *n, char err[FABRIC_ERR_LEN]);
 
 /* The host's side: serve requests from `in` until it ends.  Its exit

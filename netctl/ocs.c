@@ -44,8 +44,8 @@ static int sync_routes(struct fabric *f, const struct circuit_cfg *want, bool re
 			if (f->chan[k] && sync_routes(f, want, remove_only, k, err))
 				return -1;
 	if (host >= 0 && f->chan[host]) {
-		if (hostctl_call(f, host, remove_only ? "unroute" : "route", want, NULL, err))
-			return -1;
+		if (hostctl_call(f, host, remove_only ? "unroute" : "route", want, NULL, err) < 0)
+			return -1;   /* lost: left out, as done */
 		for (int r = 0; r < t->racks; r++)
 			if (fabric_host_of(f, r) == host)
 				record_lit(f, r, want, remove_only);
@@ -142,8 +142,8 @@ static long queued(struct fabric *f, const struct circuit_cfg *next, struct fifo
 			continue;
 		if (f->chan[k]) {
 			char reply[64], err[FABRIC_ERR_LEN], *end;
-			if (hostctl_call(f, k, "queued", next, reply, err))
-				return -1;
+			if (hostctl_call(f, k, "queued", next, reply, err) < 0)
+				return -1;   /* lost: "0" */
 			long n = strtol(reply, &end, 10);
 			if (*end || n < 0)
 				return -1;
@@ -220,7 +220,7 @@ static int switch_slice(struct fabric *f, int slice, const struct circuit_cfg *n
 	struct nlbatch *nb = NULL;
 	int rc = 0;
 	if (f->chan[slice]) {
-		if (hostctl_call(f, slice, "switch", next, NULL, err))
+		if (hostctl_call(f, slice, "switch", next, NULL, err) < 0)
 			return -1;
 		goto done;
 	}

@@ -164,7 +164,9 @@ Test(multihostrun, killing_a_hosts_pieces_fails_its_tasks_over)
 	strcpy(wl_path, "/tmp/emu-itmhr-wl-XXXXXX");
 	rx_write_file(wl_path, slow_workload);
 	char log[] = "/tmp/emu-itmhr-log-kill";
-	pid_t pid = start_run("killed", two_path, NULL, log);
+	/* Circuits too: the crossbar goes on reconfiguring without host b. */
+	const char *extra[] = {"--elephant", "100KB", "--ocs-interval", "0.5", NULL};
+	pid_t pid = start_run("killed", two_path, extra, log);
 	/* Host b carries rack 1: both its servers' agents. */
 	pid_t victim[2] = {-1, -1};
 	for (int i = 0; i < 100 && (victim[0] < 0 || victim[1] < 0); i++, rx_sleep(0.1)) {
@@ -172,12 +174,16 @@ Test(multihostrun, killing_a_hosts_pieces_fails_its_tasks_over)
 		victim[1] = rx_find_process(P, "emu-agent", "--server r1h1 ");
 	}
 	cr_assert(victim[0] > 0 && victim[1] > 0, "host b's agents not found");
-	/* Host b's starter, the one process the launcher started there: its
-	 * agents die with it (a parent-death signal). */
-	pid_t starter = rx_find_process(P, "emu-agent --spawn ", "--host b ");
+	/* Everything the launcher started on host b: its starter (its agents die
+	 * with it, a parent-death signal) and its two host-ctl (the controller's
+	 * and the OCS thread's). */
+	pid_t starter = rx_find_process(P, "emu-agent --spawn ", "--host b "), ctl[2];
 	cr_assert_gt(starter, 0, "host b's starter not found");
+	cr_assert_eq(rx_find_processes(P, "netctl", "host-ctl --host b ", ctl, 2), 2, "host b's host-ctl not found");
 	rx_sleep(2.0);
 	kill(starter, SIGKILL);
+	kill(ctl[0], SIGKILL);
+	kill(ctl[1], SIGKILL);
 	for (int i = 0; i < 100 && (alive(victim[0]) || alive(victim[1])); i++)
 		rx_sleep(0.01);
 	cr_assert(!alive(victim[0]) && !alive(victim[1]), "host b's agents outlived their starter by 1 s");
@@ -189,7 +195,11 @@ Test(multihostrun, killing_a_hosts_pieces_fails_its_tasks_over)
 	cr_assert_eq(rx_num(s, "jobs_finished"), 1);
 	cr_log_info("re-runs after host b's agents died: %.0f", rx_num(s, "task_reruns"));
 	cr_assert_geq(rx_num(s, "task_reruns"), 1, "host b's tasks must have run again on host a");
+	cr_log_info("reconfigurations: %.0f", rx_num(s, "ocs.reconfigurations"));
 	json_decref(s);
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "grep -q 'netctl: host b is lost' %s", log);
+	cr_assert_eq(system(cmd), 0, "the lost host is not said in %s", log);
 	cr_assert_eq(fx_ip_netns_count(P), 0);
 }
 
