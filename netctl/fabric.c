@@ -35,7 +35,7 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int errf(char err[FABRIC_ERR_LEN], const char *fmt, ...)
+int fabric_errf(char err[FABRIC_ERR_LEN], const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -63,13 +63,13 @@ static int setup_sysctls(const struct topo *t, enum host_kind kind, int *cc_rest
 	};
 	for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
 		if (sysctl_set(base[i][0], base[i][1]))
-			return errf(err, "sysctl %s: %s", base[i][0], strerror(errno));
+			return fabric_errf(err, "sysctl %s: %s", base[i][0], strerror(errno));
 	/* A kernel without IPv6 has nothing to disable. */
 	if ((sysctl_set("net/ipv6/conf/all/disable_ipv6", "1") ||
 	     sysctl_set("net/ipv6/conf/default/disable_ipv6", "1")) && errno != ENOENT)
-		return errf(err, "sysctl disable_ipv6: %s", strerror(errno));
+		return fabric_errf(err, "sysctl disable_ipv6: %s", strerror(errno));
 	if (sysctl_set("net/ipv4/ip_forward", kind == HOST_TOR || kind == HOST_EPS ? "1" : "0"))
-		return errf(err, "sysctl ip_forward: %s", strerror(errno));
+		return fabric_errf(err, "sysctl ip_forward: %s", strerror(errno));
 	if (kind == HOST_SERVER) {
 		char avail[256] = "", *tok, *save;
 		int have = 0;
@@ -78,7 +78,7 @@ static int setup_sysctls(const struct topo *t, enum host_kind kind, int *cc_rest
 			have |= !strcmp(tok, t->tcp_cc);
 		if (!have) {
 			sysctl_get("net/ipv4/tcp_available_congestion_control", avail, sizeof avail);
-			return errf(err, "TCP congestion control '%s' is not available in this kernel (available: %s)",
+			return fabric_errf(err, "TCP congestion control '%s' is not available in this kernel (available: %s)",
 				    t->tcp_cc, avail);
 		}
 		/* A namespace may only default to what the host lists in
@@ -88,7 +88,7 @@ static int setup_sysctls(const struct topo *t, enum host_kind kind, int *cc_rest
 			*cc_restricted = 1;
 		/* Each run starts from a clean slate, not cached path metrics. */
 		if (sysctl_set("net/ipv4/tcp_no_metrics_save", "1"))
-			return errf(err, "sysctl tcp_no_metrics_save: %s", strerror(errno));
+			return fabric_errf(err, "sysctl tcp_no_metrics_save: %s", strerror(errno));
 	}
 	return 0;
 }
@@ -159,17 +159,17 @@ static int configure(struct builder *b, enum host_kind kind, int rack, int serve
 	char host[24];
 	plan_host_name(&h, host, sizeof host);
 	if (ns_enter(fd_of(b, kind, rack, server)))
-		return errf(b->err, "%s: setns: %s", host, strerror(errno));
+		return fabric_errf(b->err, "%s: setns: %s", host, strerror(errno));
 	int rc = nlbatch_init(&nb);
 	ns_enter(b->root_fd);
 	if (rc)
-		return errf(b->err, "%s: netlink socket: %s", host, strerror(errno));
+		return fabric_errf(b->err, "%s: netlink socket: %s", host, strerror(errno));
 	rq_link_up(&nb, IFX_LO);
 	rc = fill(b, &nb, rack, server);
 	if (!rc && nlbatch_commit(&nb))
-		rc = errf(b->err, "%s: %s", host, nb.err);
+		rc = fabric_errf(b->err, "%s: %s", host, nb.err);
 	else if (rc)
-		errf(b->err, "%s: cannot encode a traffic-control request", host);
+		fabric_errf(b->err, "%s: cannot encode a traffic-control request", host);
 	nlbatch_free(&nb);
 	return rc;
 }
@@ -340,7 +340,7 @@ static int check_underlay(struct builder *b)
 	const struct fabric_host *h = &b->part->hs->h[b->part->self];
 	b->underlay = (int)if_nametoindex(h->ifname);
 	if (!b->underlay)
-		return errf(b->err, "host %s: no underlay interface '%s' (%s, line %d)", h->name, h->ifname,
+		return fabric_errf(b->err, "host %s: no underlay interface '%s' (%s, line %d)", h->name, h->ifname,
 			    b->part->hs->source, h->line);
 	struct ifreq ifr = {0};
 	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -349,21 +349,21 @@ static int check_underlay(struct builder *b)
 	if (fd >= 0)
 		close(fd);
 	if (rc)
-		return errf(b->err, "host %s: MTU of %s: %s", h->name, h->ifname, strerror(errno));
+		return fabric_errf(b->err, "host %s: MTU of %s: %s", h->name, h->ifname, strerror(errno));
 	if (ifr.ifr_mtu < h->mtu)
-		return errf(b->err, "host %s: %s has MTU %d but %s:%d says mtu=%d: the tunnels would fragment "
+		return fabric_errf(b->err, "host %s: %s has MTU %d but %s:%d says mtu=%d: the tunnels would fragment "
 			    "(raise the interface's MTU or write mtu=%d)", h->name, h->ifname, ifr.ifr_mtu,
 			    b->part->hs->source, h->line, h->mtu, ifr.ifr_mtu);
 	struct ifaddrs *ifa = NULL;
 	bool found = false;
 	if (getifaddrs(&ifa))
-		return errf(b->err, "host %s: addresses: %s", h->name, strerror(errno));
+		return fabric_errf(b->err, "host %s: addresses: %s", h->name, strerror(errno));
 	for (struct ifaddrs *a = ifa; a; a = a->ifa_next)
 		found |= a->ifa_addr && a->ifa_addr->sa_family == AF_INET && !strcmp(a->ifa_name, h->ifname) &&
 			 ((struct sockaddr_in *)a->ifa_addr)->sin_addr.s_addr == h->addr.s_addr;
 	freeifaddrs(ifa);
 	if (!found)
-		return errf(b->err, "host %s: %s is not an address of %s (%s, line %d)", h->name, inet_ntoa(h->addr),
+		return fabric_errf(b->err, "host %s: %s is not an address of %s (%s, line %d)", h->name, inet_ntoa(h->addr),
 			    h->ifname, b->part->hs->source, h->line);
 	return 0;
 }
@@ -379,7 +379,7 @@ static int make_tunnels(struct builder *b)
 	struct nlbatch nb;
 	char name[16];
 	if (nlbatch_init(&nb))
-		return errf(b->err, "host %s: netlink socket: %s", hs->h[b->part->self].name, strerror(errno));
+		return fabric_errf(b->err, "host %s: netlink socket: %s", hs->h[b->part->self].name, strerror(errno));
 	int rc = 0;
 	for (int r = 0; r < t->racks && !rc; r++) {
 		struct vxlan_end v = {.local = self, .underlay = b->underlay, .mtu = b->mtu, .gso_max = t->uplink.gso_max};
@@ -420,9 +420,9 @@ static int make_tunnels(struct builder *b)
 			rc = rq_vxlan(&nb, &v);
 		}
 	if (rc)
-		errf(b->err, "host %s: cannot encode a VXLAN request", hs->h[b->part->self].name);
+		fabric_errf(b->err, "host %s: cannot encode a VXLAN request", hs->h[b->part->self].name);
 	else if (nlbatch_commit(&nb))
-		rc = errf(b->err, "host %s: %s", hs->h[b->part->self].name, nb.err);
+		rc = fabric_errf(b->err, "host %s: %s", hs->h[b->part->self].name, nb.err);
 	nlbatch_free(&nb);
 	return rc;
 }
@@ -448,7 +448,7 @@ static int build(struct builder *b, struct fabric_timing *tm)
 		plan_ns_name(b->prefix, &h, name, sizeof name);
 		b->fd[i] = ns_create(name);
 		if (b->fd[i] < 0)
-			return errf(b->err, "create namespace %s: %s", name, strerror(errno));
+			return fabric_errf(b->err, "create namespace %s: %s", name, strerror(errno));
 		int rc = setup_sysctls(t, h.kind, &tm->cc_restricted, b->err);
 		ns_enter(b->root_fd);
 		if (rc)
@@ -470,7 +470,7 @@ static int build(struct builder *b, struct fabric_timing *tm)
 			int rc = leak_install(lerr, sizeof lerr);
 			ns_enter(b->root_fd);
 			if (rc)
-				return errf(b->err, "tor%d: %s", r, lerr);
+				return fabric_errf(b->err, "tor%d: %s", r, lerr);
 		}
 	}
 	double t2 = now_s();
@@ -500,11 +500,11 @@ int fabric_up(const struct topo *t, const char *prefix, struct fabric_timing *tm
 		tm = &scratch;
 
 	if (plan_prefix_valid(prefix))
-		return errf(err, "bad prefix '%s': use 1-%d letters, digits or '_'", prefix, PREFIX_MAX);
+		return fabric_errf(err, "bad prefix '%s': use 1-%d letters, digits or '_'", prefix, PREFIX_MAX);
 	if (t->unshapeable[0])
-		return errf(err, "%s", t->unshapeable);
+		return fabric_errf(err, "%s", t->unshapeable);
 	if (mkdir(FABRIC_STATE_DIR, 0700) && errno != EEXIST)
-		return errf(err, "%s: %s", FABRIC_STATE_DIR, strerror(errno));
+		return fabric_errf(err, "%s: %s", FABRIC_STATE_DIR, strerror(errno));
 	state_path(prefix, NULL, dir, sizeof dir);
 	/* The state directory doubles as the claim on the prefix: mkdir is
 	 * atomic.  Namespaces without it (state removed by hand) count too:
@@ -513,22 +513,22 @@ int fabric_up(const struct topo *t, const char *prefix, struct fabric_timing *tm
 	ns_list(prefix, count_one, &existing);
 	if (existing || mkdir(dir, 0700)) {
 		if (existing || errno == EEXIST)
-			return errf(err, "a fabric with prefix '%s' is already up (remove it with: netctl down --prefix %s)",
+			return fabric_errf(err, "a fabric with prefix '%s' is already up (remove it with: netctl down --prefix %s)",
 				    prefix, prefix);
-		return errf(err, "%s: %s", dir, strerror(errno));
+		return fabric_errf(err, "%s: %s", dir, strerror(errno));
 	}
 	raise_fd_limit();
 	struct builder b = {t, prefix, malloc(n * sizeof(int)), ns_self(), err, NULL, 0, 0};
 	if (!b.fd || b.root_fd < 0) {
 		free(b.fd);
 		rmdir(dir);
-		return errf(err, "out of memory or no /proc");
+		return fabric_errf(err, "out of memory or no /proc");
 	}
 	for (int i = 0; i < n; i++)
 		b.fd[i] = -1;
 	rc = build(&b, tm);
 	if (!rc && (write_state(t, prefix, "topology.conf", NULL) || write_state(t, prefix, "circuits", "none\n")))
-		rc = errf(err, "%s: cannot write state: %s", dir, strerror(errno));
+		rc = fabric_errf(err, "%s: cannot write state: %s", dir, strerror(errno));
 	ns_enter(b.root_fd);
 	for (int i = 0; i < n; i++)
 		if (b.fd[i] >= 0)
@@ -569,15 +569,15 @@ int fabric_up_part(const struct topo *t, const char *prefix, const struct fabric
 	if (!tm)
 		tm = &scratch;
 	if (plan_prefix_valid(prefix))
-		return errf(err, "bad prefix '%s': use 1-%d letters, digits or '_'", prefix, PREFIX_MAX);
+		return fabric_errf(err, "bad prefix '%s': use 1-%d letters, digits or '_'", prefix, PREFIX_MAX);
 	if (t->unshapeable[0])
-		return errf(err, "%s", t->unshapeable);
+		return fabric_errf(err, "%s", t->unshapeable);
 	state_path(prefix, NULL, dir, sizeof dir);
 	if ((mkdir(FABRIC_STATE_DIR, 0700) && errno != EEXIST) || (mkdir(dir, 0700) && errno != EEXIST))
-		return errf(err, "%s: %s", dir, strerror(errno));
+		return fabric_errf(err, "%s: %s", dir, strerror(errno));
 	snprintf(claim, sizeof claim, "%s/host-%s", dir, self->name);
 	if (mkdir(claim, 0700))
-		return errf(err, errno == EEXIST ? "host %s already carries a part of fabric '%s' (%s)" : "host %s: %s: %s",
+		return fabric_errf(err, errno == EEXIST ? "host %s already carries a part of fabric '%s' (%s)" : "host %s: %s: %s",
 			    self->name, errno == EEXIST ? prefix : claim, errno == EEXIST ? claim : strerror(errno));
 	raise_fd_limit();
 	struct builder b = {t, prefix, malloc(n * sizeof(int)), ns_self(), err, part, part->l->mtu, 0};
@@ -586,7 +586,7 @@ int fabric_up_part(const struct topo *t, const char *prefix, const struct fabric
 	if (!b.fd || b.root_fd < 0) {
 		free(b.fd);
 		rmdir(claim);
-		return errf(err, "out of memory or no /proc");
+		return fabric_errf(err, "out of memory or no /proc");
 	}
 	for (int i = 0; i < n; i++)
 		b.fd[i] = -1;

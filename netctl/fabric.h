@@ -16,6 +16,8 @@
 
 #define FABRIC_STATE_DIR "/run/emu"
 #define FABRIC_ERR_LEN   640
+/* Format an error into err; returns -1, for `return fabric_errf(err, ...)`. */
+int fabric_errf(char err[FABRIC_ERR_LEN], const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* What up took, and what it could not do as asked. */
 struct fabric_timing {

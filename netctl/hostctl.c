@@ -14,16 +14,6 @@
 
 #define PART_MAX (1 << 20)
 
-static int errf(char err[FABRIC_ERR_LEN], const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int errf(char err[FABRIC_ERR_LEN], const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, FABRIC_ERR_LEN, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* ---- the controller's side ---------------------------------------------- */
 
 static int read_line(struct host_chan *c, char *line, size_t len, char err[FABRIC_ERR_LEN])
@@ -33,7 +23,7 @@ static int read_line(struct host_chan *c, char *line, size_t len, char err[FABRI
 		if (nl) {
 			size_t n = (size_t)(nl - c->buf);
 			if (n >= len)
-				return errf(err, "host %s: an answer longer than %zu bytes", c->host, len - 1);
+				return fabric_errf(err, "host %s: an answer longer than %zu bytes", c->host, len - 1);
 			memcpy(line, c->buf, n);
 			line[n] = 0;
 			c->have -= n + 1;
@@ -41,18 +31,18 @@ static int read_line(struct host_chan *c, char *line, size_t len, char err[FABRI
 			return 0;
 		}
 		if (c->have == sizeof c->buf)
-			return errf(err, "host %s: an answer longer than %zu bytes", c->host, sizeof c->buf);
+			return fabric_errf(err, "host %s: an answer longer than %zu bytes", c->host, sizeof c->buf);
 		struct pollfd pf = {.fd = c->out, .events = POLLIN};
 		int pr = poll(&pf, 1, HOSTCTL_WAIT_MS);
 		if (pr < 0 && errno == EINTR)
 			continue;
 		if (pr == 0)
-			return errf(err, "host %s: no answer within %d s", c->host, HOSTCTL_WAIT_MS / 1000);
+			return fabric_errf(err, "host %s: no answer within %d s", c->host, HOSTCTL_WAIT_MS / 1000);
 		ssize_t r = read(c->out, c->buf + c->have, sizeof c->buf - c->have);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
-			return errf(err, "host %s: its netctl host-ctl ended (its messages are above)", c->host);
+			return fabric_errf(err, "host %s: its netctl host-ctl ended (its messages are above)", c->host);
 		c->have += (size_t)r;
 	}
 }
@@ -69,8 +59,8 @@ static int answer(struct host_chan *c, char *reply, char err[FABRIC_ERR_LEN])
 		return 0;
 	}
 	if (!strncmp(line, "error ", 6))
-		return errf(err, "host %s: %s", c->host, line + 6);
-	return errf(err, "host %s: a malformed answer '%.60s'", c->host, line);
+		return fabric_errf(err, "host %s: %s", c->host, line + 6);
+	return fabric_errf(err, "host %s: a malformed answer '%.60s'", c->host, line);
 }
 
 /* Said once: from now on its steps are left out. */
@@ -90,7 +80,7 @@ static int send_all(struct host_chan *c, const char *text, char err[FABRIC_ERR_L
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
-			return errf(err, "host %s: its netctl host-ctl ended (its messages are above)", c->host);
+			return fabric_errf(err, "host %s: its netctl host-ctl ended (its messages are above)", c->host);
 		off += (size_t)w;
 	}
 	return 0;
@@ -133,7 +123,7 @@ int fabric_attach_hosts(struct fabric *f, const char *netctl, char err[FABRIC_ER
 	if (!part || asprintf(&input, "part %zu\n%s%s%s%s", strlen(part), part, f->topo.ocs ? "circuits " : "",
 			      f->topo.ocs ? spec : "", f->topo.ocs ? "\n" : "") < 0) {
 		free(part);
-		return errf(err, "cannot write the topology for the hosts: %s", strerror(errno));
+		return fabric_errf(err, "cannot write the topology for the hosts: %s", strerror(errno));
 	}
 	free(part);
 	int rc = 0;
@@ -142,14 +132,14 @@ int fabric_attach_hosts(struct fabric *f, const char *netctl, char err[FABRIC_ER
 		const char *args[] = {"--prefix", f->prefix, "host-ctl", "--host", h->name, NULL};
 		struct host_chan *c = calloc(1, sizeof *c);
 		if (!c) {
-			rc = errf(err, "out of memory");
+			rc = fabric_errf(err, "out of memory");
 			break;
 		}
 		snprintf(c->host, sizeof c->host, "%s", h->name);
 		c->pid = launch_start(netctl, "netctl", f->prefix, h, args, input, &c->in, &c->out, lerr);
 		if (c->pid < 0) {
 			free(c);
-			rc = errf(err, "%s", lerr);
+			rc = fabric_errf(err, "%s", lerr);
 			break;
 		}
 		f->chan[k] = c;
@@ -190,8 +180,8 @@ static int request(struct fabric *f, int host, const char *op, const struct circ
 		return 0;
 	}
 	if (!strncmp(got, "error ", 6))
-		return errf(err, "host %s: %s", c->host, got + 6);
-	return errf(err, "host %s: a malformed answer '%.60s'", c->host, got);
+		return fabric_errf(err, "host %s: %s", c->host, got + 6);
+	return fabric_errf(err, "host %s: a malformed answer '%.60s'", c->host, got);
 }
 
 int hostctl_call(struct fabric *f, int host, const char *op, const struct circuit_cfg *cfg, char *reply,
@@ -209,7 +199,7 @@ int hostctl_stats(struct fabric *f, int host, struct link_stats *out, int *n, ch
 	int rc = request(f, host, "stats", NULL, reply, err);
 	if (rc > 0) {
 		if (!c->last)
-			return errf(err, "host %s is lost and never gave its counters", c->host);
+			return fabric_errf(err, "host %s is lost and never gave its counters", c->host);
 		memcpy(out, c->last, (size_t)c->nlast * sizeof *out);
 		*n = c->nlast;
 		return 0;
@@ -218,7 +208,7 @@ int hostctl_stats(struct fabric *f, int host, struct link_stats *out, int *n, ch
 		return -1;
 	long count = strtol(reply, &end, 10);
 	if (*end || !*reply || count < 0 || count > max)
-		return errf(err, "host %s: a malformed count of counters '%s'", c->host, reply);
+		return fabric_errf(err, "host %s: a malformed count of counters '%s'", c->host, reply);
 	for (int i = 0; i < count; i++) {
 		struct link_stats *l = &out[i];
 		int cls, used = 0;
@@ -230,7 +220,7 @@ int hostctl_stats(struct fabric *f, int host, struct link_stats *out, int *n, ch
 				 " %" SCNu64 "%n", &l->rack, &cls, &l->server, &l->port, &l->tx_bytes, &l->rx_bytes,
 			   &l->tx_packets, &l->rx_packets, &l->drops, &l->backlog, &l->marked_tx_bytes, &used) != 11 ||
 		    line[used] || cls < LINK_SERVER || cls > LINK_OPTICAL || l->rack < 0 || l->rack >= t->racks)
-			return errf(err, "host %s: malformed counters '%.60s'", c->host, line);
+			return fabric_errf(err, "host %s: malformed counters '%.60s'", c->host, line);
 		l->cls = (enum link_class)cls;
 	}
 	*n = (int)count;

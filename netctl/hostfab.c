@@ -14,16 +14,6 @@
 
 #define MAGIC "emu-fabric-part 1\n"
 
-static int errf(char err[FABRIC_ERR_LEN], const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int errf(char err[FABRIC_ERR_LEN], const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, FABRIC_ERR_LEN, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static double now_s(void)
 {
 	struct timespec ts;
@@ -87,11 +77,11 @@ int hostfab_decode(const char *in, struct topo *t, struct hosts *hs, char err[FA
 	p = section(p, "topology", &topo);
 	p = section(p, "hosts", &hosts);
 	if (!p || *p)
-		errf(err, "standard input: not a fabric part (netctl up --hosts sends one)");
+		fabric_errf(err, "standard input: not a fabric part (netctl up --hosts sends one)");
 	else if (topo_load_string(t, topo, "topology", 0, terr))
-		errf(err, "%s", terr);
+		fabric_errf(err, "%s", terr);
 	else if (hosts_load_string(hs, hosts, "hosts", herr))
-		errf(err, "%s", herr);
+		fabric_errf(err, "%s", herr);
 	else
 		rc = 0;
 	free(topo);
@@ -135,7 +125,7 @@ static int on_every_host(const struct hosts *hs, const char *prefix, const char 
 		pid[i] = launch_part(netctl, prefix, &hs->h[i], args, input, lerr);
 		if (pid[i] < 0 && !failed) {
 			failed = i + 1;
-			errf(err, "%s", lerr);
+			fabric_errf(err, "%s", lerr);
 		}
 	}
 	for (int i = 0; i < hs->n; i++) {
@@ -144,7 +134,7 @@ static int on_every_host(const struct hosts *hs, const char *prefix, const char 
 		int st = launch_wait(pid[i]);
 		if (st && !failed) {
 			failed = i + 1;
-			errf(err, "host %s: netctl %s exited with status %d (its messages are above)", hs->h[i].name, cmd, st);
+			fabric_errf(err, "host %s: netctl %s exited with status %d (its messages are above)", hs->h[i].name, cmd, st);
 		}
 	}
 	return failed;
@@ -157,21 +147,21 @@ int fabric_up_hosts(const struct topo *t, const struct hosts *hs, const char *pr
 	struct layout l;
 	double t0 = now_s();
 	if (plan_prefix_valid(prefix))
-		return errf(err, "bad prefix '%s': use 1-%d letters, digits or '_'", prefix, PREFIX_MAX);
+		return fabric_errf(err, "bad prefix '%s': use 1-%d letters, digits or '_'", prefix, PREFIX_MAX);
 	if (hosts_partition(hs, t, &l, herr))
-		return errf(err, "%s", herr);
+		return fabric_errf(err, "%s", herr);
 	if (t->unshapeable[0])
-		return errf(err, "%s", t->unshapeable);
+		return fabric_errf(err, "%s", t->unshapeable);
 	snprintf(dir, sizeof dir, "%s/%s", FABRIC_STATE_DIR, prefix);
 	int existing = 0;
 	ns_list(prefix, count_one, &existing);
 	if ((mkdir(FABRIC_STATE_DIR, 0700) && errno != EEXIST))
-		return errf(err, "%s: %s", FABRIC_STATE_DIR, strerror(errno));
+		return fabric_errf(err, "%s: %s", FABRIC_STATE_DIR, strerror(errno));
 	if (existing || mkdir(dir, 0700)) {
 		if (existing || errno == EEXIST)
-			return errf(err, "a fabric with prefix '%s' is already up (remove it with: netctl down --prefix %s)",
+			return fabric_errf(err, "a fabric with prefix '%s' is already up (remove it with: netctl down --prefix %s)",
 				    prefix, prefix);
-		return errf(err, "%s: %s", dir, strerror(errno));
+		return fabric_errf(err, "%s: %s", dir, strerror(errno));
 	}
 	char *input = NULL;
 	int rc = 0;
@@ -179,14 +169,14 @@ int fabric_up_hosts(const struct topo *t, const struct hosts *hs, const char *pr
 		rc = -1;
 	double t1 = now_s();
 	if (!rc && !(input = hostfab_encode(t, hs)))
-		rc = errf(err, "cannot write the topology for the hosts: %s", strerror(errno));
+		rc = fabric_errf(err, "cannot write the topology for the hosts: %s", strerror(errno));
 	if (!rc && on_every_host(hs, prefix, netctl, "host-up", input, err))
 		rc = -1;
 	char path[300];
 	snprintf(path, sizeof path, "%s/topology.conf", dir);
 	if (!rc && (hosts_format(hs, text, sizeof text) || write_file(prefix, "hosts", text) ||
 		    write_file(prefix, "circuits", "none\n") || topo_save(t, path)))
-		rc = errf(err, "%s: cannot write state: %s", dir, strerror(errno));
+		rc = fabric_errf(err, "%s: cannot write state: %s", dir, strerror(errno));
 	free(input);
 	if (rc) {
 		char saved[FABRIC_ERR_LEN];
