@@ -98,6 +98,20 @@ def bound(d, wpath):
     return best, max(float(t["end_s"]) for t in tasks)
 
 
+def suspensions(d):
+    """Suspensions, the tasks they hit, and how many hit a task suspended before."""
+    seen, n, again = set(), 0, 0
+    try:
+        for r in csv.DictReader(open(os.path.join(d, "preemptions.csv"))):
+            if r["op"] == "suspend":
+                n += 1
+                again += r["task"] in seen
+                seen.add(r["task"])
+    except OSError:
+        return None, None
+    return len(seen), again
+
+
 def load_run(d, wpath):
     try:
         s = json.load(open(os.path.join(d, "summary.json")))
@@ -116,6 +130,7 @@ def load_run(d, wpath):
                   float(r["end_s"]) - float(r["submit_s"]) <= spec[int(r["job"])]["deadline"] + 1e-9)
     ms = s["makespan_s"]
     b, last = bound(d, wpath)
+    stasks, again = suspensions(d)
     above = last - b if b is not None else None
     return {"partial": bool(s.get("partial")), "stop": s.get("stop_reason", ""), "jobs": s["jobs"],
             "finished": s["jobs_finished"], "makespan": ms,
@@ -125,7 +140,7 @@ def load_run(d, wpath):
             "preempt": s["preemptions"]["kills"] + s["preemptions"]["suspends"],
             "kills": s["preemptions"]["kills"], "suspends": s["preemptions"]["suspends"],
             "wait": waiting(d, wpath), "wall": s.get("wall_s"), "bound": b, "above": above,
-            "ends": ends, "run_s": s.get("run_s")}
+            "ends": ends, "run_s": s.get("run_s"), "susp_tasks": stasks, "susp_again": again}
 
 
 runs = {}   # (servers, jobs, seed, sched) -> row
@@ -144,7 +159,8 @@ for n in (50, 30):
 
 os.makedirs(OUT, exist_ok=True)
 COLS = ["servers", "jobs", "seed", "scheduler", "finished", "makespan", "tput", "met_per_min", "disorders",
-        "breaks", "preempt", "kills", "suspends", "wait", "bound", "above", "partial", "stop"]
+        "breaks", "preempt", "kills", "suspends", "susp_tasks", "susp_again", "wait", "bound", "above", "partial",
+        "stop"]
 with open(os.path.join(OUT, "runs.csv"), "w", newline="") as f:
     wr = csv.writer(f)
     wr.writerow(COLS)
@@ -230,6 +246,14 @@ def c_wait(n, j, s):
     return d < p < min(nj, sr) and max(nj, sr) < a and near(nj, sr)
 
 
+def c_pair(key, sign):
+    """DSP against DSPW/oPP alone on one metric: sign -1, DSP's lower; +1, higher."""
+    def f(n, j, s):
+        d, p = val(n, j, s, "dsp", key), val(n, j, s, "dsp-nopp", key)
+        return None if None in (d, p) else (d - p) * sign > 0
+    return f
+
+
 CLAIMS = [("Makespan: DSP < Aalo < TetrisW/SimDep < TetrisW/oDep (Fig. 5)", c_makespan),
           ("Disorders: DSP = 0 (Figs. 6a, 7a)", c_disorders),
           ("Throughput (tasks/s; the seed's tasks/ms): DSP > DSPW/oPP > Amoeba ≈ Natjam > SRPT (Figs. 6b, 7b)", c_tput),
@@ -238,7 +262,10 @@ CLAIMS = [("Makespan: DSP < Aalo < TetrisW/SimDep < TetrisW/oDep (Fig. 5)", c_ma
           ("(ours, ties within 0.5% allowed) Makespan: DSP ≤ Aalo ≤ TetrisW/SimDep < TetrisW/oDep", c_makespan_ties),
           ("(ours, without TetrisW/oDep) Makespan: DSP < Aalo < TetrisW/SimDep", c_makespan_dep),
           ("(ours, Fig. 5's baselines alone) Makespan: Aalo < TetrisW/SimDep", c_makespan_baselines),
-          ("(ours, ties within 0.5% allowed, no ≈) Throughput: DSP ≥ DSPW/oPP > Amoeba, Natjam > SRPT", c_tput_ties)]
+          ("(ours, ties within 0.5% allowed, no ≈) Throughput: DSP ≥ DSPW/oPP > Amoeba, Natjam > SRPT", c_tput_ties),
+          ("(ours, PP's ablation alone) Throughput: DSP > DSPW/oPP", c_pair("tput", 1)),
+          ("(ours, PP's ablation alone) Preemptions: DSP < DSPW/oPP", c_pair("preempt", -1)),
+          ("(ours, PP's ablation alone) Waiting time: DSP < DSPW/oPP", c_pair("wait", -1))]
 
 
 def mean(xs):
@@ -334,15 +361,28 @@ for n, j in settings:
         lines.append(f"| {NAMES.get(sc, sc)} | {fin} | " + " | ".join(cells) + f" | {kb} |")
     lines.append("")
     lines.append("Jobs done per seed; * a run stopped early (its timeout).")
+    rows = []
+    for sc in ORDER:
+        ok = [r for r in (runs.get((n, j, s, sc)) for s in seeds) if r and not r["partial"] and r["suspends"]]
+        if ok and all(r["susp_tasks"] is not None for r in ok):
+            sus = mean([r["suspends"] for r in ok])
+            rows.append(f"| {NAMES[sc]} | {fmt(sus)} | {fmt(mean([r['susp_tasks'] for r in ok]))} | "
+                        f"{fmt(mean([100 * r['susp_again'] / r['suspends'] for r in ok]), 1)} |")
+    if rows:
+        lines += ["", "Suspensions (`preemptions.csv`), means over the seeds: how many, the tasks they hit, and the "
+                  "share that hit a task suspended before.", "",
+                  "| scheduler | suspensions | tasks suspended | of a task suspended before (%) |",
+                  "|---|---|---|---|"] + rows
 
 # Runs stopped early, beside the others at the time they reached.
 stopped = sorted(k for k, r in runs.items() if r["partial"] and r["run_s"])
 if stopped:
     lines += ["", "## Runs stopped early", "",
-              "Each run stopped before its end (its wall-clock limit or an interrupt): the run time it reached, "
-              "and the tasks each scheduler of the same seed and setting had done by then.", "",
-              "| servers, jobs, seed | stopped | reached (s) | " + " | ".join(NAMES[sc] for sc in ORDER) + " |",
-              "|---|---|---|" + "---|" * len(ORDER)]
+              "Each run stopped before its end (interrupted: its wall-clock limit; stalled: nothing in flight "
+              "for an hour of run time, the simulator's stop): the run time it reached, and the tasks each "
+              "scheduler of the same seed and setting had done by then.", "",
+              "| servers, jobs, seed | stopped | why | reached (s) | " + " | ".join(NAMES[sc] for sc in ORDER) + " |",
+              "|---|---|---|---|" + "---|" * len(ORDER)]
     for n, j, s, sc in stopped:
         t = runs[(n, j, s, sc)]["run_s"]
         cells = []
@@ -350,7 +390,8 @@ if stopped:
             r = runs.get((n, j, s, o))
             ok = r and (not r["partial"] or (r["run_s"] or 0) >= t)
             cells.append(f"{sum(1 for e in r['ends'] if e <= t):,}" if ok else "–")
-        lines.append(f"| {n}, {j}, {s} | {NAMES[sc]} | {fmt(t)} | " + " | ".join(cells) + " |")
+        why = runs[(n, j, s, sc)]["stop"].split(":")[0] or "–"
+        lines.append(f"| {n}, {j}, {s} | {NAMES[sc]} | {why} | {fmt(t)} | " + " | ".join(cells) + " |")
 
 # The reduced emulated run, if there.
 emu = os.path.join(ROOT, f"{PREFIX}emu-6")
