@@ -29,7 +29,7 @@
 # of all eight).
 #
 # Runs: RES/<exp>-<servers>/<scheduler>/<backend>-j<jobs>-s<seed>/ (jobs.csv,
-# tasks.csv, preemptions.csv, summary.json; flows.csv and links.csv deleted)
+# tasks.csv, preemptions.csv, summary.json; no flows.csv, links.csv deleted)
 # with the workload beside it (...-workload.json: report.py reads the DAGs
 # from it for the waiting time).
 set -eu
@@ -76,9 +76,9 @@ run() {
     else
         s0=$(date +%s)
         if [ -n "${WALL:-}" ]; then
-            timeout -s INT "$WALL" "$EMU" run --backend sim --timeout "$TIMEOUT" "$@" > "$log" 2>&1 || true
+            timeout -s INT "$WALL" "$EMU" run --backend sim --timeout "$TIMEOUT" --no-flows "$@" > "$log" 2>&1 || true
         else
-            "$EMU" run --backend sim --timeout "$TIMEOUT" "$@" > "$log" 2>&1 || true
+            "$EMU" run --backend sim --timeout "$TIMEOUT" --no-flows "$@" > "$log" 2>&1 || true
         fi
         par_done "$exp/$sc/$name ($(( $(date +%s) - s0 )) s)"
     fi
