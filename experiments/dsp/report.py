@@ -396,7 +396,7 @@ if stopped:
 # The reduced emulated run, if there.
 emu = os.path.join(ROOT, f"{PREFIX}emu-6")
 if os.path.isdir(emu):
-    lines += ["", "## Reduced emulated run (6 servers, 6 jobs of dsp-dag:scale=0.02)", "",
+    lines += ["", "## Reduced emulated run (6 servers, 6 jobs of dsp-dag:scale=0.05)", "",
               "| scheduler | backend | jobs done | makespan (s) | suspends | kills | disorders |", "|---|---|---|---|---|---|---|"]
     for sc in ("dsp", "amoeba", "natjam", "srpt"):
         for be in ("emu", "sim"):

@@ -10,7 +10,7 @@
 #   --backend sim   (default) every run on the flow-level simulator, no root:
 #                   150 300 450 600 750 full-size jobs, seeds 1 2 3
 #   --backend emu   (root) a reduced emulated run: 6 servers (dsp-6.conf), 6 jobs
-#                   of dsp-dag:scale=0.02, DSP, Amoeba, Natjam and SRPT, to show
+#                   of dsp-dag:scale=0.05, DSP, Amoeba, Natjam and SRPT, to show
 #                   real suspend/resume with real bytes; then the same on the
 #                   simulator, beside it (not the sim study)
 #   --quick         the notes' emulation scale on the simulator: dsp-dag:scale=0.1
@@ -102,14 +102,15 @@ sim_study() {
 echo "DSP experiments: backend $BACKEND, results in $RES/$X-*"
 if [ "$BACKEND" = emu ]; then
     # Real processes and bytes at a scale one machine carries: 6 servers, 6
-    # jobs of 2% of the seed's tasks, the preempting policies.
+    # jobs of 5% of the seed's tasks (at 2% no policy preempts), the preempting
+    # policies.
     "$EMU" cleanup --prefix dsp >/dev/null 2>&1 || true
     trap '"$EMU" cleanup --prefix dsp >/dev/null 2>&1 || true' EXIT
     seed=$(echo "$SEEDS" | cut -d' ' -f1)
     for be in emu sim; do
         for sc in dsp amoeba natjam srpt; do
             run "${X}emu-6" "$be" "$sc" "$be-j6-s$seed" "$seed" --topology "$ROOT/topologies/dsp-6.conf" \
-                --generator dsp-dag:scale=0.02 --jobs 6
+                --generator dsp-dag:scale=0.05 --jobs 6
         done
     done
 else
