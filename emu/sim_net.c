@@ -242,9 +242,17 @@ static void ctr_at(struct counter *c, double now)
 	}
 }
 
+/* A counter's rate plus d; one that comes back within rounding of 0 is 0
+ * (no flows: its bytes stay). */
+static void add_rate(double *rate, double d)
+{
+	*rate += d;
+	if (fabs(*rate) < 1e-3)
+		*rate = 0;
+}
+
 /* Count (sign 1) or stop counting (-1) a flow's bytes on its links at its
- * rate.  A counter's rate is kept by these changes alone; one that comes
- * back within rounding of 0 is 0 (no flows: its bytes stay). */
+ * rate: a counter's rate is kept by these changes alone. */
 static void account(struct simnet *n, const struct flow *f, double now, double sign)
 {
 	if (f->rate <= 0)
@@ -252,18 +260,14 @@ static void account(struct simnet *n, const struct flow *f, double now, double s
 	for (int i = 0; i < f->np; i++) {
 		struct counter *c = &n->ctr[f->path[i]];
 		ctr_at(c, now);
-		c->rate += sign * f->rate * WIRE;
-		if (fabs(c->rate) < 1e-3)
-			c->rate = 0;
-		if (f->marked_eps && i == 1 && fabs(c->mrate += sign * f->rate * WIRE) < 1e-3)
-			c->mrate = 0;
+		add_rate(&c->rate, sign * f->rate * WIRE);
+		if (f->marked_eps && i == 1)
+			add_rate(&c->mrate, sign * f->rate * WIRE);
 	}
 	for (int i = 0; i < f->nrp; i++) {
 		struct counter *c = &n->ctr[f->rpath[i]];
 		ctr_at(c, now);
-		c->rate += sign * f->rate * ACKS;
-		if (fabs(c->rate) < 1e-3)
-			c->rate = 0;
+		add_rate(&c->rate, sign * f->rate * ACKS);
 	}
 }
 
