@@ -27,6 +27,7 @@
  * then); a task the core's deadlock breaker killed starts again only once
  * its parents have ended (startable below). */
 #include "emu/sched.h"
+#include "emu/sched/ready_set.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,7 @@ struct amoeba {
 	int *susp, nsusp;         /* tasks it suspended, until they resume */
 	int *claim;               /* per server: the waiting task that preempted for room there, -1 */
 	int *requeues;            /* per job: j->requeues last seen */
+	struct ready_set rs;      /* whether a task's parents have ended */
 	double next_epoch;
 };
 
@@ -58,8 +60,8 @@ static bool waiting(const struct task *t)
 /* Running and not waiting for its parents (a disorder does not compute). */
 static bool computing(const struct sched *s, const struct task *t)
 {
-	const struct amoeba *a = s->priv;
-	return t->state == TASK_RUNNING && a->run_from[t->id] >= 0 && cluster_task_deps_done(s->c, t);
+	struct amoeba *a = s->priv;
+	return t->state == TASK_RUNNING && a->run_from[t->id] >= 0 && ready_set_deps_done(&a->rs, t);
 }
 
 static double remaining(const struct sched *s, const struct task *t)
@@ -138,16 +140,16 @@ static void amoeba_arrived(struct sched *s, struct job *j)
 /* A task the core's deadlock breaker killed waits for its parents before it
  * starts again (else, the shortest, it went straight back into the same
  * wait: a kill loop a small DAG workload never left). */
-static bool startable(const struct cluster *c, const struct task *t)
+static bool startable(struct amoeba *a, const struct task *t)
 {
-	return t->kills ? cluster_task_runnable(c, t) : cluster_task_startable(c, t);
+	return t->kills ? ready_set_runnable(&a->rs, t) : ready_set_startable(&a->rs, t);
 }
 
-static bool fits(const struct cluster *c, const struct task *t, int server)
+static bool fits(struct amoeba *a, const struct cluster *c, const struct task *t, int server)
 {
 	if (t->state == TASK_SUSPENDED)
 		return cluster_resume_fits(c, t, server);
-	return t->state == TASK_PENDING && startable(c, t) && cluster_task_fits(c, t, server);
+	return t->state == TASK_PENDING && startable(a, t) && cluster_task_fits(c, t, server);
 }
 
 static struct task *amoeba_offer(struct sched *s, int server)
@@ -159,7 +161,7 @@ static struct task *amoeba_offer(struct sched *s, int server)
 	bool held = false;   /* the room is claimed by a task that cannot take it yet */
 	if (a->claim[server] >= 0) {   /* what preempted for this room, first */
 		t = &c->w->tasks[a->claim[server]];
-		if (!fits(c, t, server))
+		if (!fits(a, c, t, server))
 			t = NULL;
 		held = !t && waiting(&c->w->tasks[a->claim[server]]);
 		if (!held)
@@ -167,7 +169,7 @@ static struct task *amoeba_offer(struct sched *s, int server)
 	}
 	for (int i = 0; !t && !held && i < a->nsusp; i++) {   /* what was suspended here and can compute, first */
 		struct task *x = &c->w->tasks[a->susp[i]];
-		if (cluster_task_deps_done(c, x) && cluster_resume_fits(c, x, server))
+		if (ready_set_deps_done(&a->rs, x) && cluster_resume_fits(c, x, server))
 			t = x;
 	}
 	if (!t && a->nfresh)
@@ -176,10 +178,10 @@ static struct task *amoeba_offer(struct sched *s, int server)
 		a->head++;
 	for (int i = a->head, seen = 0; !t && i < a->nwait && seen < o->window; i++) {
 		struct task *x = &c->w->tasks[a->wait[i]];
-		if (!waiting(x) || !startable(c, x))   /* may not start now: not in the window */
+		if (!waiting(x) || !startable(a, x))   /* may not start now: not in the window */
 			continue;
 		seen++;
-		if (fits(c, x, server))
+		if (fits(a, c, x, server))
 			t = x;
 	}
 	if (t)
@@ -267,11 +269,11 @@ static int amoeba_preempt(struct sched *s, struct preemption *out, int max)
 			lo++;
 		if (lo == a->nrun || a->key[w->id] >= a->rkey[a->run[lo]])
 			break;   /* no running task needs more than this one or the rest */
-		if (claimed(a, c, w->id) || (w->state == TASK_PENDING ? !startable(c, w) : !cluster_task_deps_done(c, w)))
+		if (claimed(a, c, w->id) || (w->state == TASK_PENDING ? !startable(a, w) : !ready_set_deps_done(&a->rs, w)))
 			continue;
 		bool room = false;
 		for (int k = 0; k < c->nservers && !room; k++)
-			room = a->claim[k] < 0 && fits(c, w, k);
+			room = a->claim[k] < 0 && fits(a, c, w, k);
 		if (room)
 			continue;
 		for (int v = lo; v < a->nrun; v++) {
@@ -328,7 +330,8 @@ static int amoeba_init(struct sched *s)
 	a->susp = malloc(nt * sizeof *a->susp);
 	a->claim = malloc((s->c->nservers ? s->c->nservers : 1) * sizeof *a->claim);
 	a->requeues = calloc(s->c->w->njobs ? s->c->w->njobs : 1, sizeof *a->requeues);
-	if (!a->ran || !a->run_from || !a->key || !a->rkey || !a->inrun || !a->infresh || !a->wait || !a->tmp || !a->fresh ||
+	if (ready_set_init(&a->rs, s->c) || !a->ran || !a->run_from || !a->key || !a->rkey || !a->inrun || !a->infresh ||
+	    !a->wait || !a->tmp || !a->fresh ||
 	    !a->run || !a->susp || !a->claim || !a->requeues)
 		return -1;
 	for (size_t i = 0; i < nt; i++)
@@ -356,6 +359,13 @@ static void amoeba_destroy(struct sched *s)
 	free(a->susp);
 	free(a->claim);
 	free(a->requeues);
+	ready_set_free(&a->rs);
+}
+
+static void amoeba_finished(struct sched *s, struct task *t)
+{
+	struct amoeba *a = s->priv;
+	ready_set_task_done(&a->rs, t);
 }
 
 static const char *const dep_names[] = {"none", "respect", NULL};
@@ -379,5 +389,6 @@ const struct sched_ops sched_amoeba = {
 	.job_arrived = amoeba_arrived,
 	.offer = amoeba_offer,
 	.tick = amoeba_tick,
+	.task_finished = amoeba_finished,
 	.preempt = amoeba_preempt,
 };

@@ -21,6 +21,7 @@
  * most recently started, least work to checkpoint) are the alternatives;
  * one victim per server and round; remaining time as amoeba.c counts it. */
 #include "emu/sched.h"
+#include "emu/sched/ready_set.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,14 +34,32 @@ struct natjam_opts { double prod_frac, epoch; int classes, victim, window, dep; 
 struct natjam {
 	bool *prod;               /* per job */
 	int *cur;                 /* per job and stage: the first task that may be pending (job-relative) */
+	int *nk;                  /* the same, the first that may be pending and never killed */
+	struct ready_set rs;      /* whether a task's parents have ended, and a stage's first that have */
 	int *requeues;            /* per job: j->requeues when cur was last valid */
 	double *ran, *run_from;   /* per task: computed before its current run; when that began (-1: none) */
 	bool *inrun;
 	int *run, nrun;           /* tasks it saw start or resume (some may have ended since) */
 	int *susp, nsusp;         /* research tasks it suspended, earliest first, until they resume */
 	int *claim;               /* per server: the production task that preempted for room there, -1 */
+	int *nclaims;             /* per task: servers it claims (claim's inverse) */
+	/* A round's answers per job and stage (its tasks ask alike); valid while
+	 * memo_round matches: claims only grow and victims only go within a
+	 * round, so "no victim" stays so and a found room is checked again. */
+	int *memo_round, round;
+	int *memo_room;           /* a free unclaimed server the stage fits, -1 none, -2 not known */
+	bool *memo_novictim;
 	double next_epoch;
 };
+
+static void set_claim(struct natjam *n, int server, int id)
+{
+	if (n->claim[server] >= 0)
+		n->nclaims[n->claim[server]]--;
+	n->claim[server] = id;
+	if (id >= 0)
+		n->nclaims[id]++;
+}
 
 static double remaining(const struct sched *s, const struct task *t)
 {
@@ -65,38 +84,85 @@ static void ran_now(struct sched *s, struct task *t)
 
 /* A task the core's deadlock breaker killed waits for its parents before it
  * starts again (as amoeba.c: no kill loop). */
-static bool startable(const struct cluster *c, const struct task *t)
+static bool startable(struct natjam *n, const struct task *t)
 {
-	return t->kills ? cluster_task_runnable(c, t) : cluster_task_startable(c, t);
+	return t->kills ? ready_set_runnable(&n->rs, t) : ready_set_startable(&n->rs, t);
+}
+
+/* Each stage's cursor past its tasks that are not pending (rewound when
+ * tasks went back to pending). */
+static void advance(struct natjam *n, const struct cluster *c, const struct job *j)
+{
+	int *cur = &n->cur[j->id * JOB_MAX_STAGES];
+	int *nk = &n->nk[j->id * JOB_MAX_STAGES];
+	if (j->requeues != n->requeues[j->id]) {
+		n->requeues[j->id] = j->requeues;
+		for (int st = 0; st < j->nstages; st++)
+			cur[st] = nk[st] = j->stages[st].first;
+	}
+	for (int st = 0; st < j->nstages; st++) {
+		const struct stage *sg = &j->stages[st];
+		int end = sg->first + sg->ntasks;
+		const struct task *T = c->w->tasks + j->first_task;
+		while (cur[st] < end && T[cur[st]].state != TASK_PENDING)
+			cur[st]++;
+		while (nk[st] < end && (T[nk[st]].state != TASK_PENDING || T[nk[st]].kills))
+			nk[st]++;
+	}
+}
+
+/* Stage st's first task from its cursor that may start (startable), from
+ * the cursors and the ready index: the first ready one (its heap, by task
+ * order) or, while any pending task may start, the first never killed. */
+static struct task *first_startable(struct sched *s, struct job *j, int st)
+{
+	struct natjam *n = s->priv;
+	struct cluster *c = s->c;
+	const struct stage *sg = &j->stages[st];
+	int k = n->cur[j->id * JOB_MAX_STAGES + st], end = sg->first + sg->ntasks;
+	struct task *T = c->w->tasks + j->first_task;
+	if (k >= end)
+		return NULL;
+	struct ready *r = ready_set_job(&n->rs, j);
+	if (!r) {   /* out of memory: task by task */
+		for (; k < end; k++)
+			if (T[k].state == TASK_PENDING && startable(n, &T[k]))
+				return &T[k];
+		return NULL;
+	}
+	if (T[k].kind == TASK_MAP)
+		return &T[k];   /* every pending map may start */
+	int best = end;
+	if (cluster_stage_allowed(c, j, st)) {
+		if (!r->per_task[st]) {
+			best = k;
+		} else {
+			const int *h = ready_heap(r, j, st);
+			while (r->hn[st] && T[sg->first + h[0]].state != TASK_PENDING)
+				ready_pop(r, j, st);
+			if (r->hn[st])
+				best = sg->first + h[0];
+		}
+	}
+	if (c->ignore_deps && !c->deps_barred) {
+		int f = n->nk[j->id * JOB_MAX_STAGES + st];
+		if (f < best)
+			best = f;
+	}
+	return best < end ? &T[best] : NULL;
 }
 
 /* Job j's next pending task that may start, for `server` (any server: -1),
  * stage by stage; NULL if none. */
 static struct task *job_next(struct sched *s, struct job *j, int server)
 {
-	const struct natjam_opts *o = s->opts;
 	struct natjam *n = s->priv;
 	struct cluster *c = s->c;
-	int *cur = &n->cur[j->id * JOB_MAX_STAGES];
-	if (j->requeues != n->requeues[j->id]) {   /* tasks went back to pending: rewind */
-		n->requeues[j->id] = j->requeues;
-		for (int st = 0; st < j->nstages; st++)
-			cur[st] = j->stages[st].first;
-	}
+	advance(n, c, j);
 	for (int st = 0; st < j->nstages; st++) {
-		const struct stage *sg = &j->stages[st];
-		int end = sg->first + sg->ntasks;
-		while (cur[st] < end && c->w->tasks[j->first_task + cur[st]].state != TASK_PENDING)
-			cur[st]++;
-		for (int k = cur[st], seen = 0; k < end && seen < o->window; k++) {
-			struct task *t = &c->w->tasks[j->first_task + k];
-			if (t->state != TASK_PENDING || !startable(c, t))
-				continue;
-			seen++;
-			if (server < 0 || cluster_task_fits(c, t, server))
-				return t;
-			break;   /* its stage's tasks ask alike */
-		}
+		struct task *t = first_startable(s, j, st);   /* the window's first */
+		if (t && (server < 0 || cluster_task_fits(c, t, server)))
+			return t;   /* else the stage's others ask alike */
 	}
 	return NULL;
 }
@@ -108,10 +174,10 @@ static struct task *natjam_offer(struct sched *s, int server)
 	struct task *t = NULL;
 	if (n->claim[server] >= 0) {
 		struct task *a = &c->w->tasks[n->claim[server]];
-		if (a->state == TASK_PENDING && startable(c, a) && cluster_task_fits(c, a, server))
+		if (a->state == TASK_PENDING && startable(n, a) && cluster_task_fits(c, a, server))
 			t = a;
 		if (t || a->state != TASK_PENDING)
-			n->claim[server] = -1;
+			set_claim(n, server, -1);
 	}
 	for (int i = 0; !t && i < c->running_jobs; i++)
 		if (n->prod[c->active[i]])
@@ -145,6 +211,12 @@ static void natjam_tick(struct sched *s)
 	n->nsusp = k;
 }
 
+static void natjam_finished(struct sched *s, struct task *t)
+{
+	struct natjam *n = s->priv;
+	ready_set_task_done(&n->rs, t);
+}
+
 static double used(const struct cluster *c, const struct task *t)
 {
 	const struct res *cap = &c->servers[t->server].cap;
@@ -175,12 +247,47 @@ static bool better(const struct sched *s, const struct task *b, const struct tas
 	return remaining(s, b) < remaining(s, v);
 }
 
-static bool room_for(const struct natjam *n, const struct cluster *c, const struct task *a)
+static int room_for(const struct natjam *n, const struct cluster *c, const struct task *a)
 {
 	for (int k = 0; k < c->nservers; k++)
 		if (n->claim[k] < 0 && cluster_task_fits(c, a, k))
-			return true;
-	return false;
+			return k;
+	return -1;
+}
+
+/* Job j's stage st this round (memo_*), reset on first use. */
+static int memo_slot(struct natjam *n, const struct job *j, int st)
+{
+	int m = j->id * JOB_MAX_STAGES + st;
+	if (n->memo_round[m] != n->round) {
+		n->memo_round[m] = n->round;
+		n->memo_room[m] = -2;
+		n->memo_novictim[m] = false;
+	}
+	return m;
+}
+
+/* Some unclaimed server fits a (what room_for says, from the stage's memo). */
+static bool has_room(struct natjam *n, const struct cluster *c, const struct job *j, const struct task *a)
+{
+	int m = memo_slot(n, j, a->stage);
+	int k = n->memo_room[m];
+	if (k == -2 || (k >= 0 && n->claim[k] >= 0))
+		k = n->memo_room[m] = room_for(n, c, a);
+	return k >= 0;
+}
+
+/* Job j's tasks in index order from `k`, past each stage's tasks before its
+ * cursor (not pending): the next index at or after k that may be pending. */
+static int skip_done(const struct natjam *n, const struct job *j, int k)
+{
+	const int *cur = &n->cur[j->id * JOB_MAX_STAGES];
+	for (int st = 0; st < j->nstages; st++) {
+		const struct stage *sg = &j->stages[st];
+		if (k >= sg->first && k < cur[st] && cur[st] <= sg->first + sg->ntasks)
+			return cur[st];
+	}
+	return k;
 }
 
 /* Every epoch: the production jobs' waiting tasks, FIFO, each suspends the
@@ -207,21 +314,23 @@ static int natjam_preempt(struct sched *s, struct preemption *out, int max)
 	for (int k = 0; k < c->nservers; k++)
 		nclaim += n->claim[k] >= 0;
 	int np = 0;
+	n->round++;
 	for (int i = 0; i < c->running_jobs && np < max && victims && nclaim < c->nservers; i++) {
 		struct job *j = cluster_active(c, i);
 		if (!n->prod[j->id])
 			continue;
-		for (int k = 0, seen = 0; k < j->nmaps + j->nreduces && np < max && victims && nclaim < c->nservers &&
-					  seen < o->window;
-		     k++) {
+		advance(n, c, j);
+		for (int k = skip_done(n, j, 0), seen = 0; k < j->nmaps + j->nreduces && np < max && victims &&
+							nclaim < c->nservers && seen < o->window;
+		     k = skip_done(n, j, k + 1)) {
 			struct task *a = &c->w->tasks[j->first_task + k];
-			if (a->state != TASK_PENDING || !startable(c, a))
+			if (a->state != TASK_PENDING || !startable(n, a))
 				continue;
 			seen++;
-			bool claimed = false;
-			for (int q = 0; q < c->nservers && !claimed; q++)
-				claimed = n->claim[q] == a->id;
-			if (claimed || room_for(n, c, a))
+			if (n->nclaims[a->id] || has_room(n, c, j, a))
+				continue;
+			int m = memo_slot(n, j, a->stage);
+			if (n->memo_novictim[m])
 				continue;
 			struct task *v = NULL;
 			for (int q = 0; q < n->nrun; q++) {
@@ -233,10 +342,12 @@ static int natjam_preempt(struct sched *s, struct preemption *out, int max)
 				if (res_fits(&ask, &after) && better(s, b, v))
 					v = b;
 			}
-			if (!v)
+			if (!v) {
+				n->memo_novictim[m] = true;
 				continue;
+			}
 			out[np++] = (struct preemption){v, PREEMPT_SUSPEND};
-			n->claim[v->server] = a->id;
+			set_claim(n, v->server, a->id);
 			nclaim++;
 			victims--;
 			n->ran[v->id] += c->now - n->run_from[v->id];
@@ -266,6 +377,7 @@ static int natjam_init(struct sched *s)
 	size_t nt = s->c->w->ntasks ? s->c->w->ntasks : 1, nj = s->c->w->njobs ? s->c->w->njobs : 1;
 	n->prod = calloc(nj, sizeof *n->prod);
 	n->cur = calloc(nj * JOB_MAX_STAGES, sizeof *n->cur);
+	n->nk = calloc(nj * JOB_MAX_STAGES, sizeof *n->nk);
 	n->requeues = malloc(nj * sizeof *n->requeues);
 	n->ran = calloc(nt, sizeof *n->ran);
 	n->run_from = malloc(nt * sizeof *n->run_from);
@@ -273,8 +385,12 @@ static int natjam_init(struct sched *s)
 	n->run = malloc(nt * sizeof *n->run);
 	n->susp = malloc(nt * sizeof *n->susp);
 	n->claim = malloc((s->c->nservers ? s->c->nservers : 1) * sizeof *n->claim);
-	if (!n->prod || !n->cur || !n->requeues || !n->ran || !n->run_from || !n->inrun || !n->run || !n->susp ||
-	    !n->claim)
+	n->nclaims = calloc(nt, sizeof *n->nclaims);
+	n->memo_round = calloc(nj * JOB_MAX_STAGES, sizeof *n->memo_round);
+	n->memo_room = malloc(nj * JOB_MAX_STAGES * sizeof *n->memo_room);
+	n->memo_novictim = malloc(nj * JOB_MAX_STAGES * sizeof *n->memo_novictim);
+	if (ready_set_init(&n->rs, s->c) || !n->prod || !n->cur || !n->nk || !n->requeues || !n->ran || !n->run_from ||
+	    !n->inrun || !n->run || !n->susp || !n->claim || !n->nclaims || !n->memo_round || !n->memo_room || !n->memo_novictim)
 		return -1;
 	for (size_t i = 0; i < nt; i++)
 		n->run_from[i] = -1;
@@ -309,6 +425,8 @@ static void natjam_destroy(struct sched *s)
 	struct natjam *n = s->priv;
 	free(n->prod);
 	free(n->cur);
+	free(n->nk);
+	ready_set_free(&n->rs);
 	free(n->requeues);
 	free(n->ran);
 	free(n->run_from);
@@ -316,6 +434,10 @@ static void natjam_destroy(struct sched *s)
 	free(n->run);
 	free(n->susp);
 	free(n->claim);
+	free(n->nclaims);
+	free(n->memo_round);
+	free(n->memo_room);
+	free(n->memo_novictim);
 }
 
 static const char *const dep_names[] = {"none", "respect", NULL};
@@ -346,5 +468,6 @@ const struct sched_ops sched_natjam = {
 	.destroy = natjam_destroy,
 	.offer = natjam_offer,
 	.tick = natjam_tick,
+	.task_finished = natjam_finished,
 	.preempt = natjam_preempt,
 };

@@ -9,6 +9,9 @@
  * and then waits for them (a disorder, emu/sched.h); dep=respect starts
  * only runnable tasks. */
 #include "emu/sched.h"
+#include "emu/sched/fit_index.h"
+#include "emu/sched/key_sort.h"
+#include "emu/sched/ready_set.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +28,71 @@ struct srpt {
 	int *run, nrun;      /* running tasks, lowest priority first */
 	int *claim;          /* per server: a task that killed for room there, -1 */
 	bool *used;          /* per task: a victim already, this round */
+	int *nclaims;        /* per task: servers it claims (claim's inverse) */
+	/* A round's answers per job and stage (its tasks ask alike), valid while
+	 * memo_round matches: claims and victims only grow within a round and a
+	 * later waiting task has a lower priority, so "no victim" stays so and a
+	 * found room is checked again. */
+	int *memo_round, round;
+	int *memo_room;      /* an unclaimed server the stage fits, -1 none, -2 not known */
+	bool *memo_novictim;
+	struct ready_set rs; /* whether a task's parents have ended */
+	/* wait as a fit index (no server has slots): what each asks; built at
+	 * the heartbeat; an entry that left wait (started) is removed, and put
+	 * back when a task went back to pending (requeues, summed over jobs) */
+	struct fit_index fx;
+	struct res *asks;
+	int *gone, ngone;    /* wait entries removed since the build */
+	bool indexed;
+	long gen;
 	double next_epoch;
 };
+
+static long requeues(const struct cluster *c)
+{
+	long g = 0;
+	for (int i = 0; i < c->w->njobs; i++)
+		g += c->w->jobs[i].requeues;
+	return g;
+}
+
+/* The fit index of wait, from what its tasks ask; off when out of memory. */
+static void index_wait(struct srpt *p, const struct cluster *c)
+{
+	for (int i = 0; i < p->nwait; i++) {
+		const struct task *t = &c->w->tasks[p->wait[i]];
+		p->asks[i] = t->state == TASK_SUSPENDED ? t->held : c->w->jobs[t->job].stages[t->stage].ask;
+	}
+	p->gen = requeues(c);
+	p->ngone = 0;
+	if (fit_index_build(&p->fx, p->nwait, p->asks))
+		p->indexed = false;
+}
+
+/* Tasks went back to pending: the removed entries that wait again are back. */
+static void index_requeued(struct srpt *p, const struct cluster *c)
+{
+	int n = 0;
+	for (int k = 0; k < p->ngone; k++) {
+		int i = p->gone[k];
+		const struct task *t = &c->w->tasks[p->wait[i]];
+		if (t->state == TASK_PENDING || t->state == TASK_SUSPENDED)
+			fit_index_put(&p->fx, i, &p->asks[i]);
+		else
+			p->gone[n++] = i;
+	}
+	p->ngone = n;
+	p->gen = requeues(c);
+}
+
+static void set_claim(struct srpt *p, int server, int id)
+{
+	if (p->claim[server] >= 0)
+		p->nclaims[p->claim[server]]--;
+	p->claim[server] = id;
+	if (id >= 0)
+		p->nclaims[id]++;
+}
 
 static double remaining(const struct sched *s, const struct task *t)
 {
@@ -68,7 +134,7 @@ static void srpt_tick(struct sched *s)
 			} else if (t->state == TASK_PENDING || t->state == TASK_SUSPENDED) {
 				if (p->since[t->id] < 0)
 					p->since[t->id] = c->now;
-				if (!cluster_task_startable(c, t) && t->state == TASK_PENDING)
+				if (t->state == TASK_PENDING && !ready_set_startable(&p->rs, t))
 					continue;
 				p->key[t->id] = o->alpha * (p->waited[t->id] + c->now - p->since[t->id]) -
 						o->beta * remaining(s, t);
@@ -76,15 +142,48 @@ static void srpt_tick(struct sched *s)
 			}
 		}
 	}
-	qsort_r(p->wait, p->nwait, sizeof *p->wait, by_key_desc, p->key);
-	qsort_r(p->run, p->nrun, sizeof *p->run, by_key_asc, p->key);
+	/* by_key_desc and by_key_asc's orders (ties: ascending ids, and
+	 * descending for run) by a stable key sort of ids in ascending order */
+	bool up = true;
+	for (int i = 1; i < p->nwait && up; i++)
+		up = p->wait[i - 1] < p->wait[i];
+	if (!up || key_sort(p->wait, p->nwait, p->key, true))
+		qsort_r(p->wait, p->nwait, sizeof *p->wait, by_key_desc, p->key);
+	up = true;
+	for (int i = 1; i < p->nrun && up; i++)
+		up = p->run[i - 1] < p->run[i];
+	for (int i = 0; up && i < p->nrun / 2; i++) {
+		int x = p->run[i];
+		p->run[i] = p->run[p->nrun - 1 - i];
+		p->run[p->nrun - 1 - i] = x;
+	}
+	if (!up || key_sort(p->run, p->nrun, p->key, false))
+		qsort_r(p->run, p->nrun, sizeof *p->run, by_key_asc, p->key);
+	if (p->indexed)
+		index_wait(p, c);
 }
 
-static bool fits(const struct cluster *c, const struct task *t, int server)
+static bool fits(struct srpt *p, const struct cluster *c, const struct task *t, int server)
 {
 	if (t->state == TASK_SUSPENDED)
 		return cluster_resume_fits(c, t, server);
-	return t->state == TASK_PENDING && cluster_task_startable(c, t) && cluster_task_fits(c, t, server);
+	return t->state == TASK_PENDING && ready_set_startable(&p->rs, t) && cluster_task_fits(c, t, server);
+}
+
+struct offer { struct srpt *p; struct cluster *c; int server; };
+
+/* Wait's entry i may go to the offer's server; one that left wait goes from the index. */
+static bool offer_check(void *ctx, int i)
+{
+	struct offer *o = ctx;
+	struct task *t = &o->c->w->tasks[o->p->wait[i]];
+	if (fits(o->p, o->c, t, o->server))
+		return true;
+	if (t->state != TASK_PENDING && t->state != TASK_SUSPENDED) {
+		fit_index_remove(&o->p->fx, i);
+		o->p->gone[o->p->ngone++] = i;
+	}
+	return false;
 }
 
 static struct task *srpt_offer(struct sched *s, int server)
@@ -93,27 +192,56 @@ static struct task *srpt_offer(struct sched *s, int server)
 	struct cluster *c = s->c;
 	if (p->claim[server] >= 0) {   /* what killed for this room, first */
 		struct task *t = &c->w->tasks[p->claim[server]];
-		if (fits(c, t, server)) {
-			p->claim[server] = -1;
+		if (fits(p, c, t, server)) {
+			set_claim(p, server, -1);
 			return t;
 		}
 		if (t->state != TASK_PENDING)
-			p->claim[server] = -1;
+			set_claim(p, server, -1);
+	}
+	if (p->indexed) {   /* the first that fits, as the loop below finds it */
+		if (p->gen != requeues(c))
+			index_requeued(p, c);
+	}
+	if (p->indexed) {
+		struct offer o = {p, c, server};
+		int i = fit_index_first(&p->fx, &c->servers[server].avail, offer_check, &o);
+		return i >= 0 ? &c->w->tasks[p->wait[i]] : NULL;
 	}
 	for (int i = 0; i < p->nwait; i++) {
 		struct task *t = &c->w->tasks[p->wait[i]];
-		if (fits(c, t, server))
+		if (fits(p, c, t, server))
 			return t;
 	}
 	return NULL;
 }
 
-static bool claimed(const struct srpt *p, const struct cluster *c, int id)
+/* Job j's stage st this round (memo_*), reset on first use. */
+static int memo_slot(struct srpt *p, const struct job *j, int st)
 {
-	for (int k = 0; k < c->nservers; k++)
-		if (p->claim[k] == id)
-			return true;
-	return false;
+	int m = j->id * JOB_MAX_STAGES + st;
+	if (p->memo_round[m] != p->round) {
+		p->memo_round[m] = p->round;
+		p->memo_room[m] = -2;
+		p->memo_novictim[m] = false;
+	}
+	return m;
+}
+
+/* Pending task a can start without a kill: it may start and an unclaimed
+ * server fits its stage's ask (from the stage's memo). */
+static bool has_room(struct srpt *p, const struct cluster *c, const struct task *a)
+{
+	if (!ready_set_startable(&p->rs, a))
+		return false;
+	int m = memo_slot(p, &c->w->jobs[a->job], a->stage), k = p->memo_room[m];
+	if (k == -2 || (k >= 0 && p->claim[k] >= 0)) {
+		for (k = 0; k < c->nservers; k++)
+			if (p->claim[k] < 0 && cluster_task_fits(c, a, k))
+				break;
+		p->memo_room[m] = k = k < c->nservers ? k : -1;
+	}
+	return k >= 0;
 }
 
 /* Every epoch: the waiting tasks, highest first, each kills the lowest
@@ -127,19 +255,19 @@ static int srpt_preempt(struct sched *s, struct preemption *out, int max)
 		return 0;
 	p->next_epoch = c->now + o->epoch;
 	int n = 0, lo = 0;   /* p->run[lo] is the lowest candidate not used */
+	p->round++;
 	for (int i = 0; i < p->nwait && n < max; i++) {
 		while (lo < p->nrun && p->used[p->run[lo]])
 			lo++;
 		struct task *a = &c->w->tasks[p->wait[i]];
 		if (lo == p->nrun || p->key[a->id] <= p->key[p->run[lo]])
 			break;   /* no running task has a lower priority than this one or the rest */
-		if (a->state != TASK_PENDING || claimed(p, c, a->id))
+		if (a->state != TASK_PENDING || p->nclaims[a->id] || has_room(p, c, a))
 			continue;
-		bool room = false;   /* it can start without a kill */
-		for (int k = 0; k < c->nservers && !room; k++)
-			room = fits(c, a, k) && p->claim[k] < 0;
-		if (room)
+		int m = memo_slot(p, &c->w->jobs[a->job], a->stage);
+		if (p->memo_novictim[m])
 			continue;
+		bool found = false;
 		for (int v = lo; v < p->nrun; v++) {
 			struct task *b = &c->w->tasks[p->run[v]];
 			if (p->key[b->id] >= p->key[a->id])
@@ -151,10 +279,12 @@ static int srpt_preempt(struct sched *s, struct preemption *out, int max)
 			if (!res_fits(&ask, &after))
 				continue;
 			out[n++] = (struct preemption){b, PREEMPT_KILL};
-			p->claim[b->server] = a->id;
+			set_claim(p, b->server, a->id);
 			p->used[b->id] = true;
+			found = true;
 			break;
 		}
+		p->memo_novictim[m] = !found;
 	}
 	for (int i = 0; i < n; i++)
 		p->used[out[i].t->id] = false;
@@ -165,6 +295,7 @@ static void srpt_finished(struct sched *s, struct task *t)
 {
 	struct srpt *p = s->priv;
 	p->since[t->id] = -1;
+	ready_set_task_done(&p->rs, t);
 }
 
 static int srpt_init(struct sched *s)
@@ -179,7 +310,19 @@ static int srpt_init(struct sched *s)
 	p->run = malloc(nt * sizeof *p->run);
 	p->claim = malloc((s->c->nservers ? s->c->nservers : 1) * sizeof *p->claim);
 	p->used = calloc(nt, sizeof *p->used);
-	if (!p->since || !p->waited || !p->key || !p->wait || !p->run || !p->claim || !p->used)
+	size_t nm = (s->c->w->njobs ? s->c->w->njobs : 1) * JOB_MAX_STAGES;
+	p->nclaims = calloc(nt, sizeof *p->nclaims);
+	p->memo_round = calloc(nm, sizeof *p->memo_round);
+	p->memo_room = malloc(nm * sizeof *p->memo_room);
+	p->memo_novictim = malloc(nm * sizeof *p->memo_novictim);
+	p->asks = malloc(nt * sizeof *p->asks);
+	p->gone = malloc(nt * sizeof *p->gone);
+	p->indexed = true;
+	for (int k = 0; k < s->c->nservers; k++)
+		p->indexed &= !s->c->servers[k].slots;
+	if (ready_set_init(&p->rs, s->c) || !p->asks || !p->gone || !p->nclaims || !p->memo_round || !p->memo_room ||
+	    !p->memo_novictim ||
+	    !p->since || !p->waited || !p->key || !p->wait || !p->run || !p->claim || !p->used)
 		return -1;
 	for (size_t i = 0; i < nt; i++)
 		p->since[i] = -1;
@@ -200,6 +343,14 @@ static void srpt_destroy(struct sched *s)
 	free(p->run);
 	free(p->claim);
 	free(p->used);
+	free(p->nclaims);
+	free(p->memo_round);
+	free(p->memo_room);
+	free(p->memo_novictim);
+	ready_set_free(&p->rs);
+	fit_index_free(&p->fx);
+	free(p->asks);
+	free(p->gone);
 }
 
 static const char *const dep_names[] = {"none", "respect", NULL};
