@@ -27,13 +27,14 @@
  * then); a task the core's deadlock breaker killed starts again only once
  * its parents have ended (startable below). */
 #include "emu/sched.h"
+#include "emu/sched/fit_index.h"
 #include "emu/sched/ready_set.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { DEP_NONE, DEP_RESPECT };
-struct amoeba_opts { double epoch; int window, dep; };
+struct amoeba_opts { double epoch; int window, dep; bool index; };
 
 struct amoeba {
 	double *ran, *run_from;   /* per task: computed before its current run; when that began (-1: none) */
@@ -49,8 +50,81 @@ struct amoeba {
 	int *claim;               /* per server: the waiting task that preempted for room there, -1 */
 	int *requeues;            /* per job: j->requeues last seen */
 	struct ready_set rs;      /* whether a task's parents have ended */
+	/* wait's pending entries as a fit index (no server has slots), built at
+	 * each merge: an entry no longer pending is removed (as it is offered:
+	 * a pending task starts only so), and put back when a task went back to
+	 * pending (requeues, summed over the jobs); kx: those killed before
+	 * (they may start only once runnable), for the window's count */
+	struct fit_index fx, kx;
+	struct res *asks;
+	int *pos;                 /* per task: its entry in wait (if wait[pos] is it) */
+	int *gone, ngone;
+	bool indexed;
+	long gen;
 	double next_epoch;
 };
+
+static long requeues(const struct cluster *c)
+{
+	long g = 0;
+	for (int i = 0; i < c->w->njobs; i++)
+		g += c->w->jobs[i].requeues;
+	return g;
+}
+
+static void index_remove(struct amoeba *a, int i)
+{
+	if (!a->fx.live[a->fx.size + i])
+		return;
+	fit_index_remove(&a->fx, i);
+	fit_index_remove(&a->kx, i);
+	a->gone[a->ngone++] = i;
+}
+
+static void index_put(struct amoeba *a, const struct cluster *c, int i)
+{
+	fit_index_put(&a->fx, i, &a->asks[i]);
+	if (c->w->tasks[a->wait[i]].kills)
+		fit_index_put(&a->kx, i, &a->asks[i]);
+}
+
+/* The fit index of wait; off when out of memory. */
+static void index_wait(struct amoeba *a, const struct cluster *c)
+{
+	for (int i = 0; i < a->nwait; i++) {
+		const struct task *t = &c->w->tasks[a->wait[i]];
+		a->asks[i] = c->w->jobs[t->job].stages[t->stage].ask;
+	}
+	a->gen = requeues(c);
+	a->ngone = 0;
+	if (fit_index_build(&a->fx, a->nwait, a->asks) || fit_index_build(&a->kx, a->nwait, a->asks)) {
+		a->indexed = false;
+		return;
+	}
+	for (int i = 0; i < a->nwait; i++) {
+		const struct task *t = &c->w->tasks[a->wait[i]];
+		a->pos[t->id] = i;
+		if (t->state != TASK_PENDING)
+			index_remove(a, i);
+		else if (!t->kills)
+			fit_index_remove(&a->kx, i);
+	}
+}
+
+/* Tasks went back to pending: the removed entries pending again are back. */
+static void index_requeued(struct amoeba *a, const struct cluster *c)
+{
+	int n = 0;
+	for (int k = 0; k < a->ngone; k++) {
+		int i = a->gone[k];
+		if (c->w->tasks[a->wait[i]].state == TASK_PENDING)
+			index_put(a, c, i);
+		else
+			a->gone[n++] = i;
+	}
+	a->ngone = n;
+	a->gen = requeues(c);
+}
 
 static bool waiting(const struct task *t)
 {
@@ -118,6 +192,8 @@ static void merge(struct sched *s)
 		a->infresh[a->fresh[f]] = false;
 	a->nwait = n;
 	a->head = a->nfresh = 0;
+	if (a->indexed)
+		index_wait(a, s->c);
 }
 
 static void ran_now(struct sched *s, struct task *t)
@@ -152,6 +228,58 @@ static bool fits(struct amoeba *a, const struct cluster *c, const struct task *t
 	return t->state == TASK_PENDING && startable(a, t) && cluster_task_fits(c, t, server);
 }
 
+struct offer { struct amoeba *a; struct cluster *c; int server; };
+
+/* Wait's entry i may start on the offer's server (a suspended task never
+ * is in the window); one no longer pending goes from the index. */
+static bool offer_check(void *ctx, int i)
+{
+	struct offer *o = ctx;
+	struct task *t = &o->c->w->tasks[o->a->wait[i]];
+	if (t->state != TASK_PENDING) {
+		index_remove(o->a, i);
+		return false;
+	}
+	return startable(o->a, t) && cluster_task_fits(o->c, t, o->server);
+}
+
+/* The window's first entry that fits the server, as the scan finds it:
+ * the index's first one that fits and may start, if fewer than `window`
+ * entries before it may start. */
+static struct task *window_first(struct sched *s, int server)
+{
+	const struct amoeba_opts *o = s->opts;
+	struct amoeba *a = s->priv;
+	struct cluster *c = s->c;
+	if (a->gen != requeues(c))
+		index_requeued(a, c);
+	struct offer of = {a, c, server};
+	int i = fit_index_first(&a->fx, a->head, &c->servers[server].avail, offer_check, &of);
+	if (i < 0)
+		return NULL;
+	if (i - a->head >= o->window) {   /* the entries before it that may start, of the pending ones (live) */
+		int seen = 0;
+		const struct fit_index *scan = &a->fx;
+		if (c->ignore_deps && !c->deps_barred) {   /* all may but those killed before and not runnable */
+			int killed = fit_index_count(&a->kx, a->head, i);
+			seen = fit_index_count(&a->fx, a->head, i) - killed;
+			if (seen >= o->window)
+				return NULL;
+			if (seen + killed < o->window)
+				return &c->w->tasks[a->wait[i]];
+			scan = &a->kx;
+		} else if (fit_index_count(&a->fx, a->head, i) < o->window) {
+			return &c->w->tasks[a->wait[i]];   /* fewer pending than the window */
+		}
+		for (int k = fit_index_next(scan, a->head); k >= 0 && k < i && seen < o->window;
+		     k = fit_index_next(scan, k + 1))
+			seen += startable(a, &c->w->tasks[a->wait[k]]);
+		if (seen >= o->window)
+			return NULL;
+	}
+	return &c->w->tasks[a->wait[i]];
+}
+
 static struct task *amoeba_offer(struct sched *s, int server)
 {
 	const struct amoeba_opts *o = s->opts;
@@ -176,7 +304,9 @@ static struct task *amoeba_offer(struct sched *s, int server)
 		merge(s);
 	while (!t && a->head < a->nwait && !waiting(&c->w->tasks[a->wait[a->head]]))
 		a->head++;
-	for (int i = a->head, seen = 0; !t && i < a->nwait && seen < o->window; i++) {
+	if (!t && a->indexed)
+		t = window_first(s, server);
+	for (int i = a->head, seen = 0; !t && !a->indexed && i < a->nwait && seen < o->window; i++) {
 		struct task *x = &c->w->tasks[a->wait[i]];
 		if (!waiting(x) || !startable(a, x))   /* may not start now: not in the window */
 			continue;
@@ -184,6 +314,8 @@ static struct task *amoeba_offer(struct sched *s, int server)
 		if (fits(a, c, x, server))
 			t = x;
 	}
+	if (t && t->state == TASK_PENDING && a->indexed && a->pos[t->id] < a->nwait && a->wait[a->pos[t->id]] == t->id)
+		index_remove(a, a->pos[t->id]);   /* it starts */
 	if (t)
 		ran_now(s, t);
 	return t;
@@ -330,9 +462,15 @@ static int amoeba_init(struct sched *s)
 	a->susp = malloc(nt * sizeof *a->susp);
 	a->claim = malloc((s->c->nservers ? s->c->nservers : 1) * sizeof *a->claim);
 	a->requeues = calloc(s->c->w->njobs ? s->c->w->njobs : 1, sizeof *a->requeues);
-	if (ready_set_init(&a->rs, s->c) || !a->ran || !a->run_from || !a->key || !a->rkey || !a->inrun || !a->infresh ||
-	    !a->wait || !a->tmp || !a->fresh ||
-	    !a->run || !a->susp || !a->claim || !a->requeues)
+	a->asks = malloc(nt * sizeof *a->asks);
+	a->gone = malloc(nt * sizeof *a->gone);
+	a->pos = calloc(nt, sizeof *a->pos);
+	a->indexed = o->index;
+	for (int k = 0; k < s->c->nservers; k++)
+		a->indexed &= !s->c->servers[k].slots;
+	if (ready_set_init(&a->rs, s->c) || !a->asks || !a->gone || !a->pos || !a->ran || !a->run_from || !a->key ||
+	    !a->rkey || !a->inrun || !a->infresh || !a->wait || !a->tmp || !a->fresh || !a->run || !a->susp || !a->claim ||
+	    !a->requeues)
 		return -1;
 	for (size_t i = 0; i < nt; i++)
 		a->run_from[i] = -1;
@@ -360,6 +498,11 @@ static void amoeba_destroy(struct sched *s)
 	free(a->claim);
 	free(a->requeues);
 	ready_set_free(&a->rs);
+	fit_index_free(&a->fx);
+	fit_index_free(&a->kx);
+	free(a->pos);
+	free(a->asks);
+	free(a->gone);
 }
 
 static void amoeba_finished(struct sched *s, struct task *t)
@@ -375,6 +518,8 @@ static const struct sched_opt amoeba_opt_table[] = {
 		      "waiting tasks a free server or a preemption round looks at, shortest first"),
 	SCHED_CHOICE_OPT(struct amoeba_opts, dep, DEP_NONE, dep_names,
 			 "none: a task may start before its parents end (disorder); respect: only runnable tasks"),
+	SCHED_BOOL_OPT(struct amoeba_opts, index, true, "offers read the waiting tasks through a fit index (off: a scan; "
+			"the same choices)"),
 	{0},
 };
 

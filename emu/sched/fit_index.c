@@ -67,17 +67,48 @@ void fit_index_put(struct fit_index *f, int i, const struct res *ask)
 		pull(f, x);
 }
 
-static int first(struct fit_index *f, int x, const struct res *avail, fit_check_fn *check, void *ctx)
+/* Node x covers entries [lo, lo + len). */
+static int first(struct fit_index *f, int x, int lo, int len, int from, const struct res *avail, fit_check_fn *check,
+		 void *ctx)
 {
-	if (!f->live[x] || !res_fits(&f->min[x], avail))
+	if (lo + len <= from || !f->live[x] || !res_fits(&f->min[x], avail))
 		return -1;
 	if (x >= f->size)
-		return check(ctx, x - f->size) ? x - f->size : -1;
-	int r = first(f, 2 * x, avail, check, ctx);
-	return r >= 0 ? r : first(f, 2 * x + 1, avail, check, ctx);
+		return check(ctx, lo) ? lo : -1;
+	int r = first(f, 2 * x, lo, len / 2, from, avail, check, ctx);
+	return r >= 0 ? r : first(f, 2 * x + 1, lo + len / 2, len / 2, from, avail, check, ctx);
 }
 
-int fit_index_first(struct fit_index *f, const struct res *avail, fit_check_fn *check, void *ctx)
+int fit_index_first(struct fit_index *f, int from, const struct res *avail, fit_check_fn *check, void *ctx)
 {
-	return f->n ? first(f, 1, avail, check, ctx) : -1;
+	return f->n ? first(f, 1, 0, f->size, from, avail, check, ctx) : -1;
+}
+
+static int next(const struct fit_index *f, int x, int lo, int len, int from)
+{
+	if (lo + len <= from || !f->live[x])
+		return -1;
+	if (x >= f->size)
+		return lo;
+	int r = next(f, 2 * x, lo, len / 2, from);
+	return r >= 0 ? r : next(f, 2 * x + 1, lo + len / 2, len / 2, from);
+}
+
+int fit_index_next(const struct fit_index *f, int from)
+{
+	return f->n ? next(f, 1, 0, f->size, from) : -1;
+}
+
+static int count(const struct fit_index *f, int x, int lo, int len, int from, int to)
+{
+	if (lo >= to || lo + len <= from || !f->live[x])
+		return 0;
+	if (from <= lo && lo + len <= to)
+		return f->live[x];
+	return count(f, 2 * x, lo, len / 2, from, to) + count(f, 2 * x + 1, lo + len / 2, len / 2, from, to);
+}
+
+int fit_index_count(const struct fit_index *f, int lo, int hi)
+{
+	return f->n ? count(f, 1, 0, f->size, lo, hi) : 0;
 }

@@ -23,7 +23,11 @@ void fit_index_free(struct fit_index *f);
 void fit_index_remove(struct fit_index *f, int i);
 /* Entry i is a candidate again, asking ask. */
 void fit_index_put(struct fit_index *f, int i, const struct res *ask);
-/* The first live entry whose ask fits avail and that check accepts; -1 none.
- * An entry whose ask does not fit is not checked. */
-int fit_index_first(struct fit_index *f, const struct res *avail, fit_check_fn *check, void *ctx);
+/* The first live entry from `from` on whose ask fits avail and that check
+ * accepts; -1 none.  An entry whose ask does not fit is not checked. */
+int fit_index_first(struct fit_index *f, int from, const struct res *avail, fit_check_fn *check, void *ctx);
+/* The first live entry from `from` on, whatever it asks; -1 none. */
+int fit_index_next(const struct fit_index *f, int from);
+/* Live entries in [lo, hi). */
+int fit_index_count(const struct fit_index *f, int lo, int hi);
 #endif

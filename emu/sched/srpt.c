@@ -18,7 +18,7 @@
 
 enum { DEP_NONE, DEP_RESPECT };
 
-struct srpt_opts { double alpha, beta, epoch; int dep; };
+struct srpt_opts { double alpha, beta, epoch; int dep; bool index; };
 
 struct srpt {
 	double *since;       /* per task: when its current wait began (-1: not waiting) */
@@ -205,7 +205,7 @@ static struct task *srpt_offer(struct sched *s, int server)
 	}
 	if (p->indexed) {
 		struct offer o = {p, c, server};
-		int i = fit_index_first(&p->fx, &c->servers[server].avail, offer_check, &o);
+		int i = fit_index_first(&p->fx, 0, &c->servers[server].avail, offer_check, &o);
 		return i >= 0 ? &c->w->tasks[p->wait[i]] : NULL;
 	}
 	for (int i = 0; i < p->nwait; i++) {
@@ -317,7 +317,7 @@ static int srpt_init(struct sched *s)
 	p->memo_novictim = malloc(nm * sizeof *p->memo_novictim);
 	p->asks = malloc(nt * sizeof *p->asks);
 	p->gone = malloc(nt * sizeof *p->gone);
-	p->indexed = true;
+	p->indexed = o->index;
 	for (int k = 0; k < s->c->nservers; k++)
 		p->indexed &= !s->c->servers[k].slots;
 	if (ready_set_init(&p->rs, s->c) || !p->asks || !p->gone || !p->nclaims || !p->memo_round || !p->memo_room ||
@@ -360,6 +360,8 @@ static const struct sched_opt srpt_opt_table[] = {
 	SCHED_NUM_OPT(struct srpt_opts, epoch, 1, 0, INFINITY, SCHED_OPT_ABOVE_MIN, "seconds between preemption rounds"),
 	SCHED_CHOICE_OPT(struct srpt_opts, dep, DEP_NONE, dep_names,
 			 "none: a task may start before its parents end (disorder); respect: only runnable tasks"),
+	SCHED_BOOL_OPT(struct srpt_opts, index, true, "offers read the waiting tasks through a fit index (off: a scan; "
+			"the same choices)"),
 	{0},
 };
 
