@@ -45,6 +45,9 @@ struct srpt {
 	int *gone, ngone;    /* wait entries removed since the build */
 	bool indexed;
 	long gen;
+	/* per job, its tasks not done, in order (the heartbeat's walk), and
+	 * j->requeues when last compacted (-1: not built) */
+	int **undone, *nundone, *undone_rq;
 	double next_epoch;
 };
 
@@ -113,6 +116,21 @@ static int by_key_asc(const void *a, const void *b, void *arg)
 	return -by_key_desc(a, b, arg);
 }
 
+/* Job j's tasks not done, in order (from all of them when new or after a requeue). */
+static int *undone(struct srpt *p, const struct job *j)
+{
+	if (p->undone_rq[j->id] != j->requeues) {
+		int n = j->nmaps + j->nreduces;
+		if (!p->undone[j->id] && !(p->undone[j->id] = malloc((n ? n : 1) * sizeof **p->undone)))
+			return NULL;
+		for (int k = 0; k < n; k++)
+			p->undone[j->id][k] = j->first_task + k;
+		p->nundone[j->id] = n;
+		p->undone_rq[j->id] = j->requeues;
+	}
+	return p->undone[j->id];
+}
+
 /* Every heartbeat: the waiting and running tasks of the active jobs, by priority. */
 static void srpt_tick(struct sched *s)
 {
@@ -122,8 +140,13 @@ static void srpt_tick(struct sched *s)
 	p->nwait = p->nrun = 0;
 	for (int i = 0; i < c->running_jobs; i++) {
 		const struct job *j = cluster_active(c, i);
-		for (int k = 0; k < j->nmaps + j->nreduces; k++) {
-			struct task *t = &c->w->tasks[j->first_task + k];
+		int *u = undone(p, j), nu = 0, n = u ? p->nundone[j->id] : j->nmaps + j->nreduces;
+		for (int k = 0; k < n; k++) {   /* out of memory (u NULL): all of them */
+			struct task *t = &c->w->tasks[u ? u[k] : j->first_task + k];
+			if (t->state == TASK_DONE)
+				continue;
+			if (u)
+				u[nu++] = t->id;
 			if (t->state == TASK_RUNNING) {
 				if (p->since[t->id] >= 0) {   /* started since the last heartbeat */
 					p->waited[t->id] += t->t_start - p->since[t->id];
@@ -141,6 +164,8 @@ static void srpt_tick(struct sched *s)
 				p->wait[p->nwait++] = t->id;
 			}
 		}
+		if (u != NULL)
+			p->nundone[j->id] = nu;
 	}
 	/* by_key_desc and by_key_asc's orders (ties: ascending ids, and
 	 * descending for run) by a stable key sort of ids in ascending order */
@@ -315,13 +340,19 @@ static int srpt_init(struct sched *s)
 	p->memo_round = calloc(nm, sizeof *p->memo_round);
 	p->memo_room = malloc(nm * sizeof *p->memo_room);
 	p->memo_novictim = malloc(nm * sizeof *p->memo_novictim);
+	size_t nj = s->c->w->njobs ? s->c->w->njobs : 1;
+	p->undone = calloc(nj, sizeof *p->undone);
+	p->nundone = calloc(nj, sizeof *p->nundone);
+	p->undone_rq = malloc(nj * sizeof *p->undone_rq);
+	for (size_t j = 0; p->undone_rq && j < nj; j++)
+		p->undone_rq[j] = -1;
 	p->asks = malloc(nt * sizeof *p->asks);
 	p->gone = malloc(nt * sizeof *p->gone);
 	p->indexed = o->index;
 	for (int k = 0; k < s->c->nservers; k++)
 		p->indexed &= !s->c->servers[k].slots;
-	if (ready_set_init(&p->rs, s->c) || !p->asks || !p->gone || !p->nclaims || !p->memo_round || !p->memo_room ||
-	    !p->memo_novictim ||
+	if (ready_set_init(&p->rs, s->c) || !p->undone || !p->nundone || !p->undone_rq || !p->asks || !p->gone ||
+	    !p->nclaims || !p->memo_round || !p->memo_room || !p->memo_novictim ||
 	    !p->since || !p->waited || !p->key || !p->wait || !p->run || !p->claim || !p->used)
 		return -1;
 	for (size_t i = 0; i < nt; i++)
@@ -349,6 +380,11 @@ static void srpt_destroy(struct sched *s)
 	free(p->memo_novictim);
 	ready_set_free(&p->rs);
 	fit_index_free(&p->fx);
+	for (int j = 0; p->undone && j < s->c->w->njobs; j++)
+		free(p->undone[j]);
+	free(p->undone);
+	free(p->nundone);
+	free(p->undone_rq);
 	free(p->asks);
 	free(p->gone);
 }
