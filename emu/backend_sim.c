@@ -669,8 +669,9 @@ static json_t *sim_summary(struct run *r)
 {
 	struct sim_be *b = S(r);
 	double wall = run_wall() - r->wall_start;
-	return json_pack("{s:I,s:I,s:I,s:f,s:f}", "events", (json_int_t)b->events, "flows", (json_int_t)b->flows,
-			 "allocations", (json_int_t)b->allocations, "quantum_s", r->p.sim_quantum_s,
+	return json_pack("{s:I,s:I,s:I,s:I,s:f,s:f}", "events", (json_int_t)b->events, "flows", (json_int_t)b->flows,
+			 "allocations", (json_int_t)b->allocations, "allocations_kept",
+			 (json_int_t)(b->net ? simnet_kept(b->net) : 0), "quantum_s", r->p.sim_quantum_s,
 			 "events_per_wall_s", wall > 0 ? (double)b->events / wall : 0.0);
 }
 

@@ -8,6 +8,13 @@
  * P <= MAXP links: links no flow crosses are not visited (at 6000 servers
  * most of them at any time).
  *
+ * Most allocations need no filling: every older flow keeps its rate and
+ * the new flows take the level of their bottlenecks (keep_rates: checked
+ * in the time of the flows that came and went, against each link's load
+ * and bottlenecked flows as the last filling left them).  A flow that ends
+ * with less than a byte left is then done at its own completion time, not
+ * at the allocation.
+ *
  * Link counters are kept as bytes B at time T plus a rate R, so nothing is
  * touched between allocations except the few links of a removed flow.  A
  * flow is kept the same way (remaining bytes as of t_set, its rate), and an
@@ -19,6 +26,7 @@
  * otherwise visit it (10^5 of them at paper scale when every circuit
  * transfer started at once; now those a reconfiguration catches running). */
 #include "emu/sim_net.h"
+#include "emu/grow.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +47,7 @@ struct flow {
 	bool aside;                        /* held, in aside[srack * racks + drack] */
 	bool fresh;                        /* added or re-routed: its completion time is to be set */
 	int act_pos;                       /* in act, or in its aside list */
+	int bn;                            /* the link it is bottlenecked on, -1 */
 };
 
 /* Held flows of one rack pair, and their remaining bytes (each truncated,
@@ -52,6 +61,7 @@ struct counter { double bytes, rate, t, mbytes, mrate; };
 struct fill {
 	int path[MAXP], np;            /* np = 0: nothing to fill (held or done) */
 	double rate;
+	int bn;                        /* the link it froze on, -1 */
 	bool update;                   /* fresh, or done: set whatever its new rate */
 };
 
@@ -76,6 +86,17 @@ struct simnet {
 	int *heap_pos;                 /* its place in the heap, -1 = free slot */
 	bool dirty;
 	bool relit;                    /* the lit circuits changed: circuit flows are re-routed */
+	/* What the last filling left, kept up to date as flows go: per link the
+	 * payload rate on it, and the flows bottlenecked on it and their rate
+	 * (INFINITY: none).  stale: not kept (the next allocation fills all). */
+	double *load, *level;
+	int *nb;
+	int *used, nused;              /* the links whose load, level or nb are set */
+	bool stale;
+	int *fresh, nfresh, capfresh;  /* flows added since the last allocation */
+	int *touched, ntouched;        /* links flows left or came on since then */
+	uint64_t *touched_bit;
+	long long kept;                /* allocations that kept every older flow's rate */
 	/* allocation scratch */
 	int *cnt, *start, *members, capm;
 	int *cur;                      /* per link: its members' end, once they are filled in */
@@ -125,13 +146,22 @@ struct simnet *simnet_new(const struct topo *t, bool hold)
 	n->capr = calloc(n->nlinks, sizeof *n->capr);
 	n->cur = calloc(n->nlinks, sizeof *n->cur);
 	n->busy = calloc(n->nlinks / 64 + 1, sizeof *n->busy);
+	n->load = calloc(n->nlinks, sizeof *n->load);
+	n->level = malloc(n->nlinks * sizeof *n->level);
+	n->nb = calloc(n->nlinks, sizeof *n->nb);
+	n->used = calloc(n->nlinks, sizeof *n->used);
+	n->touched = calloc(n->nlinks, sizeof *n->touched);
+	n->touched_bit = calloc(n->nlinks / 64 + 1, sizeof *n->touched_bit);
 	n->rack_of = calloc(n->servers ? n->servers : 1, sizeof *n->rack_of);
 	n->rack_first = calloc(n->racks ? n->racks : 1, sizeof *n->rack_first);
 	if (!n->cap || !n->ctr || !n->lit_port || !n->ncirc || !n->aside || !n->cnt || !n->start || !n->capr ||
-	    !n->cur || !n->busy || !n->rack_of || !n->rack_first) {
+	    !n->cur || !n->busy || !n->rack_of || !n->rack_first || !n->load || !n->level || !n->nb || !n->used ||
+	    !n->touched || !n->touched_bit) {
 		simnet_free(n);
 		return NULL;
 	}
+	for (int l = 0; l < n->nlinks; l++)
+		n->level[l] = INFINITY;
 	/* Each server's link at its class's rates. */
 	for (int r = 0; r < n->racks; r++) {
 		n->rack_first[r] = t->rack[r].first;
@@ -179,6 +209,13 @@ void simnet_free(struct simnet *n)
 	free(n->capr);
 	free(n->cur);
 	free(n->busy);
+	free(n->load);
+	free(n->level);
+	free(n->nb);
+	free(n->used);
+	free(n->fresh);
+	free(n->touched);
+	free(n->touched_bit);
 	free(n->live);
 	free(n->lh);
 	free(n->frozen);
@@ -331,6 +368,11 @@ static int add(struct simnet *n, double now, int src, int dst, uint64_t bytes, b
 	f->tag = tag;
 	f->bytes = bytes;
 	f->fresh = true;
+	f->bn = -1;
+	if (grow(&n->fresh, &n->capfresh, n->nfresh + 1, sizeof *n->fresh, 64))
+		n->stale = true;   /* not listed: the next allocation fills all */
+	else
+		n->fresh[n->nfresh++] = h;
 	n->ncirc[f->srack * n->racks + f->drack] += f->circuit;
 	route(n, f);
 	f->act_pos = n->nact;
@@ -359,10 +401,26 @@ bool simnet_disk_limited(const struct simnet *n, int s, unsigned disks)
 	       ((disks & DISK_WRITE) && n->cap[l_disk_wr(n, s)] > 0);
 }
 
+static void touch(struct simnet *n, int l)
+{
+	if (n->touched_bit[l / 64] >> (l % 64) & 1)
+		return;
+	n->touched_bit[l / 64] |= 1ull << (l % 64);
+	n->touched[n->ntouched++] = l;
+}
+
 int64_t simnet_remove(struct simnet *n, int h, double now, uint64_t *bytes)
 {
 	struct flow *f = &n->f[h];
 	account(n, f, now, -1);
+	if (!f->aside) {   /* what it leaves on its links */
+		for (int k = 0; k < f->np; k++) {
+			n->load[f->path[k]] -= f->rate;
+			touch(n, f->path[k]);
+		}
+		if (f->bn >= 0)
+			n->nb[f->bn]--;
+	}
 	n->ncirc[f->srack * n->racks + f->drack] -= f->circuit;
 	int i = n->heap_pos[h], last = n->heap[--n->nheap];
 	if (i < n->nheap) {
@@ -552,6 +610,75 @@ static void reroute(struct simnet *n, struct flow *f, double now)
 	f->fresh = true;
 }
 
+/* An allocation where every older flow keeps its rate, the common case
+ * (84% of them at the paper's setup under Fair: a reduce that ends a fetch
+ * starts the next at the rate the last had).  Each flow that came takes the
+ * least level of the links it crosses where flows are bottlenecked; that is
+ * the max-min allocation (Bertsekas and Gallager: every flow has a
+ * saturated link on which no flow has more) if every link flows came on or
+ * left is within its capacity and still full where flows are bottlenecked.
+ * Checked in the time of the flows that came and went; false: the whole
+ * filling is needed (the load and bottlenecks are then made again). */
+#define FULL_EPS 1e-9
+static bool keep_rates(struct simnet *n, double now)
+{
+	bool ok = true;
+	for (int i = 0; ok && i < n->nfresh; i++) {
+		struct flow *f = &n->f[n->fresh[i]];
+		if (n->heap_pos[n->fresh[i]] < 0 || !f->fresh || f->bn >= 0)
+			continue;   /* gone already, or listed twice */
+		if (f->held) {
+			ok = false;   /* set aside by the whole filling */
+			break;
+		}
+		if (!f->np || f->rem < 1)
+			continue;     /* instant, or done: less than a byte is rounding */
+		double r = INFINITY;
+		for (int k = 0; k < f->np; k++)
+			if (n->nb[f->path[k]] > 0 && n->level[f->path[k]] < r) {
+				r = n->level[f->path[k]];
+				f->bn = f->path[k];
+			}
+		if (f->bn < 0) {
+			ok = false;   /* crosses no full link: the filling decides */
+			break;
+		}
+		f->rate = r;        /* for now: set once the links are checked */
+		n->nb[f->bn]++;
+		for (int k = 0; k < f->np; k++) {
+			n->load[f->path[k]] += r;
+			touch(n, f->path[k]);
+		}
+	}
+	for (int j = 0; ok && j < n->ntouched; j++) {
+		int l = n->touched[j];
+		ok = n->load[l] <= n->cap[l] * (1 + FULL_EPS) && (!n->nb[l] || n->load[l] >= n->cap[l] * (1 - FULL_EPS));
+	}
+	for (int i = 0; i < n->nfresh; i++) {
+		int h = n->fresh[i];
+		struct flow *f = &n->f[h];
+		if (n->heap_pos[h] < 0 || !f->fresh)
+			continue;
+		double r = f->rate;
+		f->rate = 0;
+		if (!ok) {        /* the whole filling sets it */
+			f->bn = -1;
+			continue;
+		}
+		f->fresh = false;
+		bring_up_to_date(f, now);
+		if (f->rem < 1)
+			f->rem = 0;
+		f->rate = f->rem > 0 ? r : 0;
+		account(n, f, now, 1);
+		bool instant = f->rem <= 0 || !f->np;
+		n->t_done[h] = instant ? now : now + f->rem / f->rate;
+		sift_down(n, n->heap_pos[h]);
+		sift_up(n, n->heap_pos[h]);
+	}
+	return ok;
+}
+
 /* Progressive filling over the active flows, and then only the flows whose
  * rate changed are touched: their remaining bytes, counters and completion
  * times (most keep their rate from one allocation to the next: 93% at the
@@ -559,6 +686,15 @@ static void reroute(struct simnet *n, struct flow *f, double now)
 void simnet_allocate(struct simnet *n, double now)
 {
 	n->dirty = false;
+	bool kept = !n->relit && !n->stale && keep_rates(n, now);
+	for (int j = 0; j < n->ntouched; j++)
+		n->touched_bit[n->touched[j] / 64] = 0;
+	n->ntouched = n->nfresh = 0;
+	if (kept) {
+		n->kept++;
+		return;
+	}
+	n->stale = true;
 	if (grow_scratch(n))
 		return;   /* out of memory: keep the old rates */
 	bool relit = n->relit;
@@ -595,6 +731,7 @@ void simnet_allocate(struct simnet *n, double now)
 			x->np = done ? 0 : f->np;
 			memcpy(x->path, f->path, sizeof x->path);
 			x->rate = 0;
+			x->bn = -1;
 			x->update = f->fresh || done;
 			n->frozen[i] = !x->np;
 			for (int k = 0; k < x->np; k++)
@@ -602,6 +739,11 @@ void simnet_allocate(struct simnet *n, double now)
 					n->busy[x->path[k] / 64] |= 1ull << (x->path[k] % 64);
 		}
 	}
+	for (int j = 0; j < n->nused; j++) {
+		n->load[n->used[j]] = n->nb[n->used[j]] = 0;
+		n->level[n->used[j]] = INFINITY;
+	}
+	n->nused = 0;
 	/* Flows per link crossed, CSR style, and the links' first shares in
 	 * the heap by link id (the order decides ties). */
 	int pos = 0, len = 0, words = n->nlinks / 64 + 1;
@@ -619,6 +761,7 @@ void simnet_allocate(struct simnet *n, double now)
 			int l = w * 64 + __builtin_ctzll(bits);
 			n->capr[l] = n->cap[l];
 			lh_push(n, &len, n->capr[l] / n->cnt[l], l);
+			n->used[n->nused++] = l;
 		}
 		n->busy[w] = 0;
 	}
@@ -640,17 +783,24 @@ void simnet_allocate(struct simnet *n, double now)
 			n->frozen[i] = true;
 			struct fill *x = &n->fl[i];
 			x->rate = share;
+			x->bn = l;
+			n->level[l] = share;
+			n->nb[l]++;
 			for (int k = 0; k < x->np; k++) {
 				n->capr[x->path[k]] -= share;
 				n->cnt[x->path[k]]--;
 			}
 		}
 	}
+	for (int j = 0; j < n->nused; j++)
+		n->load[n->used[j]] = n->cap[n->used[j]] - n->capr[n->used[j]];
+	n->stale = false;
 	/* The flows whose rate changed: counters and completion times. */
 	for (int i = 0; i < n->nact; i++) {
 		int h = n->act[i];
 		struct flow *f = &n->f[h];
 		const struct fill *x = &n->fl[i];
+		f->bn = x->bn;
 		if (!x->update && x->rate == f->rate)
 			continue;
 		account(n, f, now, -1);
@@ -668,6 +818,7 @@ void simnet_allocate(struct simnet *n, double now)
 
 bool simnet_dirty(const struct simnet *n) { return n->dirty; }
 int simnet_active(const struct simnet *n) { return n->nact + n->naside; }
+long long simnet_kept(const struct simnet *n) { return n->kept; }
 
 double simnet_next_done(const struct simnet *n, int *flow)
 {

@@ -62,6 +62,9 @@ double simnet_next_done(const struct simnet *n, int *flow);
  * *bytes (may be NULL), the size it was added with. */
 int64_t simnet_remove(struct simnet *n, int flow, double now, uint64_t *bytes);
 int simnet_active(const struct simnet *n);
+/* Allocations so far that kept every older flow's rate and set only the new
+ * flows' (see sim_net.c): the others filled all the flows. */
+long long simnet_kept(const struct simnet *n);
 /* Payload rate (bytes/s) and remaining bytes of a flow, for tests. */
 double simnet_rate(const struct simnet *n, int flow);
 double simnet_remaining(const struct simnet *n, int flow, double now);

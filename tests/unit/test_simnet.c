@@ -408,6 +408,104 @@ Test(simnet, flows_coming_and_going_in_any_order_keep_max_min_rates)
 	simnet_free(n);
 }
 
+/* 12 racks x 8 servers at 100 Mbit/s, 300 Mbit/s uplinks, one 200 Mbit/s
+ * optical port per rack: servers, uplinks and circuits can all be the
+ * bottleneck. */
+enum { MESH_RACKS = 12, MESH_SERVERS = 96 };
+static const char mesh[] = "racks = 12;\nservers_per_rack = 8;\nserver = { rate = \"100Mbit\"; };\n"
+			   "eps = { uplink_rate = \"300Mbit\"; };\nocs = { ports_per_rack = 1; rate = \"200Mbit\"; };\n";
+
+/* A random matching of the racks as one port's circuits. */
+static void random_circuits(const struct topo *t, struct circuit_cfg *lit, unsigned *seed)
+{
+	circuits_clear(lit, t);
+	int perm[MESH_RACKS];
+	for (int r = 0; r < MESH_RACKS; r++)
+		perm[r] = r;
+	for (int i = MESH_RACKS - 1; i > 0; i--) {
+		*seed = *seed * 1103515245u + 12345u;
+		int j = (int)((*seed >> 16) % (unsigned)(i + 1)), x = perm[i];
+		perm[i] = perm[j];
+		perm[j] = x;
+	}
+	for (int r = 0; r < MESH_RACKS; r++)
+		if (perm[r] != r)
+			lit->out[0][r] = perm[r];
+}
+
+/* An allocation that keeps the older flows' rates, or fills all: after
+ * every one, with flows coming and going and circuits changing between
+ * them, each rate is what a filling of all the flows from scratch gives. */
+Test(simnet, allocations_that_keep_rates_give_those_of_a_whole_filling)
+{
+	struct topo t;
+	struct simnet *n = net(&t, mesh, false);
+	enum { N = 1500 };
+	int handle[N], src[N], dst[N], live[N], nlive = 0, next = 0;
+	bool circ[N];
+	struct circuit_cfg lit;
+	unsigned seed = 4242;
+	random_circuits(&t, &lit, &seed);
+	simnet_set_lit(n, &lit);
+	int step = 1;
+	for (; next < N; step++) {
+		double now = step * 1e-3;
+		/* Every other step, a flow ends and one starts on its path: often
+		 * nobody else's rate changes then.  Else flows come and go anywhere. */
+		seed = seed * 1103515245u + 12345u;
+		bool replace = seed % 2 && nlive > 0;
+		for (int k = replace ? 0 : (int)(seed >> 16) % 5; k > 0 && next < N; k--, next++) {
+			seed = seed * 1103515245u + 12345u;
+			src[next] = (int)(seed >> 16) % MESH_SERVERS;
+			seed = seed * 1103515245u + 12345u;
+			dst[next] = ((int)(seed >> 16) % (MESH_SERVERS - 1) + src[next] + 1) % MESH_SERVERS;
+			circ[next] = seed % 3 == 0;
+			handle[next] = simnet_add(n, now, src[next], dst[next], 1ULL << 40, circ[next], next);
+			live[nlive++] = next;
+		}
+		seed = seed * 1103515245u + 12345u;
+		for (int k = replace ? 0 : (int)(seed >> 16) % 3; k > 0 && nlive > 0; k--) {
+			seed = seed * 1103515245u + 12345u;
+			int j = (int)((seed >> 16) % (unsigned)nlive);
+			simnet_remove(n, handle[live[j]], now, NULL);
+			live[j] = live[--nlive];
+		}
+		seed = seed * 1103515245u + 12345u;
+		if (replace && next < N) {
+			int j = (int)((seed >> 16) % (unsigned)nlive), old = live[j];
+			simnet_remove(n, handle[old], now, NULL);
+			src[next] = src[old];
+			dst[next] = dst[old];
+			circ[next] = circ[old];
+			handle[next] = simnet_add(n, now, src[next], dst[next], 1ULL << 40, circ[next], next);
+			live[j] = next++;
+		}
+		if (step % 40 == 0) {
+			random_circuits(&t, &lit, &seed);
+			simnet_set_lit(n, &lit);
+		}
+		simnet_allocate(n, now);
+		struct simnet *ref = simnet_new(&t, false);
+		cr_assert_not_null(ref);
+		simnet_set_lit(ref, &lit);
+		int rh[N];
+		for (int k = 0; k < nlive; k++)
+			rh[k] = simnet_add(ref, now, src[live[k]], dst[live[k]], 1ULL << 40, circ[live[k]], live[k]);
+		simnet_allocate(ref, now);
+		for (int k = 0; k < nlive; k++) {
+			double want = simnet_rate(ref, rh[k]);
+			cr_assert_float_eq(simnet_rate(n, handle[live[k]]), want, want * 1e-9, "step %d, flow %d", step,
+					   live[k]);
+		}
+		simnet_free(ref);
+	}
+	cr_assert_gt(nlive, 100);
+	/* Both kinds were checked. */
+	cr_assert_gt(simnet_kept(n), 200, "%lld kept of %d", simnet_kept(n), step);
+	cr_assert_lt(simnet_kept(n), step - 200, "%lld kept of %d", simnet_kept(n), step);
+	simnet_free(n);
+}
+
 /* ---- disks ---------------------------------------------------------------- */
 
 /* 1 rack x 3 servers at 100 Mbit/s (12 MB/s of payload), disks reading at
