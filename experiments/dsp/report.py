@@ -118,7 +118,9 @@ def load_run(d, wpath):
     except (OSError, ValueError):
         return None
     jobs = list(csv.DictReader(open(os.path.join(d, "jobs.csv"))))
-    ends = sorted(float(r["end_s"]) for r in csv.DictReader(open(os.path.join(d, "tasks.csv"))) if r["state"] == "done")
+    trows = list(csv.DictReader(open(os.path.join(d, "tasks.csv"))))
+    ends = sorted(float(r["end_s"]) for r in trows if r["state"] == "done")
+    starts = [float(r["start_s"]) for r in trows if r["start_s"] not in ("", None) and float(r["start_s"]) >= 0]
     done = len(ends)
     try:
         spec = json.load(open(wpath))["jobs"]
@@ -140,7 +142,8 @@ def load_run(d, wpath):
             "preempt": s["preemptions"]["kills"] + s["preemptions"]["suspends"],
             "kills": s["preemptions"]["kills"], "suspends": s["preemptions"]["suspends"],
             "wait": waiting(d, wpath), "wall": s.get("wall_s"), "bound": b, "above": above,
-            "ends": ends, "run_s": s.get("run_s"), "susp_tasks": stasks, "susp_again": again}
+            "ends": ends, "run_s": s.get("run_s"), "susp_tasks": stasks, "susp_again": again,
+            "ntasks": len(trows), "t0": min(starts) if starts else 0.0}
 
 
 runs = {}   # (servers, jobs, seed, sched) -> row
@@ -308,6 +311,74 @@ with open(os.path.join(OUT, "claims.csv"), "w", newline="") as f:
     wr = csv.writer(f)
     wr.writerow(["claim", "servers", "jobs", "seeds_holding", "seeds"])
     wr.writerows(claim_rows)
+
+# Each ordering step by step: where a chain breaks.
+STEPS = [("Makespan", "makespan", [("dsp", "<", "aalo"), ("aalo", "<", "tetris-simdep"),
+                                   ("tetris-simdep", "<", "tetris-nodep")]),
+         ("Throughput", "tput", [("dsp", ">", "dsp-nopp"), ("dsp-nopp", ">", "amoeba"), ("dsp-nopp", ">", "natjam"),
+                                 ("amoeba", "≈", "natjam"), ("amoeba", ">", "srpt"), ("natjam", ">", "srpt")]),
+         ("Preemptions", "preempt", [("dsp", "<", "dsp-nopp"), ("dsp-nopp", "<", "natjam"), ("natjam", "<", "amoeba"),
+                                     ("amoeba", "<", "srpt")]),
+         ("Waiting time", "wait", [("dsp", "<", "dsp-nopp"), ("dsp-nopp", "<", "natjam"), ("dsp-nopp", "<", "srpt"),
+                                   ("natjam", "≈", "srpt"), ("natjam", "<", "amoeba"), ("srpt", "<", "amoeba")])]
+
+
+def span(n, j, s, sc, key):
+    """The metric's range: a point for an ended run; for a run stopped early what it already
+    shows (makespan past the run time reached, tasks/s below all tasks over that, preemptions
+    at least those made); None when unknown."""
+    r = runs.get((n, j, s, sc))
+    if not r:
+        return None
+    if not r["partial"]:
+        return None if r[key] is None else (r[key], r[key])
+    reach = (r["run_s"] or 0) - r["t0"]
+    if reach <= 0:
+        return None
+    return {"makespan": (reach, float("inf")), "tput": (0.0, r["ntasks"] / reach),
+            "preempt": (r["preempt"], float("inf"))}.get(key)
+
+
+def step(n, j, s, key, a, op, b):
+    """(holds, from a stopped run's range) or None when the ranges overlap or are unknown."""
+    x, y = span(n, j, s, a, key), span(n, j, s, b, key)
+    if x is None or y is None:
+        return None
+    stopped = x[0] != x[1] or y[0] != y[1]
+    if op == "≈":
+        return None if stopped else (near(x[0], y[0]), False)
+    if op == ">":
+        x, y = y, x
+    if x[1] < y[0]:
+        return True, stopped
+    if x[0] >= y[1]:
+        return False, stopped
+    return None
+
+
+lines += ["", "Each ordering step by step: seeds where the step holds / seeds where it is decided, and the "
+          "means over the seeds whose runs both ended. A run stopped early decides a step when what it "
+          "already shows settles it (its makespan is past the run time it reached, its tasks/s below all "
+          "its tasks over that time, its preemptions at least those made); such cells are marked †.", "",
+          "| ordering | step | " + " | ".join(f"{n} srv, {j} jobs" for n, j in settings) + " |",
+          "|---|---|" + "---|" * len(settings)]
+for title, key, chain in STEPS:
+    for a, op, b in chain:
+        cells = []
+        for n, j in settings:
+            res = [(s, step(n, j, s, key, a, op, b)) for s in seeds]
+            have = [(s, r) for s, r in res if r is not None]
+            if not have:
+                cells.append("–")
+                continue
+            ended = [s for s, r in have if not r[1]]
+            ma = mean([val(n, j, s, a, key) for s in ended])
+            mb = mean([val(n, j, s, b, key) for s in ended])
+            nd = 2 if key == "tput" else 0
+            mark = "†" if any(r[1] for _, r in have) else ""
+            means = f" ({fmt(ma, nd)} vs {fmt(mb, nd)})" if ended else ""
+            cells.append(f"{sum(1 for _, r in have if r[0])}/{len(have)}{mark}{means}")
+        lines.append(f"| {title} | {NAMES[a]} {op} {NAMES[b]} | " + " | ".join(cells) + " |")
 
 # 30 against 50 servers.
 lines += ["", "30 servers against 50 (the seed: more waiting and more preemptions on EC2's 30), per scheduler, "
