@@ -91,7 +91,9 @@ struct simnet {
 	 * (INFINITY: none).  stale: not kept (the next allocation fills all). */
 	double *load, *level;
 	int *nb;
-	int *used, nused;              /* the links whose load, level or nb are set */
+	int *used, nused;              /* the links the last filling set (reset by the next; a link a kept
+					* allocation adds to is busy then, or empty again: its load 0 but
+					* for rounding, and no flow bottlenecked on it) */
 	bool stale;
 	int *fresh, nfresh, capfresh;  /* flows added since the last allocation */
 	int *touched, ntouched;        /* links flows left or came on since then */
