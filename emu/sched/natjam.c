@@ -22,6 +22,7 @@
  * one victim per server and round; remaining time as amoeba.c counts it. */
 #include "emu/sched.h"
 #include "emu/sched/ready_set.h"
+#include "emu/sched/round_memo.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,12 +44,7 @@ struct natjam {
 	int *susp, nsusp;         /* research tasks it suspended, earliest first, until they resume */
 	int *claim;               /* per server: the production task that preempted for room there, -1 */
 	int *nclaims;             /* per task: servers it claims (claim's inverse) */
-	/* A round's answers per job and stage (its tasks ask alike); valid while
-	 * memo_round matches: claims only grow and victims only go within a
-	 * round, so "no victim" stays so and a found room is checked again. */
-	int *memo_round, round;
-	int *memo_room;           /* a free unclaimed server the stage fits, -1 none, -2 not known */
-	bool *memo_novictim;
+	struct round_memo memo;   /* a round's answers per job and stage */
 	double next_epoch;
 };
 
@@ -255,25 +251,13 @@ static int room_for(const struct natjam *n, const struct cluster *c, const struc
 	return -1;
 }
 
-/* Job j's stage st this round (memo_*), reset on first use. */
-static int memo_slot(struct natjam *n, const struct job *j, int st)
-{
-	int m = j->id * JOB_MAX_STAGES + st;
-	if (n->memo_round[m] != n->round) {
-		n->memo_round[m] = n->round;
-		n->memo_room[m] = -2;
-		n->memo_novictim[m] = false;
-	}
-	return m;
-}
-
 /* Some unclaimed server fits a (what room_for says, from the stage's memo). */
 static bool has_room(struct natjam *n, const struct cluster *c, const struct job *j, const struct task *a)
 {
-	int m = memo_slot(n, j, a->stage);
-	int k = n->memo_room[m];
+	int m = round_memo_slot(&n->memo, j->id, a->stage);
+	int k = n->memo.room[m];
 	if (k == -2 || (k >= 0 && n->claim[k] >= 0))
-		k = n->memo_room[m] = room_for(n, c, a);
+		k = n->memo.room[m] = room_for(n, c, a);
 	return k >= 0;
 }
 
@@ -314,7 +298,7 @@ static int natjam_preempt(struct sched *s, struct preemption *out, int max)
 	for (int k = 0; k < c->nservers; k++)
 		nclaim += n->claim[k] >= 0;
 	int np = 0;
-	n->round++;
+	round_memo_next(&n->memo);
 	for (int i = 0; i < c->running_jobs && np < max && victims && nclaim < c->nservers; i++) {
 		struct job *j = cluster_active(c, i);
 		if (!n->prod[j->id])
@@ -329,8 +313,8 @@ static int natjam_preempt(struct sched *s, struct preemption *out, int max)
 			seen++;
 			if (n->nclaims[a->id] || has_room(n, c, j, a))
 				continue;
-			int m = memo_slot(n, j, a->stage);
-			if (n->memo_novictim[m])
+			int m = round_memo_slot(&n->memo, j->id, a->stage);
+			if (n->memo.novictim[m])
 				continue;
 			struct task *v = NULL;
 			for (int q = 0; q < n->nrun; q++) {
@@ -343,7 +327,7 @@ static int natjam_preempt(struct sched *s, struct preemption *out, int max)
 					v = b;
 			}
 			if (!v) {
-				n->memo_novictim[m] = true;
+				n->memo.novictim[m] = true;
 				continue;
 			}
 			out[np++] = (struct preemption){v, PREEMPT_SUSPEND};
@@ -386,11 +370,9 @@ static int natjam_init(struct sched *s)
 	n->susp = malloc(nt * sizeof *n->susp);
 	n->claim = malloc((s->c->nservers ? s->c->nservers : 1) * sizeof *n->claim);
 	n->nclaims = calloc(nt, sizeof *n->nclaims);
-	n->memo_round = calloc(nj * JOB_MAX_STAGES, sizeof *n->memo_round);
-	n->memo_room = malloc(nj * JOB_MAX_STAGES * sizeof *n->memo_room);
-	n->memo_novictim = malloc(nj * JOB_MAX_STAGES * sizeof *n->memo_novictim);
 	if (ready_set_init(&n->rs, s->c) || !n->prod || !n->cur || !n->nk || !n->requeues || !n->ran || !n->run_from ||
-	    !n->inrun || !n->run || !n->susp || !n->claim || !n->nclaims || !n->memo_round || !n->memo_room || !n->memo_novictim)
+	    !n->inrun || !n->run || !n->susp || !n->claim || !n->nclaims ||
+	    round_memo_init(&n->memo, s->c->w->njobs))
 		return -1;
 	for (size_t i = 0; i < nt; i++)
 		n->run_from[i] = -1;
@@ -435,9 +417,7 @@ static void natjam_destroy(struct sched *s)
 	free(n->susp);
 	free(n->claim);
 	free(n->nclaims);
-	free(n->memo_round);
-	free(n->memo_room);
-	free(n->memo_novictim);
+	round_memo_free(&n->memo);
 }
 
 static const char *const dep_names[] = {"none", "respect", NULL};

@@ -12,6 +12,7 @@
 #include "emu/sched/fit_index.h"
 #include "emu/sched/key_sort.h"
 #include "emu/sched/ready_set.h"
+#include "emu/sched/round_memo.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,13 +30,9 @@ struct srpt {
 	int *claim;          /* per server: a task that killed for room there, -1 */
 	bool *used;          /* per task: a victim already, this round */
 	int *nclaims;        /* per task: servers it claims (claim's inverse) */
-	/* A round's answers per job and stage (its tasks ask alike), valid while
-	 * memo_round matches: claims and victims only grow within a round and a
-	 * later waiting task has a lower priority, so "no victim" stays so and a
-	 * found room is checked again. */
-	int *memo_round, round;
-	int *memo_room;      /* an unclaimed server the stage fits, -1 none, -2 not known */
-	bool *memo_novictim;
+	/* A round's answers per job and stage (a later waiting task has a
+	 * lower priority, so "no victim" stays so within the round). */
+	struct round_memo memo;
 	struct ready_set rs; /* whether a task's parents have ended */
 	/* wait as a fit index (no server has slots): what each asks; built at
 	 * the heartbeat; an entry that left wait (started) is removed, and put
@@ -241,30 +238,18 @@ static struct task *srpt_offer(struct sched *s, int server)
 	return NULL;
 }
 
-/* Job j's stage st this round (memo_*), reset on first use. */
-static int memo_slot(struct srpt *p, const struct job *j, int st)
-{
-	int m = j->id * JOB_MAX_STAGES + st;
-	if (p->memo_round[m] != p->round) {
-		p->memo_round[m] = p->round;
-		p->memo_room[m] = -2;
-		p->memo_novictim[m] = false;
-	}
-	return m;
-}
-
 /* Pending task a can start without a kill: it may start and an unclaimed
  * server fits its stage's ask (from the stage's memo). */
 static bool has_room(struct srpt *p, const struct cluster *c, const struct task *a)
 {
 	if (!ready_set_startable(&p->rs, a))
 		return false;
-	int m = memo_slot(p, &c->w->jobs[a->job], a->stage), k = p->memo_room[m];
+	int m = round_memo_slot(&p->memo, a->job, a->stage), k = p->memo.room[m];
 	if (k == -2 || (k >= 0 && p->claim[k] >= 0)) {
 		for (k = 0; k < c->nservers; k++)
 			if (p->claim[k] < 0 && cluster_task_fits(c, a, k))
 				break;
-		p->memo_room[m] = k = k < c->nservers ? k : -1;
+		p->memo.room[m] = k = k < c->nservers ? k : -1;
 	}
 	return k >= 0;
 }
@@ -280,7 +265,7 @@ static int srpt_preempt(struct sched *s, struct preemption *out, int max)
 		return 0;
 	p->next_epoch = c->now + o->epoch;
 	int n = 0, lo = 0;   /* p->run[lo] is the lowest candidate not used */
-	p->round++;
+	round_memo_next(&p->memo);
 	for (int i = 0; i < p->nwait && n < max; i++) {
 		while (lo < p->nrun && p->used[p->run[lo]])
 			lo++;
@@ -289,8 +274,8 @@ static int srpt_preempt(struct sched *s, struct preemption *out, int max)
 			break;   /* no running task has a lower priority than this one or the rest */
 		if (a->state != TASK_PENDING || p->nclaims[a->id] || has_room(p, c, a))
 			continue;
-		int m = memo_slot(p, &c->w->jobs[a->job], a->stage);
-		if (p->memo_novictim[m])
+		int m = round_memo_slot(&p->memo, a->job, a->stage);
+		if (p->memo.novictim[m])
 			continue;
 		bool found = false;
 		for (int v = lo; v < p->nrun; v++) {
@@ -309,7 +294,7 @@ static int srpt_preempt(struct sched *s, struct preemption *out, int max)
 			found = true;
 			break;
 		}
-		p->memo_novictim[m] = !found;
+		p->memo.novictim[m] = !found;
 	}
 	for (int i = 0; i < n; i++)
 		p->used[out[i].t->id] = false;
@@ -335,11 +320,7 @@ static int srpt_init(struct sched *s)
 	p->run = malloc(nt * sizeof *p->run);
 	p->claim = malloc((s->c->nservers ? s->c->nservers : 1) * sizeof *p->claim);
 	p->used = calloc(nt, sizeof *p->used);
-	size_t nm = (s->c->w->njobs ? s->c->w->njobs : 1) * JOB_MAX_STAGES;
 	p->nclaims = calloc(nt, sizeof *p->nclaims);
-	p->memo_round = calloc(nm, sizeof *p->memo_round);
-	p->memo_room = malloc(nm * sizeof *p->memo_room);
-	p->memo_novictim = malloc(nm * sizeof *p->memo_novictim);
 	size_t nj = s->c->w->njobs ? s->c->w->njobs : 1;
 	p->undone = calloc(nj, sizeof *p->undone);
 	p->nundone = calloc(nj, sizeof *p->nundone);
@@ -352,7 +333,7 @@ static int srpt_init(struct sched *s)
 	for (int k = 0; k < s->c->nservers; k++)
 		p->indexed &= !s->c->servers[k].slots;
 	if (ready_set_init(&p->rs, s->c) || !p->undone || !p->nundone || !p->undone_rq || !p->asks || !p->gone ||
-	    !p->nclaims || !p->memo_round || !p->memo_room || !p->memo_novictim ||
+	    !p->nclaims || round_memo_init(&p->memo, s->c->w->njobs) ||
 	    !p->since || !p->waited || !p->key || !p->wait || !p->run || !p->claim || !p->used)
 		return -1;
 	for (size_t i = 0; i < nt; i++)
@@ -375,9 +356,7 @@ static void srpt_destroy(struct sched *s)
 	free(p->claim);
 	free(p->used);
 	free(p->nclaims);
-	free(p->memo_round);
-	free(p->memo_room);
-	free(p->memo_novictim);
+	round_memo_free(&p->memo);
 	ready_set_free(&p->rs);
 	fit_index_free(&p->fx);
 	for (int j = 0; p->undone && j < s->c->w->njobs; j++)
