@@ -21,6 +21,7 @@
  * most recently started, least work to checkpoint) are the alternatives;
  * one victim per server and round; remaining time as amoeba.c counts it. */
 #include "emu/sched.h"
+#include "emu/sched/claims.h"
 #include "emu/sched/ready_set.h"
 #include "emu/sched/round_memo.h"
 #include <math.h>
@@ -47,15 +48,6 @@ struct natjam {
 	struct round_memo memo;   /* a round's answers per job and stage */
 	double next_epoch;
 };
-
-static void set_claim(struct natjam *n, int server, int id)
-{
-	if (n->claim[server] >= 0)
-		n->nclaims[n->claim[server]]--;
-	n->claim[server] = id;
-	if (id >= 0)
-		n->nclaims[id]++;
-}
 
 static double remaining(const struct sched *s, const struct task *t)
 {
@@ -173,7 +165,7 @@ static struct task *natjam_offer(struct sched *s, int server)
 		if (a->state == TASK_PENDING && startable(n, a) && cluster_task_fits(c, a, server))
 			t = a;
 		if (t || a->state != TASK_PENDING)
-			set_claim(n, server, -1);
+			claims_set(n->claim, n->nclaims, server, -1);
 	}
 	for (int i = 0; !t && i < c->running_jobs; i++)
 		if (n->prod[c->active[i]])
@@ -331,7 +323,7 @@ static int natjam_preempt(struct sched *s, struct preemption *out, int max)
 				continue;
 			}
 			out[np++] = (struct preemption){v, PREEMPT_SUSPEND};
-			set_claim(n, v->server, a->id);
+			claims_set(n->claim, n->nclaims, v->server, a->id);
 			nclaim++;
 			victims--;
 			n->ran[v->id] += c->now - n->run_from[v->id];

@@ -9,6 +9,7 @@
  * and then waits for them (a disorder, emu/sched.h); dep=respect starts
  * only runnable tasks. */
 #include "emu/sched.h"
+#include "emu/sched/claims.h"
 #include "emu/sched/fit_index.h"
 #include "emu/sched/key_sort.h"
 #include "emu/sched/ready_set.h"
@@ -83,15 +84,6 @@ static void index_requeued(struct srpt *p, const struct cluster *c)
 	}
 	p->ngone = n;
 	p->gen = requeues(c);
-}
-
-static void set_claim(struct srpt *p, int server, int id)
-{
-	if (p->claim[server] >= 0)
-		p->nclaims[p->claim[server]]--;
-	p->claim[server] = id;
-	if (id >= 0)
-		p->nclaims[id]++;
 }
 
 static double remaining(const struct sched *s, const struct task *t)
@@ -215,11 +207,11 @@ static struct task *srpt_offer(struct sched *s, int server)
 	if (p->claim[server] >= 0) {   /* what killed for this room, first */
 		struct task *t = &c->w->tasks[p->claim[server]];
 		if (fits(p, c, t, server)) {
-			set_claim(p, server, -1);
+			claims_set(p->claim, p->nclaims, server, -1);
 			return t;
 		}
 		if (t->state != TASK_PENDING)
-			set_claim(p, server, -1);
+			claims_set(p->claim, p->nclaims, server, -1);
 	}
 	if (p->indexed) {   /* the first that fits, as the loop below finds it */
 		if (p->gen != requeues(c))
@@ -289,7 +281,7 @@ static int srpt_preempt(struct sched *s, struct preemption *out, int max)
 			if (!res_fits(&ask, &after))
 				continue;
 			out[n++] = (struct preemption){b, PREEMPT_KILL};
-			set_claim(p, b->server, a->id);
+			claims_set(p->claim, p->nclaims, b->server, a->id);
 			p->used[b->id] = true;
 			found = true;
 			break;
