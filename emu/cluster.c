@@ -60,8 +60,9 @@ static int cluster_alloc(struct cluster *c, int racks, const int *rack_size, str
 	c->job_xrack_bytes = calloc(w->njobs ? w->njobs : 1, sizeof(uint64_t));
 	c->map_idx = calloc(w->njobs ? w->njobs : 1, sizeof *c->map_idx);
 	c->active = calloc(w->njobs ? w->njobs : 1, sizeof *c->active);
-	if (!c->active || !c->servers || !c->rack_first || !c->rack_size || !c->arrived || !c->rack_util_out ||
-	    !c->rack_util_in || !c->job_xrack_bytes || !c->map_idx) {
+	c->running_bits = calloc((size_t)w->ntasks / 64 + 1, sizeof *c->running_bits);
+	if (!c->active || !c->running_bits || !c->servers || !c->rack_first || !c->rack_size || !c->arrived ||
+	    !c->rack_util_out || !c->rack_util_in || !c->job_xrack_bytes || !c->map_idx) {
 		cluster_free(c);
 		return -1;
 	}
@@ -142,6 +143,7 @@ void cluster_free(struct cluster *c)
 		index_free(c, i);
 	free(c->map_idx);
 	free(c->active);
+	free(c->running_bits);
 	free(c->servers);
 	free(c->rack_first);
 	free(c->rack_size);
@@ -612,6 +614,7 @@ static void start_running(struct cluster *c, struct job *j, struct task *t)
 	res_take(&s->avail, &t->held);
 	count_free(s);
 	s->running++;
+	c->running_bits[t->id / 64] |= 1ULL << (t->id % 64);
 	j->stages[t->stage].running++;
 	if (t->kind == TASK_MAP)
 		j->maps_running++;
@@ -642,6 +645,7 @@ static void stop_running(struct cluster *c, struct job *j, struct task *t)
 		count_free(&c->servers[t->server]);
 	}
 	c->servers[t->server].running--;
+	c->running_bits[t->id / 64] &= ~(1ULL << (t->id % 64));
 	j->stages[t->stage].running--;
 	if (t->kind == TASK_MAP)
 		j->maps_running--;
@@ -664,6 +668,20 @@ void cluster_resume_task(struct cluster *c, struct task *t)
 	t->state = TASK_RUNNING;
 	j->stages[t->stage].suspended--;
 	start_running(c, j, t);
+}
+
+int cluster_next_running_reduce(const struct cluster *c, const struct job *j, int i)
+{
+	int first = j->first_task + j->nmaps, end = first + j->nreduces;
+	for (int id = first + i; id < end;) {
+		uint64_t w = c->running_bits[id / 64] >> (id % 64);
+		if (w) {
+			id += __builtin_ctzll(w);
+			return id < end ? id - first : -1;
+		}
+		id = (id / 64 + 1) * 64;
+	}
+	return -1;
 }
 
 bool cluster_resume_fits(const struct cluster *c, const struct task *t, int server)

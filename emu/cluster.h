@@ -53,6 +53,7 @@ struct cluster {
 	uint64_t *job_xrack_bytes;
 
 	struct map_index **map_idx;   /* per job, built on first use (cluster_best_map) */
+	uint64_t *running_bits;       /* per task: running, as bits by id (cluster_next_running_reduce) */
 
 	/* Disorder: set by a policy that may start a task before its parents
 	 * end (sched_ignore_deps); such a task holds its resources and waits
@@ -80,6 +81,11 @@ void cluster_free(struct cluster *c);
  * when it has arrived. */
 int cluster_copy(struct cluster *c, int src, int dst, uint64_t bytes);
 bool cluster_copy_done(const struct cluster *c, int id);
+
+/* Job j's first running reduce of index >= i, -1 if none: a walk of the
+ * running ones in index order, at a word per 64 reduces (the shuffle pump's,
+ * every heartbeat for every job). */
+int cluster_next_running_reduce(const struct cluster *c, const struct job *j, int i);
 
 static inline int cluster_rack_of(const struct cluster *c, int server) { return c->servers[server].rack; }
 /* The servers of `rack`: ids *first .. *first + *n - 1.  Racks may differ

@@ -141,8 +141,10 @@ static int by_fetch_order(const void *a, const void *b, void *arg)
 static void pump_reduce(struct run *r, struct job *j, struct task *red, int first_rack)
 {
 	struct done_list *d = &r->done_maps[j->id];
+	if (r->final_sent[red->id])
+		return;
 	bool final = parents_done(&r->c, j, red);
-	if (r->final_sent[red->id] || (r->cursor[red->id] == d->n && !final) || !sched_shuffle_ready(&r->s, red))
+	if ((r->cursor[red->id] == d->n && !final) || !sched_shuffle_ready(&r->s, red))
 		return;
 	uint8_t *row = requested_row(r, j, red->index);
 	if (!row)
@@ -207,17 +209,13 @@ void shuffle_pump(struct run *r, struct job *j)
 		if (on_rack && on_rack[k])
 			src[nsrc++] = k;
 	}
-	for (int i = 0; i < j->nreduces; i++) {
-		struct task *red = job_reduce(r->w->tasks, j, i);
-		if (red->state == TASK_RUNNING)
-			rank[cluster_rack_of(&r->c, red->server)] = 0;
-	}
+	for (int i = cluster_next_running_reduce(&r->c, j, 0); i >= 0; i = cluster_next_running_reduce(&r->c, j, i + 1))
+		rank[cluster_rack_of(&r->c, job_reduce(r->w->tasks, j, i)->server)] = 0;
 	for (int k = 0; k < racks; k++)
 		if (rank[k] == 0)
 			rank[k] = ++nred;
-	for (int i = 0; i < j->nreduces; i++) {
+	for (int i = cluster_next_running_reduce(&r->c, j, 0); i >= 0; i = cluster_next_running_reduce(&r->c, j, i + 1)) {
 		struct task *red = job_reduce(r->w->tasks, j, i);
-		if (red->state == TASK_RUNNING)
-			pump_reduce(r, j, red, nsrc ? src[rank[cluster_rack_of(&r->c, red->server)] % nsrc] : 0);
+		pump_reduce(r, j, red, nsrc ? src[rank[cluster_rack_of(&r->c, red->server)] % nsrc] : 0);
 	}
 }

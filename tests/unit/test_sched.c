@@ -184,6 +184,56 @@ Test(sched, requeue_restores_counters)
 	stop();
 }
 
+/* The walk of running reduces the shuffle pump makes finds exactly the
+ * reduces running, in index order, through starts, ends, suspensions,
+ * resumptions and requeues (jobs of 130 reduces: words shared by jobs). */
+Test(sched, the_running_reduces_walk_finds_those_running)
+{
+	start("fair", 2, 4, 64, 3, 3, 130, 0.0);
+	arrive_all();
+	srand(11);
+	for (int step = 0; step < 4000; step++) {
+		struct task *t = &w->tasks[rand() % w->ntasks];
+		int sv = rand() % c.nservers;
+		switch (t->state) {
+		case TASK_PENDING:
+			if (cluster_task_fits(&c, t, sv))
+				cluster_start_task(&c, t, sv);
+			break;
+		case TASK_RUNNING:
+			switch (rand() % 3) {
+			case 0: cluster_finish_task(&c, t); break;
+			case 1: cluster_suspend_task(&c, t); break;
+			default: cluster_requeue_task(&c, t); break;
+			}
+			break;
+		case TASK_SUSPENDED:
+			if (rand() % 2 && cluster_resume_fits(&c, t, t->server))
+				cluster_resume_task(&c, t);
+			else if (rand() % 2)
+				cluster_requeue_task(&c, t);
+			break;
+		case TASK_DONE:
+			if (rand() % 4 == 0)
+				cluster_requeue_task(&c, t);
+			break;
+		}
+		for (int jj = 0; jj < w->njobs; jj++) {
+			struct job *j = &w->jobs[jj];
+			int next = cluster_next_running_reduce(&c, j, 0);
+			for (int i = 0; i < j->nreduces; i++) {
+				bool running = job_reduce(w->tasks, j, i)->state == TASK_RUNNING;
+				if (running) {
+					cr_assert_eq(next, i, "step %d job %d: reduce %d runs", step, jj, i);
+					next = cluster_next_running_reduce(&c, j, i + 1);
+				}
+			}
+			cr_assert_eq(next, -1, "step %d job %d: no more run", step, jj);
+		}
+	}
+	stop();
+}
+
 Test(sched, default_placement_spreads_replicas_over_two_racks)
 {
 	start("fair", 4, 5, 1, 1, 1, 0, 1.0);
