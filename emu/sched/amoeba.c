@@ -50,15 +50,26 @@ struct amoeba {
 	int *claim;               /* per server: the waiting task that preempted for room there, -1 */
 	int *requeues;            /* per job: j->requeues last seen */
 	struct ready_set rs;      /* whether a task's parents have ended */
-	/* wait's pending entries as a fit index (no server has slots), built at
-	 * each merge: an entry no longer pending is removed (as it is offered:
-	 * a pending task starts only so), and put back when a task went back to
-	 * pending (requeues, summed over the jobs); kx: those killed before
-	 * (they may start only once runnable), for the window's count */
-	struct fit_index fx, kx;
+	/* wait's pending entries (pend), built at each merge: an entry no
+	 * longer pending is removed (as it is offered: a pending task starts
+	 * only so), and put back when a task went back to pending (requeues,
+	 * summed over the jobs).  Of those, as fit indexes (no server has
+	 * slots), the ones that may start: rn, those whose parents have ended
+	 * (runnable), and sk, those and the ones never killed (what may start
+	 * when dependencies are ignored: a task the deadlock breaker killed
+	 * waits for its parents).  Kept exact by checking a job's entries again
+	 * when one of its tasks ends or goes back to pending (dirty). */
+	bool *pend;
+	struct fit_index rn, sk;
 	struct res *asks;
 	int *pos;                 /* per task: its entry in wait (if wait[pos] is it) */
 	int *gone, ngone;
+	int *job_first, *job_ent, *job_fill;   /* wait's entries by job (CSR, built with the index) */
+	int *wjob;                /* per entry: its job */
+	bool *in_rn, *in_sk;      /* per entry, at the build: live in rn, sk */
+	bool *dirty;              /* per job: its entries' nr and kn to check again */
+	int *dirtyq, ndirty;
+	int *rq_seen;             /* per job: j->requeues when last marked dirty for it */
 	bool indexed;
 	long gen;
 	double next_epoch;
@@ -72,43 +83,98 @@ static long requeues(const struct cluster *c)
 	return g;
 }
 
+static bool live(const struct fit_index *f, int i)
+{
+	return f->live[f->size + i];
+}
+
 static void index_remove(struct amoeba *a, int i)
 {
-	if (!a->fx.live[a->fx.size + i])
+	if (!a->pend[i])
 		return;
-	fit_index_remove(&a->fx, i);
-	fit_index_remove(&a->kx, i);
+	a->pend[i] = false;
+	fit_index_remove(&a->rn, i);
+	fit_index_remove(&a->sk, i);
 	a->gone[a->ngone++] = i;
+}
+
+static void set_live(struct amoeba *a, struct fit_index *f, int i, bool on)
+{
+	if (on && !live(f, i))
+		fit_index_put(f, i, &a->asks[i]);
+	else if (!on && live(f, i))
+		fit_index_remove(f, i);
+}
+
+/* Pending entry i: in rn if runnable, in sk if that or never killed. */
+static void mark(struct amoeba *a, const struct cluster *c, int i)
+{
+	const struct task *t = &c->w->tasks[a->wait[i]];
+	bool run = ready_set_runnable(&a->rs, t);
+	set_live(a, &a->rn, i, run);
+	set_live(a, &a->sk, i, run || !t->kills);
 }
 
 static void index_put(struct amoeba *a, const struct cluster *c, int i)
 {
-	fit_index_put(&a->fx, i, &a->asks[i]);
-	if (c->w->tasks[a->wait[i]].kills)
-		fit_index_put(&a->kx, i, &a->asks[i]);
+	a->pend[i] = true;
+	mark(a, c, i);
+}
+
+static void make_dirty(struct amoeba *a, int job)
+{
+	if (!a->dirty[job]) {
+		a->dirty[job] = true;
+		a->dirtyq[a->ndirty++] = job;
+	}
+}
+
+/* nr and kn, exact again: the entries of the jobs whose tasks ended or
+ * went back to pending since. */
+static void mark_dirty(struct amoeba *a, const struct cluster *c)
+{
+	for (int d = 0; d < a->ndirty; d++) {
+		int j = a->dirtyq[d];
+		a->dirty[j] = false;
+		for (int k = a->job_first[j]; k < a->job_first[j + 1]; k++)
+			if (a->pend[a->job_ent[k]])
+				mark(a, c, a->job_ent[k]);
+	}
+	a->ndirty = 0;
 }
 
 /* The fit index of wait; off when out of memory. */
 static void index_wait(struct amoeba *a, const struct cluster *c)
 {
-	for (int i = 0; i < a->nwait; i++) {
+	int nj = c->w->njobs;
+	memset(a->job_first, 0, (nj + 1) * sizeof *a->job_first);
+	a->ngone = 0;
+	for (int i = 0; i < a->nwait; i++) {   /* each index built with its entries live (no removal one by one) */
 		const struct task *t = &c->w->tasks[a->wait[i]];
 		a->asks[i] = c->w->jobs[t->job].stages[t->stage].ask;
+		a->job_first[t->job + 1]++;
+		a->wjob[i] = t->job;
+		a->pos[t->id] = i;
+		a->pend[i] = t->state == TASK_PENDING;
+		a->in_rn[i] = a->pend[i] && ready_set_runnable(&a->rs, t);
+		a->in_sk[i] = a->pend[i] && (a->in_rn[i] || !t->kills);
+		if (!a->pend[i])
+			a->gone[a->ngone++] = i;
 	}
 	a->gen = requeues(c);
-	a->ngone = 0;
-	if (fit_index_build(&a->fx, a->nwait, a->asks) || fit_index_build(&a->kx, a->nwait, a->asks)) {
+	if (fit_index_build_some(&a->rn, a->nwait, a->asks, a->in_rn) ||
+	    fit_index_build_some(&a->sk, a->nwait, a->asks, a->in_sk)) {
 		a->indexed = false;
 		return;
 	}
-	for (int i = 0; i < a->nwait; i++) {
-		const struct task *t = &c->w->tasks[a->wait[i]];
-		a->pos[t->id] = i;
-		if (t->state != TASK_PENDING)
-			index_remove(a, i);
-		else if (!t->kills)
-			fit_index_remove(&a->kx, i);
+	for (int j = 0; j < nj; j++) {
+		a->job_first[j + 1] += a->job_first[j];
+		a->job_fill[j] = a->job_first[j];
+		a->dirty[j] = false;
 	}
+	a->ndirty = 0;
+	for (int i = 0; i < a->nwait; i++)
+		a->job_ent[a->job_fill[a->wjob[i]]++] = i;
 }
 
 /* Tasks went back to pending: the removed entries pending again are back. */
@@ -124,6 +190,13 @@ static void index_requeued(struct amoeba *a, const struct cluster *c)
 	}
 	a->ngone = n;
 	a->gen = requeues(c);
+	for (int i = 0; i < c->running_jobs; i++) {   /* a task done may be pending again: who may run changes */
+		const struct job *j = cluster_active(c, i);
+		if (a->rq_seen[j->id] != j->requeues) {
+			a->rq_seen[j->id] = j->requeues;
+			make_dirty(a, j->id);
+		}
+	}
 }
 
 static bool waiting(const struct task *t)
@@ -244,8 +317,9 @@ static bool offer_check(void *ctx, int i)
 }
 
 /* The window's first entry that fits the server, as the scan finds it:
- * the index's first one that fits and may start, if fewer than `window`
- * entries before it may start. */
+ * the first that fits of those that may start now (ignoring dependencies,
+ * all but those killed before and not runnable; else the runnable), if
+ * fewer than `window` of those come before it. */
 static struct task *window_first(struct sched *s, int server)
 {
 	const struct amoeba_opts *o = s->opts;
@@ -253,30 +327,12 @@ static struct task *window_first(struct sched *s, int server)
 	struct cluster *c = s->c;
 	if (a->gen != requeues(c))
 		index_requeued(a, c);
+	mark_dirty(a, c);
+	struct fit_index *may = c->ignore_deps && !c->deps_barred ? &a->sk : &a->rn;
 	struct offer of = {a, c, server};
-	int i = fit_index_first(&a->fx, a->head, &c->servers[server].avail, offer_check, &of);
-	if (i < 0)
+	int i = fit_index_first(may, a->head, &c->servers[server].avail, offer_check, &of);
+	if (i < 0 || fit_index_count(may, a->head, i) >= o->window)
 		return NULL;
-	if (i - a->head >= o->window) {   /* the entries before it that may start, of the pending ones (live) */
-		int seen = 0;
-		const struct fit_index *scan = &a->fx;
-		if (c->ignore_deps && !c->deps_barred) {   /* all may but those killed before and not runnable */
-			int killed = fit_index_count(&a->kx, a->head, i);
-			seen = fit_index_count(&a->fx, a->head, i) - killed;
-			if (seen >= o->window)
-				return NULL;
-			if (seen + killed < o->window)
-				return &c->w->tasks[a->wait[i]];
-			scan = &a->kx;
-		} else if (fit_index_count(&a->fx, a->head, i) < o->window) {
-			return &c->w->tasks[a->wait[i]];   /* fewer pending than the window */
-		}
-		for (int k = fit_index_next(scan, a->head); k >= 0 && k < i && seen < o->window;
-		     k = fit_index_next(scan, k + 1))
-			seen += startable(a, &c->w->tasks[a->wait[k]]);
-		if (seen >= o->window)
-			return NULL;
-	}
 	return &c->w->tasks[a->wait[i]];
 }
 
@@ -465,10 +521,22 @@ static int amoeba_init(struct sched *s)
 	a->asks = malloc(nt * sizeof *a->asks);
 	a->gone = malloc(nt * sizeof *a->gone);
 	a->pos = calloc(nt, sizeof *a->pos);
+	size_t nj = s->c->w->njobs ? s->c->w->njobs : 1;
+	a->job_first = malloc((nj + 1) * sizeof *a->job_first);
+	a->job_fill = malloc(nj * sizeof *a->job_fill);
+	a->job_ent = malloc(nt * sizeof *a->job_ent);
+	a->wjob = malloc(nt * sizeof *a->wjob);
+	a->pend = malloc(nt * sizeof *a->pend);
+	a->in_rn = malloc(nt * sizeof *a->in_rn);
+	a->in_sk = malloc(nt * sizeof *a->in_sk);
+	a->dirty = calloc(nj, sizeof *a->dirty);
+	a->dirtyq = malloc(nj * sizeof *a->dirtyq);
+	a->rq_seen = calloc(nj, sizeof *a->rq_seen);
 	a->indexed = o->index;
 	for (int k = 0; k < s->c->nservers; k++)
 		a->indexed &= !s->c->servers[k].slots;
-	if (ready_set_init(&a->rs, s->c) || !a->asks || !a->gone || !a->pos || !a->ran || !a->run_from || !a->key ||
+	if (ready_set_init(&a->rs, s->c) || !a->job_first || !a->job_fill || !a->job_ent || !a->wjob || !a->pend || !a->in_rn || !a->in_sk || !a->dirty || !a->dirtyq ||
+	    !a->rq_seen || !a->asks || !a->gone || !a->pos || !a->ran || !a->run_from || !a->key ||
 	    !a->rkey || !a->inrun || !a->infresh || !a->wait || !a->tmp || !a->fresh || !a->run || !a->susp || !a->claim ||
 	    !a->requeues)
 		return -1;
@@ -498,9 +566,19 @@ static void amoeba_destroy(struct sched *s)
 	free(a->claim);
 	free(a->requeues);
 	ready_set_free(&a->rs);
-	fit_index_free(&a->fx);
-	fit_index_free(&a->kx);
+	fit_index_free(&a->rn);
+	fit_index_free(&a->sk);
 	free(a->pos);
+	free(a->job_first);
+	free(a->job_fill);
+	free(a->job_ent);
+	free(a->wjob);
+	free(a->pend);
+	free(a->in_rn);
+	free(a->in_sk);
+	free(a->dirty);
+	free(a->dirtyq);
+	free(a->rq_seen);
 	free(a->asks);
 	free(a->gone);
 }
@@ -509,6 +587,8 @@ static void amoeba_finished(struct sched *s, struct task *t)
 {
 	struct amoeba *a = s->priv;
 	ready_set_task_done(&a->rs, t);
+	if (a->indexed)
+		make_dirty(a, t->job);   /* its children, or its stage's, may run now */
 }
 
 static const char *const dep_names[] = {"none", "respect", NULL};

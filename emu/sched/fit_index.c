@@ -13,6 +13,11 @@ static void pull(struct fit_index *f, int x)
 
 int fit_index_build(struct fit_index *f, int n, const struct res *ask)
 {
+	return fit_index_build_some(f, n, ask, NULL);
+}
+
+int fit_index_build_some(struct fit_index *f, int n, const struct res *ask, const bool *on)
+{
 	int size = 1;
 	while (size < n)
 		size *= 2;
@@ -28,9 +33,10 @@ int fit_index_build(struct fit_index *f, int n, const struct res *ask)
 	}
 	f->n = n;
 	for (int i = 0; i < size; i++) {
-		f->live[size + i] = i < n;
+		bool in = i < n && (!on || on[i]);
+		f->live[size + i] = in;
 		for (int k = 0; k < RES_KINDS; k++)
-			f->min[size + i].v[k] = i < n ? ask[i].v[k] : INT64_MAX;
+			f->min[size + i].v[k] = in ? ask[i].v[k] : INT64_MAX;
 	}
 	for (int x = size - 1; x >= 1; x--)
 		pull(f, x);

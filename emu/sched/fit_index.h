@@ -18,6 +18,8 @@ typedef bool fit_check_fn(void *ctx, int i);
 
 /* Entries 0..n-1 asking ask[i]; -1 out of memory. */
 int fit_index_build(struct fit_index *f, int n, const struct res *ask);
+/* The same with only the entries i where on[i] live. */
+int fit_index_build_some(struct fit_index *f, int n, const struct res *ask, const bool *on);
 void fit_index_free(struct fit_index *f);
 /* Entry i is no candidate any more (until the next build or a put). */
 void fit_index_remove(struct fit_index *f, int i);
