@@ -66,6 +66,9 @@ struct amoeba {
 	int *gone, ngone;
 	int *job_first, *job_ent, *job_fill;   /* wait's entries by job (CSR, built with the index) */
 	int *wjob;                /* per entry: its job */
+	struct res *asks_tmp;     /* asks, wjob and pend being merged */
+	int *wjob_tmp;
+	bool *pend_tmp;
 	bool *in_rn, *in_sk;      /* per entry, at the build: live in rn, sk */
 	bool *dirty;              /* per job: its entries' nr and kn to check again */
 	int *dirtyq, ndirty;
@@ -143,21 +146,37 @@ static void mark_dirty(struct amoeba *a, const struct cluster *c)
 	a->ndirty = 0;
 }
 
-/* The fit index of wait; off when out of memory. */
+/* Wait's entry n (being built, in the _tmp arrays) is task id, seen afresh. */
+static void entry(struct amoeba *a, const struct cluster *c, int n, int id)
+{
+	const struct task *t = &c->w->tasks[id];
+	a->asks_tmp[n] = c->w->jobs[t->job].stages[t->stage].ask;
+	a->wjob_tmp[n] = t->job;
+	a->pend_tmp[n] = t->state == TASK_PENDING;
+	a->in_rn[n] = a->pend_tmp[n] && ready_set_runnable(&a->rs, t);
+	a->in_sk[n] = a->pend_tmp[n] && (a->in_rn[n] || !t->kills);
+}
+
+/* Wait's entry n is its entry i before the merge, still pending: as it was
+ * (rn and sk are exact, the merge checked the dirty jobs first). */
+static void carry(struct amoeba *a, int n, int i)
+{
+	a->asks_tmp[n] = a->asks[i];
+	a->wjob_tmp[n] = a->wjob[i];
+	a->pend_tmp[n] = true;
+	a->in_rn[n] = live(&a->rn, i);
+	a->in_sk[n] = live(&a->sk, i);
+}
+
+/* The fit indexes of wait from its entries; off when out of memory. */
 static void index_wait(struct amoeba *a, const struct cluster *c)
 {
 	int nj = c->w->njobs;
 	memset(a->job_first, 0, (nj + 1) * sizeof *a->job_first);
 	a->ngone = 0;
-	for (int i = 0; i < a->nwait; i++) {   /* each index built with its entries live (no removal one by one) */
-		const struct task *t = &c->w->tasks[a->wait[i]];
-		a->asks[i] = c->w->jobs[t->job].stages[t->stage].ask;
-		a->job_first[t->job + 1]++;
-		a->wjob[i] = t->job;
-		a->pos[t->id] = i;
-		a->pend[i] = t->state == TASK_PENDING;
-		a->in_rn[i] = a->pend[i] && ready_set_runnable(&a->rs, t);
-		a->in_sk[i] = a->pend[i] && (a->in_rn[i] || !t->kills);
+	for (int i = 0; i < a->nwait; i++) {
+		a->pos[a->wait[i]] = i;
+		a->job_first[a->wjob[i] + 1]++;
 		if (!a->pend[i])
 			a->gone[a->ngone++] = i;
 	}
@@ -239,11 +258,20 @@ static int by_key(const void *x, const void *y, void *arg)
 	return k[i] != k[j] ? (k[i] < k[j] ? -1 : 1) : (i > j) - (i < j);
 }
 
-/* wait = its waiting tasks and fresh's, by key. */
+#define SWAP(x, y) do { __typeof__(x) sw_ = (x); (x) = (y); (y) = sw_; } while (0)
+
+/* wait = its waiting tasks and fresh's, by key; an entry still pending
+ * carries what the index knew of it (no read of its task). */
 static void merge(struct sched *s)
 {
 	struct amoeba *a = s->priv;
-	const struct task *T = s->c->w->tasks;
+	struct cluster *c = s->c;
+	const struct task *T = c->w->tasks;
+	if (a->indexed) {
+		if (a->gen != requeues(c))
+			index_requeued(a, c);
+		mark_dirty(a, c);
+	}
 	qsort_r(a->fresh, a->nfresh, sizeof *a->fresh, by_key, a->key);
 	int n = 0, i = a->head, f = 0;
 	while (i < a->nwait || f < a->nfresh) {
@@ -252,15 +280,24 @@ static void merge(struct sched *s)
 			id = a->wait[i++];
 			if (a->infresh[id])
 				continue;
+			if (a->indexed && a->pend[i - 1]) {
+				carry(a, n, i - 1);
+				a->tmp[n++] = id;
+				continue;
+			}
 		} else {
 			id = a->fresh[f++];
 		}
-		if (waiting(&T[id]))
-			a->tmp[n++] = id;
+		if (!waiting(&T[id]))
+			continue;
+		if (a->indexed)
+			entry(a, c, n, id);
+		a->tmp[n++] = id;
 	}
-	int *w = a->wait;
-	a->wait = a->tmp;
-	a->tmp = w;
+	SWAP(a->wait, a->tmp);
+	SWAP(a->asks, a->asks_tmp);
+	SWAP(a->wjob, a->wjob_tmp);
+	SWAP(a->pend, a->pend_tmp);
 	for (f = 0; f < a->nfresh; f++)
 		a->infresh[a->fresh[f]] = false;
 	a->nwait = n;
@@ -526,6 +563,9 @@ static int amoeba_init(struct sched *s)
 	a->job_fill = malloc(nj * sizeof *a->job_fill);
 	a->job_ent = malloc(nt * sizeof *a->job_ent);
 	a->wjob = malloc(nt * sizeof *a->wjob);
+	a->wjob_tmp = malloc(nt * sizeof *a->wjob_tmp);
+	a->asks_tmp = malloc(nt * sizeof *a->asks_tmp);
+	a->pend_tmp = malloc(nt * sizeof *a->pend_tmp);
 	a->pend = malloc(nt * sizeof *a->pend);
 	a->in_rn = malloc(nt * sizeof *a->in_rn);
 	a->in_sk = malloc(nt * sizeof *a->in_sk);
@@ -535,7 +575,7 @@ static int amoeba_init(struct sched *s)
 	a->indexed = o->index;
 	for (int k = 0; k < s->c->nservers; k++)
 		a->indexed &= !s->c->servers[k].slots;
-	if (ready_set_init(&a->rs, s->c) || !a->job_first || !a->job_fill || !a->job_ent || !a->wjob || !a->pend || !a->in_rn || !a->in_sk || !a->dirty || !a->dirtyq ||
+	if (ready_set_init(&a->rs, s->c) || !a->job_first || !a->job_fill || !a->job_ent || !a->wjob || !a->wjob_tmp || !a->asks_tmp || !a->pend_tmp || !a->pend || !a->in_rn || !a->in_sk || !a->dirty || !a->dirtyq ||
 	    !a->rq_seen || !a->asks || !a->gone || !a->pos || !a->ran || !a->run_from || !a->key ||
 	    !a->rkey || !a->inrun || !a->infresh || !a->wait || !a->tmp || !a->fresh || !a->run || !a->susp || !a->claim ||
 	    !a->requeues)
@@ -573,6 +613,9 @@ static void amoeba_destroy(struct sched *s)
 	free(a->job_fill);
 	free(a->job_ent);
 	free(a->wjob);
+	free(a->wjob_tmp);
+	free(a->asks_tmp);
+	free(a->pend_tmp);
 	free(a->pend);
 	free(a->in_rn);
 	free(a->in_sk);
