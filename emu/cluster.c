@@ -670,20 +670,6 @@ void cluster_resume_task(struct cluster *c, struct task *t)
 	start_running(c, j, t);
 }
 
-int cluster_next_running_reduce(const struct cluster *c, const struct job *j, int i)
-{
-	int first = j->first_task + j->nmaps, end = first + j->nreduces;
-	for (int id = first + i; id < end;) {
-		uint64_t w = c->running_bits[id / 64] >> (id % 64);
-		if (w) {
-			id += __builtin_ctzll(w);
-			return id < end ? id - first : -1;
-		}
-		id = (id / 64 + 1) * 64;
-	}
-	return -1;
-}
-
 bool cluster_resume_fits(const struct cluster *c, const struct task *t, int server)
 {
 	return t->state == TASK_SUSPENDED && t->server == server && c->servers[server].alive &&

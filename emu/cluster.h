@@ -85,7 +85,19 @@ bool cluster_copy_done(const struct cluster *c, int id);
 /* Job j's first running reduce of index >= i, -1 if none: a walk of the
  * running ones in index order, at a word per 64 reduces (the shuffle pump's,
  * every heartbeat for every job). */
-int cluster_next_running_reduce(const struct cluster *c, const struct job *j, int i);
+static inline int cluster_next_running_reduce(const struct cluster *c, const struct job *j, int i)
+{
+	int first = j->first_task + j->nmaps, end = first + j->nreduces;
+	for (int id = first + i; id < end;) {
+		uint64_t w = c->running_bits[id / 64] >> (id % 64);
+		if (w) {
+			id += __builtin_ctzll(w);
+			return id < end ? id - first : -1;
+		}
+		id = (id / 64 + 1) * 64;
+	}
+	return -1;
+}
 
 static inline int cluster_rack_of(const struct cluster *c, int server) { return c->servers[server].rack; }
 /* The servers of `rack`: ids *first .. *first + *n - 1.  Racks may differ

@@ -451,8 +451,10 @@ void run_server_lost(struct run *r, int server)
 			forget_suspended(r, t);
 		if (t->state == TASK_RUNNING || t->state == TASK_SUSPENDED ||
 		    (t->state == TASK_DONE && j->stages[t->stage].has_children && !cluster_job_finished(j))) {
-			if (t->state == TASK_DONE)
+			if (t->state == TASK_DONE) {
 				r->tasks_done--;
+				shuffle_output_lost(r, t);
+			}
 			cluster_requeue_task(&r->c, t);
 			if (t->kind == TASK_REDUCE)
 				shuffle_reset_reduce(r, t);

@@ -83,13 +83,15 @@ struct run {
 	struct cluster c;
 	struct sched s;
 
-	/* shuffle: per job, a reduces x sources matrix of "already requested"
-	 * (sources: its tasks up to the last stage that others read; in
-	 * MapReduce its maps), and its finished sources in completion order
-	 * (job-relative task indexes); per reduce a cursor in that list and
-	 * whether its final fetch was sent */
+	/* shuffle: per job, its finished sources in completion order
+	 * (job-relative task indexes; sources: its tasks up to the last stage
+	 * that others read, in MapReduce its maps); per reduce a cursor in that
+	 * list and whether its final fetch was sent.  Once a finished source's
+	 * output is lost (relisting: it is listed again when re-run), a reduces
+	 * x sources matrix of "already requested" (shuffle_output_lost); until
+	 * then a reduce has requested exactly what its cursor has passed. */
 	uint8_t **requested;
-	struct done_list { int *map, n, cap; bool *on_rack; } *done_maps;  /* on_rack: holds a finished map */
+	struct done_list { int *map, n, cap; bool *on_rack, relisting; } *done_maps;  /* on_rack: holds a finished map */
 	int *cursor;
 	bool *final_sent;
 	uint64_t *scratch_bytes;         /* per server: pump_reduce's scratch */
@@ -159,6 +161,7 @@ void run_server_lost(struct run *r, int server);
 void shuffle_output_done(struct run *r, struct task *t);
 void shuffle_pump(struct run *r, struct job *j);
 void shuffle_reset_reduce(struct run *r, struct task *reduce);
+void shuffle_output_lost(struct run *r, struct task *t);
 /* xfers.c: returns the transfer's id; a done one is recorded at once. */
 int xfer_new(struct run *r, const struct xfer_rec *x);
 void xfer_finish(struct run *r, int id, uint64_t bytes, double t_end);

@@ -12,9 +12,12 @@
  *
  * Incremental, because a job may have 10^4 maps and 10^3 reduces: each job
  * keeps its finished sources in completion order and each reduce a cursor
- * into that list, so a pump looks only at outputs that are new to it.  The
- * requested matrix stays the truth: a task re-run after its output was lost
- * is listed again, and reduces that had already fetched it skip it. */
+ * into that list, so a pump looks only at outputs that are new to it.  A
+ * task re-run after its output was lost is listed again, and reduces that
+ * had already fetched it skip it: from the first loss in a job on, a
+ * requested matrix says so (before, each source is listed once, and what a
+ * reduce requested is what its cursor passed: no matrix to read, which was
+ * a cache miss per reduce and source). */
 #include "emu/run_int.h"
 #include <stdlib.h>
 #include <string.h>
@@ -72,15 +75,23 @@ static bool parents_done(const struct cluster *c, const struct job *j, const str
 	return !red->disordered || cluster_task_deps_done(c, red);
 }
 
-static uint8_t *requested_row(struct run *r, struct job *j, int ri)
+static uint8_t *requested_row(struct run *r, const struct job *j, int ri)
 {
-	size_t n = (size_t)nsources(j);
-	if (!r->requested[j->id]) {
-		r->requested[j->id] = calloc(n * j->nreduces, 1);
-		if (!r->requested[j->id])
-			return NULL;
-	}
-	return r->requested[j->id] + (size_t)ri * n;
+	return r->requested[j->id] ? r->requested[j->id] + (size_t)ri * nsources(j) : NULL;
+}
+
+void shuffle_output_lost(struct run *r, struct task *t)
+{
+	struct job *j = &r->w->jobs[t->job];
+	struct done_list *d = &r->done_maps[j->id];
+	if (d->relisting)
+		return;
+	d->relisting = true;
+	size_t n = (size_t)nsources(j), cells = n * j->nreduces;
+	uint8_t *m = r->requested[j->id] = calloc(cells ? cells : 1, 1);
+	for (int ri = 0; m && ri < j->nreduces; ri++)
+		for (int q = 0; q < r->cursor[job_reduce(r->w->tasks, j, ri)->id]; q++)
+			m[ri * n + d->map[q]] = 1;
 }
 
 void shuffle_output_done(struct run *r, struct task *t)
@@ -147,8 +158,8 @@ static void pump_reduce(struct run *r, struct job *j, struct task *red, int firs
 	if ((r->cursor[red->id] == d->n && !final) || !sched_shuffle_ready(&r->s, red))
 		return;
 	uint8_t *row = requested_row(r, j, red->index);
-	if (!row)
-		return;
+	if (!row && d->relisting)
+		return;   /* out of memory */
 	/* Group the new outputs by the server holding them (scratch arrays
 	 * sized by the cluster, cleared through the list of touched holders). */
 	uint64_t *by_holder = r->scratch_bytes;
@@ -156,9 +167,10 @@ static void pump_reduce(struct run *r, struct job *j, struct task *red, int firs
 	for (; r->cursor[red->id] < d->n; r->cursor[red->id]++) {
 		int m = d->map[r->cursor[red->id]];
 		struct task *src = &r->w->tasks[j->first_task + m];
-		if (src->state != TASK_DONE || row[m] || !stages_edge(j, red->stage, src->stage))
+		if (src->state != TASK_DONE || (row && row[m]) || !stages_edge(j, red->stage, src->stage))
 			continue;
-		row[m] = 1;
+		if (row)
+			row[m] = 1;
 		if (!r->scratch_seen[src->server]) {
 			r->scratch_seen[src->server] = true;
 			holders[nh++] = src->server;
@@ -200,6 +212,8 @@ static void pump_reduce(struct run *r, struct job *j, struct task *red, int firs
 
 void shuffle_pump(struct run *r, struct job *j)
 {
+	if (!j->reduces_running)
+		return;
 	/* The racks holding map outputs, and each rack's rank among those
 	 * running the job's reduces (see fetch_order). */
 	int racks = r->c.racks, nsrc = 0, nred = 0, src[racks], rank[racks];
