@@ -333,12 +333,12 @@ enum locality cluster_locality(const struct cluster *c, const struct task *t, in
 
 /* A job's maps by the servers and racks holding their blocks (CSR, in map
  * order), with cursors past entries that are no longer pending.  A map
- * re-queued to pending (cluster_requeue_task) rewinds them. */
+ * re-queued to pending (cluster_requeue_task) moves the cursors of its
+ * lists back to it (index_requeued). */
 struct map_index {
 	int *srv_start, *srv_maps, *srv_cur;     /* nservers + 1, entries, nservers */
 	int *rack_start, *rack_maps, *rack_cur;  /* racks + 1, entries, racks */
 	int any_cur;
-	bool rewind;
 };
 
 static void index_free(struct cluster *c, int job)
@@ -398,15 +398,8 @@ static int csr(const struct cluster *c, const struct job *j, int n, bool racks, 
 static struct map_index *index_of(struct cluster *c, const struct job *j)
 {
 	struct map_index *x = c->map_idx[j->id];
-	if (x) {
-		if (x->rewind) {
-			memcpy(x->srv_cur, x->srv_start, c->nservers * sizeof *x->srv_cur);
-			memcpy(x->rack_cur, x->rack_start, c->racks * sizeof *x->rack_cur);
-			x->any_cur = 0;
-			x->rewind = false;
-		}
+	if (x)
 		return x;
-	}
 	if (!(x = calloc(1, sizeof *x)))
 		return NULL;
 	c->map_idx[j->id] = x;
@@ -417,8 +410,42 @@ static struct map_index *index_of(struct cluster *c, const struct job *j)
 		index_free(c, j->id);
 		return NULL;
 	}
-	x->rewind = true;
-	return index_of(c, j);
+	memcpy(x->srv_cur, x->srv_start, c->nservers * sizeof *x->srv_cur);
+	memcpy(x->rack_cur, x->rack_start, c->racks * sizeof *x->rack_cur);
+	return x;
+}
+
+/* A list's cursor back to map m's entry, if m is before it (a list is in
+ * map order, and what comes before the cursor is not pending). */
+static void cursor_back(const int *maps, int start, int *cur, int m)
+{
+	int lo = start, hi = *cur;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (maps[mid] < m)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*cur = lo;
+}
+
+/* Map t is pending again: the cursors of the lists holding it go back to
+ * it (rewinding them to the start made every offer walk the job's maps
+ * again after each kill). */
+static void index_requeued(struct cluster *c, const struct job *j, const struct task *t)
+{
+	struct map_index *x = c->map_idx[j->id];
+	for (int k = 0; k < 3; k++) {
+		int s = t->replicas[k];
+		if (s < 0 || s >= c->nservers)
+			continue;
+		int rack = c->servers[s].rack;
+		cursor_back(x->srv_maps, x->srv_start[s], &x->srv_cur[s], t->index);
+		cursor_back(x->rack_maps, x->rack_start[rack], &x->rack_cur[rack], t->index);
+	}
+	if (t->index < x->any_cur)
+		x->any_cur = t->index;
 }
 
 /* The first pending map in maps[*cur .. end) whose locality on `server`
@@ -714,6 +741,6 @@ void cluster_requeue_task(struct cluster *c, struct task *t)
 	t->state = TASK_PENDING;
 	j->requeues++;
 	if (t->kind == TASK_MAP && c->map_idx[j->id])
-		c->map_idx[j->id]->rewind = true;
+		index_requeued(c, j, t);
 	t->server = -1;
 }

@@ -234,6 +234,51 @@ Test(sched, the_running_reduces_walk_finds_those_running)
 	stop();
 }
 
+/* What cluster_best_map must answer: the first pending map in order that is
+ * node-local, else rack-local, else the first pending one. */
+static struct task *best_map_by_scan(struct job *j, int server, enum locality *loc)
+{
+	for (enum locality want = LOCAL_NODE;; want = want == LOCAL_NODE ? LOCAL_RACK : LOCAL_NONE) {
+		for (int i = 0; i < j->nmaps; i++) {
+			struct task *t = job_map(w->tasks, j, i);
+			if (t->state == TASK_PENDING && (want == LOCAL_NONE || cluster_locality(&c, t, server) == want)) {
+				*loc = cluster_locality(&c, t, server);
+				return t;
+			}
+		}
+		if (want == LOCAL_NONE)
+			return NULL;
+	}
+}
+
+/* The map index's cursors, through starts, ends and requeues (a requeued
+ * map moves them back to it): the map a scan would pick. */
+Test(sched, the_best_map_after_requeues_is_the_scans)
+{
+	start("fair", 3, 4, 8, 2, 60, 0, 0.0);
+	arrive_all();
+	srand(5);
+	for (int i = 0; i < w->ntasks; i++)
+		for (int k = 0; k < 3; k++)
+			w->tasks[i].replicas[k] = rand() % c.nservers;
+	for (int step = 0; step < 3000; step++) {
+		struct task *t = &w->tasks[rand() % w->ntasks];
+		int sv = rand() % c.nservers;
+		if (t->state == TASK_PENDING && rand() % 2)
+			cluster_start_task(&c, t, sv);
+		else if (t->state == TASK_RUNNING)
+			rand() % 2 ? cluster_finish_task(&c, t) : cluster_requeue_task(&c, t);
+		else if (t->state == TASK_DONE && rand() % 3 == 0)
+			cluster_requeue_task(&c, t);
+		struct job *j = &w->jobs[rand() % w->njobs];
+		enum locality got, want = LOCAL_NONE;
+		struct task *b = cluster_best_map(&c, j, sv, &got), *s = best_map_by_scan(j, sv, &want);
+		cr_assert_eq(b, s, "step %d: map %d, the scan's %d", step, b ? b->index : -1, s ? s->index : -1);
+		cr_assert_eq(got, want, "step %d", step);
+	}
+	stop();
+}
+
 Test(sched, default_placement_spreads_replicas_over_two_racks)
 {
 	start("fair", 4, 5, 1, 1, 1, 0, 1.0);
