@@ -17,42 +17,53 @@ static uint64_t bits(double x, bool desc)
 
 int key_sort(int *ids, int n, const double *key, bool desc)
 {
-	enum { B = 11, R = 1 << B };
+	enum { B = 11, R = 1 << B, PASSES = (64 + B - 1) / B };
 	if (n < 2)
 		return 0;
 	uint64_t *k = malloc(2 * (size_t)n * sizeof *k);
 	int *id2 = malloc((size_t)n * sizeof *id2);
-	size_t *cnt = malloc(R * sizeof *cnt);
+	size_t *cnt = calloc((size_t)PASSES * R, sizeof *cnt);
 	if (!k || !id2 || !cnt) {
 		free(k);
 		free(id2);
 		free(cnt);
 		return -1;
 	}
+	/* Every pass's counts in one read of the keys; the passes move keys and
+	 * ids between two buffers (no copy back but at the end). */
 	uint64_t *k2 = k + n;
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		k[i] = bits(key[ids[i]], desc);
-	for (int shift = 0; shift < 64; shift += B) {
-		memset(cnt, 0, R * sizeof *cnt);
-		for (int i = 0; i < n; i++)
-			cnt[(k[i] >> shift) & (R - 1)]++;
-		if (cnt[(k[0] >> shift) & (R - 1)] == (size_t)n)
+		for (int p = 0; p < PASSES; p++)
+			cnt[p * R + ((k[i] >> (p * B)) & (R - 1))]++;
+	}
+	int *from = ids, *to = id2;
+	for (int p = 0; p < PASSES; p++) {
+		int shift = p * B;
+		size_t *c = cnt + p * R;
+		if (c[(k[0] >> shift) & (R - 1)] == (size_t)n)
 			continue;   /* one digit for all: the order stands */
 		size_t sum = 0;
 		for (int d = 0; d < R; d++) {
-			size_t c = cnt[d];
-			cnt[d] = sum;
-			sum += c;
+			size_t x = c[d];
+			c[d] = sum;
+			sum += x;
 		}
 		for (int i = 0; i < n; i++) {
-			size_t at = cnt[(k[i] >> shift) & (R - 1)]++;
+			size_t at = c[(k[i] >> shift) & (R - 1)]++;
 			k2[at] = k[i];
-			id2[at] = ids[i];
+			to[at] = from[i];
 		}
-		memcpy(k, k2, (size_t)n * sizeof *k);
-		memcpy(ids, id2, (size_t)n * sizeof *ids);
+		uint64_t *kt = k;
+		k = k2;
+		k2 = kt;
+		int *it = from;
+		from = to;
+		to = it;
 	}
-	free(k);
+	if (from != ids)
+		memcpy(ids, from, (size_t)n * sizeof *ids);
+	free(k < k2 ? k : k2);
 	free(id2);
 	free(cnt);
 	return 0;

@@ -20,7 +20,7 @@ void round_memo_free(struct round_memo *m)
 
 int round_memo_slot(struct round_memo *m, int job, int stage)
 {
-	int k = job * JOB_MAX_STAGES + stage;
+	int k = round_memo_key(job, stage);
 	if (m->round[k] != m->cur) {
 		m->round[k] = m->cur;
 		m->room[k] = -2;

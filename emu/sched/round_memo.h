@@ -5,6 +5,7 @@
  * checked again) and is forgotten at the next.  Natjam's and SRPT's rounds. */
 #ifndef EMU_SCHED_ROUND_MEMO_H
 #define EMU_SCHED_ROUND_MEMO_H
+#include "emu/job.h"
 #include <stdbool.h>
 
 struct round_memo {
@@ -20,4 +21,11 @@ void round_memo_free(struct round_memo *m);
 static inline void round_memo_next(struct round_memo *m) { m->cur++; }
 /* The index of job's stage's answers, reset if they are from an older round. */
 int round_memo_slot(struct round_memo *m, int job, int stage);
+/* That index, without the reset. */
+static inline int round_memo_key(int job, int stage) { return job * JOB_MAX_STAGES + stage; }
+/* The stage at key is known to have no victim this round. */
+static inline bool round_memo_no_victim(const struct round_memo *m, int key)
+{
+	return m->round[key] == m->cur && m->novictim[key];
+}
 #endif

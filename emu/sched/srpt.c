@@ -40,6 +40,8 @@ struct srpt {
 	 * back when a task went back to pending (requeues, summed over jobs) */
 	struct fit_index fx;
 	struct res *asks;
+	struct res *task_ask;   /* per task: what it asks, as the heartbeat saw it waiting (read in task order) */
+	int *memo_key;          /* per task, the same: its job and stage's in memo */
 	int *gone, ngone;    /* wait entries removed since the build */
 	bool indexed;
 	long gen;
@@ -60,10 +62,8 @@ static long requeues(const struct cluster *c)
 /* The fit index of wait, from what its tasks ask; off when out of memory. */
 static void index_wait(struct srpt *p, const struct cluster *c)
 {
-	for (int i = 0; i < p->nwait; i++) {
-		const struct task *t = &c->w->tasks[p->wait[i]];
-		p->asks[i] = t->state == TASK_SUSPENDED ? t->held : c->w->jobs[t->job].stages[t->stage].ask;
-	}
+	for (int i = 0; i < p->nwait; i++)
+		p->asks[i] = p->task_ask[p->wait[i]];
 	p->gen = requeues(c);
 	p->ngone = 0;
 	if (fit_index_build(&p->fx, p->nwait, p->asks))
@@ -150,6 +150,8 @@ static void srpt_tick(struct sched *s)
 					continue;
 				p->key[t->id] = o->alpha * (p->waited[t->id] + c->now - p->since[t->id]) -
 						o->beta * remaining(s, t);
+				p->task_ask[t->id] = t->state == TASK_SUSPENDED ? t->held : j->stages[t->stage].ask;
+				p->memo_key[t->id] = round_memo_key(j->id, t->stage);
 				p->wait[p->nwait++] = t->id;
 			}
 		}
@@ -261,20 +263,24 @@ static int srpt_preempt(struct sched *s, struct preemption *out, int max)
 	for (int i = 0; i < p->nwait && n < max; i++) {
 		while (lo < p->nrun && p->used[p->run[lo]])
 			lo++;
-		struct task *a = &c->w->tasks[p->wait[i]];
-		if (lo == p->nrun || p->key[a->id] <= p->key[p->run[lo]])
+		int aid = p->wait[i];   /* ids, not a->id: a task is read only when it must be */
+		if (lo == p->nrun || p->key[aid] <= p->key[p->run[lo]])
 			break;   /* no running task has a lower priority than this one or the rest */
-		if (a->state != TASK_PENDING || p->nclaims[a->id] || has_room(p, c, a))
+		if (round_memo_no_victim(&p->memo, p->memo_key[aid]))
+			continue;   /* as below, without reading the task */
+		struct task *a = &c->w->tasks[aid];
+		if (a->state != TASK_PENDING || p->nclaims[aid] || has_room(p, c, a))
 			continue;
 		int m = round_memo_slot(&p->memo, a->job, a->stage);
 		if (p->memo.novictim[m])
 			continue;
 		bool found = false;
 		for (int v = lo; v < p->nrun; v++) {
-			struct task *b = &c->w->tasks[p->run[v]];
-			if (p->key[b->id] >= p->key[a->id])
+			int bid = p->run[v];
+			if (p->key[bid] >= p->key[aid])
 				break;   /* the rest have higher priorities still */
-			if (p->used[b->id] || b->state != TASK_RUNNING || p->claim[b->server] >= 0)
+			struct task *b = &c->w->tasks[bid];
+			if (p->used[bid] || b->state != TASK_RUNNING || p->claim[b->server] >= 0)
 				continue;
 			struct res after = c->servers[b->server].avail, ask = cluster_task_ask(c, a, b->server);
 			res_give(&after, &b->held);
@@ -320,12 +326,14 @@ static int srpt_init(struct sched *s)
 	for (size_t j = 0; p->undone_rq && j < nj; j++)
 		p->undone_rq[j] = -1;
 	p->asks = malloc(nt * sizeof *p->asks);
+	p->task_ask = malloc(nt * sizeof *p->task_ask);
+	p->memo_key = malloc(nt * sizeof *p->memo_key);
 	p->gone = malloc(nt * sizeof *p->gone);
 	p->indexed = o->index;
 	for (int k = 0; k < s->c->nservers; k++)
 		p->indexed &= !s->c->servers[k].slots;
-	if (ready_set_init(&p->rs, s->c) || !p->undone || !p->nundone || !p->undone_rq || !p->asks || !p->gone ||
-	    !p->nclaims || round_memo_init(&p->memo, s->c->w->njobs) ||
+	if (ready_set_init(&p->rs, s->c) || !p->undone || !p->nundone || !p->undone_rq || !p->asks || !p->task_ask ||
+	    !p->memo_key || !p->gone || !p->nclaims || round_memo_init(&p->memo, s->c->w->njobs) ||
 	    !p->since || !p->waited || !p->key || !p->wait || !p->run || !p->claim || !p->used)
 		return -1;
 	for (size_t i = 0; i < nt; i++)
@@ -357,6 +365,8 @@ static void srpt_destroy(struct sched *s)
 	free(p->nundone);
 	free(p->undone_rq);
 	free(p->asks);
+	free(p->task_ask);
+	free(p->memo_key);
 	free(p->gone);
 }
 
