@@ -21,11 +21,12 @@ struct job *fair_pick_in(struct sched *s, bool (*in)(void *ctx, const struct job
 	struct job *best = NULL;
 	for (int i = 0; i < s->c->running_jobs; i++) {
 		struct job *j = cluster_active(s->c, i);
+		if (best && !(sched_running(j) < sched_running(best) ||
+			      (sched_running(j) == sched_running(best) && j->submit_s < best->submit_s)))
+			continue;   /* first the cheap test: whether it has work only if it would win */
 		if (in ? !in(ctx, j) : !cluster_pending_maps(s->c, j) && !cluster_pending_reduces(s->c, j))
 			continue;
-		if (!best || sched_running(j) < sched_running(best) ||
-		    (sched_running(j) == sched_running(best) && j->submit_s < best->submit_s))
-			best = j;
+		best = j;
 	}
 	return best;
 }
