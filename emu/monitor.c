@@ -2,6 +2,7 @@
  * default, links.csv), each rack's cross-rack utilisation for the
  * schedulers (cluster.rack_util_*) and congestion counts, the fidelity
  * check's samples (fidelity.c), and the progress line. */
+#include "emu/csv_num.h"
 #include "emu/run_int.h"
 #include "emu/web/live.h"
 #include <math.h>
@@ -19,6 +20,37 @@ static const char *class_name(enum link_class c)
 }
 
 /* What the ToR sends at on the link: a server link's is its class's rate. */
+/* A links.csv line: a line per link and sample, millions at paper scale. */
+static void write_link(FILE *f, double now, const struct link_stats *l, const struct link_stats *base, double tx,
+		       double rx)
+{
+	char line[256], *p = line;
+	p = csv_fixed3(p, now);
+	p = csv_str(p, ",tor");
+	p = csv_int(p, l->rack);
+	p = csv_str(p, l->cls == LINK_SERVER ? "-h" : l->cls == LINK_UPLINK ? "-up" : "-o");
+	p = csv_int(p, l->cls == LINK_SERVER ? l->server : l->cls == LINK_OPTICAL ? l->port : 0);
+	*p++ = ',';
+	p = csv_str(p, class_name(l->cls));
+	const long long ints[] = {l->rack, l->cls == LINK_SERVER ? l->server : -1, l->cls == LINK_OPTICAL ? l->port : -1,
+				  (long long)(l->tx_bytes - base->tx_bytes), (long long)(l->rx_bytes - base->rx_bytes)};
+	for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+		*p++ = ',';
+		p = csv_int(p, ints[i]);
+	}
+	*p++ = ',';
+	p = csv_fixed3(p, tx / 1e6);
+	*p++ = ',';
+	p = csv_fixed3(p, rx / 1e6);
+	const long long tail[] = {(long long)l->drops, l->backlog, (long long)l->marked_tx_bytes};
+	for (size_t i = 0; i < sizeof tail / sizeof tail[0]; i++) {
+		*p++ = ',';
+		p = csv_int(p, tail[i]);
+	}
+	*p++ = '\n';
+	fwrite(line, 1, (size_t)(p - line), f);
+}
+
 static uint64_t capacity(const struct run *r, const struct link_stats *l)
 {
 	if (l->cls == LINK_SERVER)
@@ -58,6 +90,8 @@ int monitor_open(struct run *r)
 	char path[600];
 	snprintf(path, sizeof path, "%s/links.csv.tmp", r->dir);
 	r->links_csv = fopen(path, "w");
+	if (r->links_csv)
+		setvbuf(r->links_csv, NULL, _IOFBF, 1 << 20);   /* few large writes */
 	if (!r->links_csv)
 		return -1;
 	fprintf(r->links_csv, "t_s,link,class,rack,server,port,tx_bytes,rx_bytes,tx_mbps,rx_mbps,drops,backlog,"
@@ -161,13 +195,7 @@ void monitor_sample(struct run *r, bool final)
 		}
 		r->drops_before[i] = p->drops;
 		if (r->links_csv && (l->tx_bytes != p->tx_bytes || l->rx_bytes != p->rx_bytes))
-			fprintf(r->links_csv, "%.3f,tor%d-%s%d,%s,%d,%d,%d,%llu,%llu,%.3f,%.3f,%llu,%u,%llu\n", now,
-				l->rack, l->cls == LINK_SERVER ? "h" : l->cls == LINK_UPLINK ? "up" : "o",
-				l->cls == LINK_SERVER ? l->server : l->cls == LINK_OPTICAL ? l->port : 0,
-				class_name(l->cls), l->rack, l->cls == LINK_SERVER ? l->server : -1,
-				l->cls == LINK_OPTICAL ? l->port : -1, (unsigned long long)(l->tx_bytes - r->base[i].tx_bytes),
-				(unsigned long long)(l->rx_bytes - r->base[i].rx_bytes), tx / 1e6, rx / 1e6,
-				(unsigned long long)l->drops, l->backlog, (unsigned long long)l->marked_tx_bytes);
+			write_link(r->links_csv, now, l, &r->base[i], tx, rx);
 	}
 	memcpy(r->changes_seen, changes, r->c.racks * sizeof *changes);
 	if (r->p.web)

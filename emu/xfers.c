@@ -3,64 +3,30 @@
  * A finished transfer is written to flows.csv(.tmp) at once and added to
  * the run's byte counters; only transfers still in flight are kept (below),
  * so a long run's memory does not grow with the work it has done. */
+#include "emu/csv_num.h"
 #include "emu/run_int.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* flows.csv has a line per transfer, millions in a paper-scale simulation:
- * formatted by hand, as printf's %f would be most of the run's time. */
-static char *put_int(char *p, long long v)
-{
-	char d[24];
-	int n = 0;
-	unsigned long long u = v < 0 ? (unsigned long long)-v : (unsigned long long)v;
-	if (v < 0)
-		*p++ = '-';
-	do
-		d[n++] = (char)('0' + u % 10);
-	while ((u /= 10));
-	while (n)
-		*p++ = d[--n];
-	return p;
-}
-
-static char *put_ms(char *p, double s)   /* s with 3 decimals, as %.3f */
-{
-	long long ms = llround(s * 1000);
-	if (ms < 0) {
-		*p++ = '-';
-		ms = -ms;
-	}
-	p = put_int(p, ms / 1000);
-	*p++ = '.';
-	*p++ = (char)('0' + ms / 100 % 10);
-	*p++ = (char)('0' + ms / 10 % 10);
-	*p++ = (char)('0' + ms % 10);
-	return p;
-}
-
 static void write_flow(struct run *r, int id, const struct xfer_rec *x)
 {
 	char line[256], *p = line;
 	const int fields[] = {x->job, x->task, x->src, x->dst, cluster_rack_of(&r->c, x->src), cluster_rack_of(&r->c, x->dst)};
-	p = put_int(p, id);
-	const char *kind = x->input ? ",input" : x->local ? ",local" : ",shuffle";
-	size_t k = strlen(kind);
-	memcpy(p, kind, k);
-	p += k;
+	p = csv_int(p, id);
+	p = csv_str(p, x->input ? ",input" : x->local ? ",local" : ",shuffle");
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
 		*p++ = ',';
-		p = put_int(p, fields[i]);
+		p = csv_int(p, fields[i]);
 	}
 	*p++ = ',';
-	p = put_int(p, (long long)x->bytes);
+	p = csv_int(p, (long long)x->bytes);
 	*p++ = ',';
-	p = put_ms(p, x->t_start);
+	p = csv_fixed3(p, x->t_start);
 	*p++ = ',';
-	p = put_ms(p, x->t_moved);
+	p = csv_fixed3(p, x->t_moved);
 	*p++ = ',';
-	p = put_ms(p, x->done ? x->t_end : -1.0);
+	p = csv_fixed3(p, x->done ? x->t_end : -1.0);
 	*p++ = ',';
 	*p++ = x->circuit ? '1' : '0';
 	*p++ = ',';
