@@ -641,6 +641,7 @@ static void start_running(struct cluster *c, struct job *j, struct task *t)
 	res_take(&s->avail, &t->held);
 	count_free(s);
 	s->running++;
+	j->changes++;
 	c->running_bits[t->id / 64] |= 1ULL << (t->id % 64);
 	j->stages[t->stage].running++;
 	if (t->kind == TASK_MAP)
@@ -672,6 +673,7 @@ static void stop_running(struct cluster *c, struct job *j, struct task *t)
 		count_free(&c->servers[t->server]);
 	}
 	c->servers[t->server].running--;
+	j->changes++;
 	c->running_bits[t->id / 64] &= ~(1ULL << (t->id % 64));
 	j->stages[t->stage].running--;
 	if (t->kind == TASK_MAP)
@@ -740,6 +742,7 @@ void cluster_requeue_task(struct cluster *c, struct task *t)
 	}
 	t->state = TASK_PENDING;
 	j->requeues++;
+	j->changes++;
 	if (t->kind == TASK_MAP && c->map_idx[j->id])
 		index_requeued(c, j, t);
 	t->server = -1;

@@ -104,6 +104,8 @@ struct job {
 	int maps_done, reduces_done, maps_running, reduces_running;
 	int requeues;            /* tasks sent back to pending (cluster_requeue_task): a scheduler's
 				    cursors past non-pending tasks must rewind when it changes */
+	int changes;             /* its tasks' state changes (cluster.c): what a policy derives from
+				    them alone holds while this stays */
 };
 
 static inline struct task *job_map(struct task *tasks, const struct job *j, int i)

@@ -14,9 +14,16 @@
 #include <stdlib.h>
 
 struct fair_opts { int preempt; double preempt_timeout; };
-struct fair { double *starved_since; };   /* per job; < 0: not starved */
+struct fair {
+	double *starved_since;   /* per job; < 0: not starved */
+	int *idle_at;            /* per job: j->changes when it had no pending task (-1: not known) */
+};
 
-struct job *fair_pick_in(struct sched *s, bool (*in)(void *ctx, const struct job *j), void *ctx)
+/* fair_pick_in; idle_at, when given, remembers the jobs found with nothing
+ * to run until their tasks change (a job whose last maps run and whose
+ * reduces may not start yet has the fewest running, and is looked at in
+ * every offer). */
+static struct job *pick(struct sched *s, bool (*in)(void *ctx, const struct job *j), void *ctx, int *idle_at)
 {
 	struct job *best = NULL;
 	for (int i = 0; i < s->c->running_jobs; i++) {
@@ -24,16 +31,26 @@ struct job *fair_pick_in(struct sched *s, bool (*in)(void *ctx, const struct job
 		if (best && !(sched_running(j) < sched_running(best) ||
 			      (sched_running(j) == sched_running(best) && j->submit_s < best->submit_s)))
 			continue;   /* first the cheap test: whether it has work only if it would win */
-		if (in ? !in(ctx, j) : !cluster_pending_maps(s->c, j) && !cluster_pending_reduces(s->c, j))
+		if (idle_at && idle_at[j->id] == j->changes)
 			continue;
+		if (in ? !in(ctx, j) : !cluster_pending_maps(s->c, j) && !cluster_pending_reduces(s->c, j)) {
+			if (idle_at)
+				idle_at[j->id] = j->changes;
+			continue;
+		}
 		best = j;
 	}
 	return best;
 }
 
+struct job *fair_pick_in(struct sched *s, bool (*in)(void *ctx, const struct job *j), void *ctx)
+{
+	return pick(s, in, ctx, NULL);
+}
+
 static struct task *fair_offer(struct sched *s, int server)
 {
-	struct job *j = fair_pick_in(s, NULL, NULL);
+	struct job *j = pick(s, NULL, NULL, ((struct fair *)s->priv)->idle_at);
 	return j ? sched_job_task(s, j, server) : NULL;
 }
 
@@ -42,16 +59,23 @@ static struct task *fair_offer(struct sched *s, int server)
 static int fair_init(struct sched *s)
 {
 	struct fair *f = s->priv;
-	if (!(f->starved_since = malloc((s->c->w->njobs ? s->c->w->njobs : 1) * sizeof *f->starved_since)))
+	size_t nj = s->c->w->njobs ? s->c->w->njobs : 1;
+	f->starved_since = malloc(nj * sizeof *f->starved_since);
+	f->idle_at = malloc(nj * sizeof *f->idle_at);
+	if (!f->starved_since || !f->idle_at)
 		return -1;
-	for (int i = 0; i < s->c->w->njobs; i++)
+	for (int i = 0; i < s->c->w->njobs; i++) {
 		f->starved_since[i] = -1;
+		f->idle_at[i] = -1;
+	}
 	return 0;
 }
 
 static void fair_destroy(struct sched *s)
 {
-	free(((struct fair *)s->priv)->starved_since);
+	struct fair *f = s->priv;
+	free(f->starved_since);
+	free(f->idle_at);
 }
 
 static bool chosen(const struct task *t, const struct preemption *out, int n)
