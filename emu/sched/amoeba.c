@@ -70,7 +70,7 @@ struct amoeba {
 	int *wjob_tmp;
 	bool *pend_tmp;
 	bool *in_rn, *in_sk;      /* per entry, at the build: live in rn, sk */
-	bool *dirty;              /* per job: its entries' nr and kn to check again */
+	bool *dirty;              /* per job: its entries' rn and sk to check again */
 	int *dirtyq, ndirty;
 	int *rq_seen;             /* per job: j->requeues when last marked dirty for it */
 	bool indexed;
@@ -86,11 +86,6 @@ static long requeues(const struct cluster *c)
 	return g;
 }
 
-static bool live(const struct fit_index *f, int i)
-{
-	return f->live[f->size + i];
-}
-
 static void index_remove(struct amoeba *a, int i)
 {
 	if (!a->pend[i])
@@ -103,19 +98,25 @@ static void index_remove(struct amoeba *a, int i)
 
 static void set_live(struct amoeba *a, struct fit_index *f, int i, bool on)
 {
-	if (on && !live(f, i))
+	if (on && !fit_index_live(f, i))
 		fit_index_put(f, i, &a->asks[i]);
-	else if (!on && live(f, i))
+	else if (!on && fit_index_live(f, i))
 		fit_index_remove(f, i);
 }
 
-/* Pending entry i: in rn if runnable, in sk if that or never killed. */
+/* Pending task t's entry: in rn if runnable, in sk if that or never killed. */
+static void may_start(struct amoeba *a, const struct task *t, bool *rn, bool *sk)
+{
+	*rn = ready_set_runnable(&a->rs, t);
+	*sk = *rn || !t->kills;
+}
+
 static void mark(struct amoeba *a, const struct cluster *c, int i)
 {
-	const struct task *t = &c->w->tasks[a->wait[i]];
-	bool run = ready_set_runnable(&a->rs, t);
-	set_live(a, &a->rn, i, run);
-	set_live(a, &a->sk, i, run || !t->kills);
+	bool rn, sk;
+	may_start(a, &c->w->tasks[a->wait[i]], &rn, &sk);
+	set_live(a, &a->rn, i, rn);
+	set_live(a, &a->sk, i, sk);
 }
 
 static void index_put(struct amoeba *a, const struct cluster *c, int i)
@@ -132,7 +133,7 @@ static void make_dirty(struct amoeba *a, int job)
 	}
 }
 
-/* nr and kn, exact again: the entries of the jobs whose tasks ended or
+/* rn and sk, exact again: the entries of the jobs whose tasks ended or
  * went back to pending since. */
 static void mark_dirty(struct amoeba *a, const struct cluster *c)
 {
@@ -153,8 +154,9 @@ static void entry(struct amoeba *a, const struct cluster *c, int n, int id)
 	a->asks_tmp[n] = c->w->jobs[t->job].stages[t->stage].ask;
 	a->wjob_tmp[n] = t->job;
 	a->pend_tmp[n] = t->state == TASK_PENDING;
-	a->in_rn[n] = a->pend_tmp[n] && ready_set_runnable(&a->rs, t);
-	a->in_sk[n] = a->pend_tmp[n] && (a->in_rn[n] || !t->kills);
+	a->in_rn[n] = a->in_sk[n] = false;
+	if (a->pend_tmp[n])
+		may_start(a, t, &a->in_rn[n], &a->in_sk[n]);
 }
 
 /* Wait's entry n is its entry i before the merge, still pending: as it was
@@ -164,8 +166,8 @@ static void carry(struct amoeba *a, int n, int i)
 	a->asks_tmp[n] = a->asks[i];
 	a->wjob_tmp[n] = a->wjob[i];
 	a->pend_tmp[n] = true;
-	a->in_rn[n] = live(&a->rn, i);
-	a->in_sk[n] = live(&a->sk, i);
+	a->in_rn[n] = fit_index_live(&a->rn, i);
+	a->in_sk[n] = fit_index_live(&a->sk, i);
 }
 
 /* The fit indexes of wait from its entries; off when out of memory. */

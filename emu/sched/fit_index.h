@@ -30,6 +30,8 @@ void fit_index_put(struct fit_index *f, int i, const struct res *ask);
 int fit_index_first(struct fit_index *f, int from, const struct res *avail, fit_check_fn *check, void *ctx);
 /* The first live entry from `from` on, whatever it asks; -1 none. */
 int fit_index_next(const struct fit_index *f, int from);
+/* Entry i is live. */
+static inline bool fit_index_live(const struct fit_index *f, int i) { return f->live[f->size + i]; }
 /* Live entries in [lo, hi). */
 int fit_index_count(const struct fit_index *f, int lo, int hi);
 #endif
