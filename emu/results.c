@@ -382,9 +382,17 @@ int results_write(struct run *r)
 	int disordered = 0;
 	for (int i = 0; i < r->w->ntasks; i++)
 		disordered += r->w->tasks[i].disorders > 0;
+	/* The core-seconds held by tasks waiting for their parents, and their
+	 * share of the cluster's over the run (what disorder costs a policy). */
+	double cores = 0;
+	for (int s = 0; s < r->c.nservers; s++)
+		cores += r->c.servers[s].cap.v[RES_CORES] == RES_UNLIMITED ? INFINITY
+									  : r->c.servers[s].cap.v[RES_CORES] / 1000.0;
+	double held_of = cores * run_now(r);
 	json_object_set_new(sum_j, "disorders",
-			    json_pack("{s:I,s:i,s:I}", "starts", (json_int_t)r->disorders, "tasks", disordered,
-				      "deadlock_breaks", (json_int_t)r->deadlock_breaks));
+			    json_pack("{s:I,s:i,s:I,s:f,s:f}", "starts", (json_int_t)r->disorders, "tasks", disordered,
+				      "deadlock_breaks", (json_int_t)r->deadlock_breaks, "hold_core_s", r->hold_core_s,
+				      "hold_share", held_of > 0 && isfinite(held_of) ? r->hold_core_s / held_of : 0.0));
 	int rc = write_jobs(r) | write_tasks(r) | (r->flows_csv && commit(r, "flows.csv", r->flows_csv)) |
 		 commit(r, "preemptions.csv", r->preemptions_csv);
 	r->flows_csv = r->preemptions_csv = NULL;

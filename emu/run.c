@@ -242,6 +242,8 @@ static bool stuck(const struct run *r, const struct task *t)
 static void break_deadlock(struct run *r)
 {
 	int w = 0, ns = r->c.nservers;
+	double since = r->c.now - r->hold_seen_at;
+	r->hold_seen_at = r->c.now;
 	memset(r->stuck, 0, ns * sizeof *r->stuck);
 	for (int i = 0; i < r->nwaiting; i++) {
 		struct task *t = &r->w->tasks[r->waiting[i]];
@@ -249,6 +251,7 @@ static void break_deadlock(struct run *r)
 			continue;   /* ended, preempted, or its inputs are there: it can end */
 		r->waiting[w++] = t->id;
 		r->stuck[t->server] += stuck(r, t);
+		r->hold_core_s += since * t->held.v[RES_CORES] / 1000.0;
 	}
 	r->nwaiting = w;
 	bool any = false;

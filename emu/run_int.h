@@ -137,9 +137,12 @@ struct run {
 	int *suspended, nsuspended;   /* suspended tasks, in the order they were */
 	/* Disorder (cluster.h, ignore_deps): starts of tasks whose parents had
 	 * not ended, the deadlock breaker's kills, and the running tasks
-	 * started so that are still waiting for their parents (a superset). */
+	 * started so that are still waiting for their parents (a superset);
+	 * the core-seconds they held while they waited, as break_deadlock
+	 * finds them at each heartbeat, and when it last looked. */
 	unsigned long disorders, deadlock_breaks;
 	int *waiting, nwaiting;
+	double hold_core_s, hold_seen_at;
 	int *stuck;               /* per server: its tasks stuck at this heartbeat (break_deadlock) */
 	bool *stuck_seen;         /* per server: every running task there was stuck at the last one */
 	bool job_ended;          /* a job finished: jobs that depend on it may arrive */

@@ -139,6 +139,9 @@ def load_run(d, wpath):
             "tput": done / ms if ms else None,   # tasks/s (Figs. 6b, 7b: tasks/ms)
             "met_per_min": met / (ms / 60) if ms and met is not None else None,   # §III's definition
             "disorders": s["disorders"]["starts"], "breaks": s["disorders"]["deadlock_breaks"],
+            # % of the cluster's core-seconds held by tasks waiting for their parents
+            "hold": 100 * s["disorders"]["hold_share"] if "hold_share" in s["disorders"]
+            else 0.0 if s["disorders"]["starts"] == 0 else None,
             "preempt": s["preemptions"]["kills"] + s["preemptions"]["suspends"],
             "kills": s["preemptions"]["kills"], "suspends": s["preemptions"]["suspends"],
             "wait": waiting(d, wpath), "wall": s.get("wall_s"), "bound": b, "above": above,
@@ -162,7 +165,7 @@ for n in (50, 30):
 
 os.makedirs(OUT, exist_ok=True)
 COLS = ["servers", "jobs", "seed", "scheduler", "finished", "makespan", "tput", "met_per_min", "disorders",
-        "breaks", "preempt", "kills", "suspends", "susp_tasks", "susp_again", "wait", "bound", "above", "partial",
+        "breaks", "hold", "preempt", "kills", "suspends", "susp_tasks", "susp_again", "wait", "bound", "above", "partial",
         "stop"]
 with open(os.path.join(OUT, "runs.csv"), "w", newline="") as f:
     wr = csv.writer(f)
@@ -415,7 +418,8 @@ for n, j in settings:
 
 # Per-setting tables.
 METRICS = [("makespan", "makespan (s)", 0), ("tput", "tasks/s", 2), ("met_per_min", "deadline-met jobs/min", 2),
-           ("disorders", "disorders", 0), ("preempt", "preemptions", 0), ("wait", "waiting (s)", 1)]
+           ("disorders", "disorders", 0), ("hold", "held waiting (% of cores)", 1), ("preempt", "preemptions", 0),
+           ("wait", "waiting (s)", 1)]
 for n, j in settings:
     lines += ["", f"## {n} servers, {j} jobs", "",
               "| scheduler | jobs done | " + " | ".join(h for _, h, _ in METRICS) + " | kills (breaks) |",

@@ -445,6 +445,14 @@ Test(dsp, a_child_started_before_its_parent_waits_for_it)
 	cr_assert(ch->disordered && ch->disorders == 1 && ch->attempts == 1);
 	cr_assert_lt(ch->t_start, par->t_end, "started before its parent ended");
 	cr_assert_geq(ch->t_end, par->t_end + ch->duration_s - 1e-6, "computed after the parent's output was there");
+	/* Its one core, held from its start to its parent's end, as the
+	 * heartbeats (0.2 s apart) see it. */
+	double held = par->t_end - ch->t_start;
+	cr_assert_gt(held, 1);
+	cr_assert_leq(fabs(sr_num(s, "disorders.hold_core_s") - held), 0.2 + 1e-6, "held %.3f core-s, waited %.3f s",
+		      sr_num(s, "disorders.hold_core_s"), held);
+	cr_assert_float_eq(sr_num(s, "disorders.hold_share") * 2 * sr_num(s, "run_s"), sr_num(s, "disorders.hold_core_s"),
+			   1e-6, "a share of the two slots' core-seconds over the run");
 	json_decref(s);
 	workload_free(&w);
 }
