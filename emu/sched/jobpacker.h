@@ -207,10 +207,15 @@ struct jp_rt {
 	int *on_rack;            /* njobs × racks: the job's running tasks per rack (sparsity census) */
 	int (*on_key)[5];        /* per job: its task counters when on_rack was counted; [4] < 0 = never */
 	bool *rack_dead;
-	int *cursor;             /* per rack: entries before it are finished */
+	int *cursor;             /* per rack: the first entry of its list in `next` (nseq: none) */
 	int *block_server;       /* per rack: the server (index in the rack) the next planned block's
 				    first replica goes to, round-robin */
-	int **next;              /* per rack, per entry: the next entry whose job was not seen finished */
+	int **next;              /* per rack, per entry: the next of the rack's entries whose job has
+				    arrived and was not seen finished, by planned start (seq_lists) */
+	struct jp_at { int rack, e; } *at;   /* every entry, by job */
+	int *at_start;           /* per job + 1: its entries in `at` */
+	bool *linked;            /* per job: its entries are in the lists */
+	unsigned arrivals;       /* c->arrivals when the lists took the arrived jobs */
 	struct jp_tidx **tidx;   /* per job: its tasks by planned rack (strict), built on first use */
 	double *spread_since;    /* per job: since when a server running one of its reduces declined
 				    another (-1: none is waiting), reduce_spreads */

@@ -37,6 +37,7 @@ int jp_rt_init(struct jp_rt *rt, struct sched *s)
 }
 
 static void tidx_free(struct jp_rt *rt, int job);
+static void seq_free(struct jp_rt *rt);
 
 void jp_rt_free(struct jp_rt *rt)
 {
@@ -48,10 +49,7 @@ void jp_rt_free(struct jp_rt *rt)
 	free(rt->on_key);
 	rt->on_rack = NULL;
 	rt->on_key = NULL;
-	for (int i = 0; rt->next && i < rt->plan.racks; i++)
-		free(rt->next[i]);
-	free(rt->next);
-	rt->next = NULL;
+	seq_free(rt);
 	jp_plan_free(&rt->plan);
 	jp_adhoc_free(rt);
 	free(rt->fallback);
@@ -623,19 +621,89 @@ static struct task *idle_pick(struct sched *s, struct jp_rt *rt, int server, int
 	return NULL;
 }
 
-/* Rack i's sequence as a list of the entries whose job was not seen
- * finished (a finished job never runs again), so that the walk below does
- * not step over the hundreds of finished entries a paper-scale batch leaves
- * behind its head.  Built on the first offer, when the plan exists. */
-static int *seq_links(struct jp_rt *rt, int rack)
+/* The racks' sequences as lists of the entries whose job has arrived and
+ * was not seen finished (a finished job never runs again), so that an
+ * offer's walk steps neither over the hundreds of finished entries a
+ * paper-scale batch leaves behind its head nor over those of the jobs yet to
+ * come (online at the paper's scale, 98% of the entries walked: 1.4 billion
+ * steps).  A job's entries join when it arrives.  Built on the first offer,
+ * when the plan exists; -1: out of memory. */
+static int seq_lists(struct jp_rt *rt, const struct cluster *c)
 {
 	const struct jp_plan *p = &rt->plan;
-	if (!rt->next && !(rt->next = calloc(p->racks, sizeof *rt->next)))
-		return NULL;
-	if (!rt->next[rack] && (rt->next[rack] = malloc((p->nseq[rack] + 1) * sizeof **rt->next)))
-		for (int e = 0; e <= p->nseq[rack]; e++)
-			rt->next[rack][e] = e + 1;
-	return rt->next[rack];
+	int n = c->w->njobs, total = 0;
+	rt->next = calloc(p->racks, sizeof *rt->next);
+	rt->at_start = calloc(n + 1, sizeof *rt->at_start);
+	rt->linked = calloc(n ? n : 1, sizeof *rt->linked);
+	if (!rt->next || !rt->at_start || !rt->linked)
+		return -1;
+	for (int r = 0; r < p->racks; r++) {
+		if (!(rt->next[r] = malloc((p->nseq[r] + 1) * sizeof **rt->next)))
+			return -1;
+		rt->cursor[r] = p->nseq[r];
+		total += p->nseq[r];
+		for (int e = 0; e < p->nseq[r]; e++)
+			rt->at_start[p->seq[r][e].job + 1]++;
+	}
+	for (int j = 0; j < n; j++)
+		rt->at_start[j + 1] += rt->at_start[j];
+	if (!(rt->at = malloc((total ? total : 1) * sizeof *rt->at)))
+		return -1;
+	int *fill = malloc((n ? n : 1) * sizeof *fill);
+	if (!fill)
+		return -1;
+	memcpy(fill, rt->at_start, n * sizeof *fill);
+	for (int r = 0; r < p->racks; r++)
+		for (int e = 0; e < p->nseq[r]; e++)
+			rt->at[fill[p->seq[r][e].job]++] = (struct jp_at){r, e};
+	free(fill);
+	rt->arrivals = c->arrivals - 1;
+	return 0;
+}
+
+static void seq_free(struct jp_rt *rt)
+{
+	for (int i = 0; rt->next && i < rt->plan.racks; i++)
+		free(rt->next[i]);
+	free(rt->next);
+	free(rt->at);
+	free(rt->at_start);
+	free(rt->linked);
+	rt->next = NULL;
+	rt->at = NULL;
+	rt->at_start = NULL;
+	rt->linked = NULL;
+}
+
+static void seq_insert(struct jp_rt *rt, int rack, int e)
+{
+	int *nx = rt->next[rack], *head = &rt->cursor[rack];
+	if (*head > e) {
+		nx[e] = *head;
+		*head = e;
+		return;
+	}
+	int q = *head;
+	while (nx[q] < e)
+		q = nx[q];
+	nx[e] = nx[q];
+	nx[q] = e;
+}
+
+/* The jobs that arrived since the last look join the lists. */
+static void seq_link_arrivals(struct jp_rt *rt, const struct cluster *c)
+{
+	if (rt->arrivals == c->arrivals)
+		return;
+	rt->arrivals = c->arrivals;
+	for (int i = 0; i < c->running_jobs; i++) {
+		int j = c->active[i];
+		if (rt->linked[j])
+			continue;
+		rt->linked[j] = true;
+		for (int k = rt->at_start[j]; k < rt->at_start[j + 1]; k++)
+			seq_insert(rt, rt->at[k].rack, rt->at[k].e);
+	}
 }
 
 /* Whether job j may have something for the entry's stage(s): pending maps,
@@ -695,23 +763,28 @@ static struct task *follow_sequence(struct sched *s, struct jp_rt *rt, int serve
 	struct cluster *c = s->c;
 	int rack = cluster_rack_of(c, server);
 	struct jp_plan *p = &rt->plan;
-	int *nx = seq_links(rt, rack), prev = -1;
+	if (!rt->next && seq_lists(rt, c)) {
+		seq_free(rt);
+		return NULL;
+	}
+	seq_link_arrivals(rt, c);
+	int *nx = rt->next[rack], prev = -1;
 	double tried = -INFINITY;   /* idle_pick found nothing planned before this */
-	for (int e = rt->cursor[rack]; e < p->nseq[rack]; e = nx ? nx[e] : e + 1) {
+	for (int e = rt->cursor[rack]; e < p->nseq[rack]; e = nx[e]) {
 		const struct jp_entry *en = &p->seq[rack][e];
 		struct job *j = &c->w->jobs[en->job];
-		if (c->arrived[j->id] && cluster_job_finished(j)) {
+		if (cluster_job_finished(j)) {
 			if (prev < 0)
-				rt->cursor[rack] = nx ? nx[e] : e + 1;
-			else if (nx)
+				rt->cursor[rack] = nx[e];
+			else
 				nx[prev] = nx[e];
 			continue;
 		}
 		prev = e;
 		bool due = en->t <= c->now + 1e-9;
 		int stage = due_only && !due ? en->stage & JP_RED : en->stage;
-		if (!stage || rt->fallback[j->id] || !cluster_job_active(c, j) || !may_run(c, j, stage))
-			continue;   /* not arrived yet: skip, do not idle */
+		if (!stage || rt->fallback[j->id] || !may_run(c, j, stage))
+			continue;
 		struct task *t = NULL;
 		/* A non-shuffle-heavy job planned to start before this entry
 		 * (and by now, with due_only) goes first, wherever it was planned
