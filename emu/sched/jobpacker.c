@@ -73,11 +73,7 @@ struct jp_agg {
 	int gat_key[2];          /* reduces done + running and requeues when `gat` was counted; -1 = never */
 	int requeues;            /* j->requeues when `pend` was last rebuilt */
 	bool exact;              /* pend = the sum over the counted pairs (else rebuild) */
-	/* small_tail's output of the maps not done, as of maps_done and
-	 * requeues (the only ways a map becomes done or not): asked on every
-	 * held reduce's call, summed once per change. */
-	uint64_t tail_rem;
-	int tail_key[2];
+	uint64_t tail_rem;       /* the output of the maps not counted (small_tail) */
 };
 
 struct jobpacker {
@@ -128,7 +124,6 @@ static struct jp_agg *agg_of(struct sched *s, const struct job *j)
 	a->todo = malloc((j->nmaps ? j->nmaps : 1) * sizeof *a->todo);
 	a->gat = malloc(2 * (size_t)R * sizeof *a->gat);
 	a->gat_key[0] = a->gat_key[1] = -1;
-	a->tail_key[0] = a->tail_key[1] = -1;
 	if (!a->req || !a->attempt || !a->flush || !a->pend || !a->rel || !a->map_in || !a->red_in || !a->todo ||
 	    !a->gat) {
 		agg_free(a);
@@ -173,12 +168,15 @@ static void agg_rebuild(struct sched *s, struct jp_agg *a, const struct job *j)
 	int R = c->racks;
 	memset(a->pend, 0, (size_t)R * R * sizeof *a->pend);
 	a->nmap_in = a->ntodo = 0;
+	a->tail_rem = 0;
 	for (int m = 0; m < j->nmaps; m++) {
 		const struct task *map = job_map(tasks, j, m);
 		a->map_in[m] = map->state == TASK_DONE ? cluster_rack_of(c, map->server) : -1;
 		a->nmap_in += a->map_in[m] >= 0;
-		if (a->map_in[m] < 0)
+		if (a->map_in[m] < 0) {
 			a->todo[a->ntodo++] = m;
+			a->tail_rem += map->output_bytes;
+		}
 	}
 	for (int ri = 0; ri < j->nreduces; ri++) {
 		struct task *r = job_reduce(tasks, j, ri);
@@ -244,6 +242,7 @@ static void agg_update(struct sched *s, struct jp_agg *a, const struct job *j)
 			a->todo[x] = a->todo[--a->ntodo];
 			int sr = a->map_in[m] = cluster_rack_of(c, map->server);
 			a->nmap_in++;
+			a->tail_rem -= map->output_bytes;
 			for (int y = 0; y < nin; y++)
 				if (!a->req[(size_t)run[y] * j->nmaps + m])
 					a->pend[sr * R + a->red_in[run[y]]] += partition(map, j->nreduces, run[y]);
@@ -382,17 +381,7 @@ static bool small_tail(struct sched *s, struct jp_agg *a, const struct job *j, i
 	const struct cluster *c = s->c;
 	const struct jobpacker *jp = s->priv;
 	int here = 0, rm = jp->rt.plan.rm[j->id] > 0 ? jp->rt.plan.rm[j->id] : 1;
-	if (a->tail_key[0] != j->maps_done || a->tail_key[1] != j->requeues) {
-		a->tail_rem = 0;
-		for (int m = 0; m < j->nmaps; m++) {
-			const struct task *t = job_map(c->w->tasks, j, m);
-			if (t->state != TASK_DONE)
-				a->tail_rem += t->output_bytes;
-		}
-		a->tail_key[0] = j->maps_done;
-		a->tail_key[1] = j->requeues;
-	}
-	uint64_t rem = a->tail_rem;
+	uint64_t rem = a->tail_rem;   /* pend's refresh came first: the maps not done */
 	for (int ri = 0; ri < j->nreduces; ri++) {
 		const struct task *r = job_reduce(c->w->tasks, j, ri);
 		here += r->state == TASK_RUNNING && cluster_rack_of(c, r->server) == d;
