@@ -182,7 +182,6 @@ void cluster_job_arrive(struct cluster *c, struct job *j)
 	if (c->arrived[j->id])
 		return;
 	c->arrived[j->id] = true;
-	c->arrivals++;
 	if (!cluster_job_finished(j))
 		active_add(c, j->id);
 	else

@@ -42,7 +42,6 @@ struct cluster {
 	bool semi_clairvoyant;    /* a stage's task sizes are hidden until it may run (cluster_sizes_known) */
 	bool *arrived;            /* per job: submitted and its dependencies done */
 	int running_jobs;         /* arrived and not finished */
-	unsigned arrivals;        /* jobs arrived so far: what a policy watching arrivals compares */
 	int *active;              /* their ids, ascending: what policies iterate */
 
 	/* The network monitor's view, filled in by the runtime (every backend)

@@ -51,6 +51,11 @@ static struct task *corral_offer(struct sched *s, int server)
 	return jp_follow_offer(s, s->priv, server);
 }
 
+static void corral_arrived(struct sched *s, struct job *j)
+{
+	jp_follow_arrived(s->priv, s->c, j);
+}
+
 static void corral_place(struct sched *s, struct job *j, struct task *map, int replicas[3])
 {
 	jp_follow_place(s, s->priv, j, map, replicas);
@@ -75,6 +80,7 @@ const struct sched_ops sched_corral = {
 	.opts_size = sizeof(struct jp_shared_opts),
 	.init = corral_init,
 	.destroy = corral_destroy,
+	.job_arrived = corral_arrived,
 	.offer = corral_offer,
 	.tick = corral_tick,
 	.place_input = corral_place,

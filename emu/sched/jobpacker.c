@@ -520,6 +520,12 @@ static struct task *jobpacker_offer(struct sched *s, int server)
 	return jp_follow_offer(s, &jp->rt, server);
 }
 
+static void jobpacker_arrived(struct sched *s, struct job *j)
+{
+	struct jobpacker *jp = s->priv;
+	jp_follow_arrived(&jp->rt, s->c, j);
+}
+
 static void jobpacker_place(struct sched *s, struct job *j, struct task *map, int replicas[3])
 {
 	struct jobpacker *jp = s->priv;
@@ -576,6 +582,7 @@ const struct sched_ops sched_jobpacker = {
 	.opts_size = sizeof(struct jp_opts),
 	.init = jobpacker_init,
 	.destroy = jobpacker_destroy,
+	.job_arrived = jobpacker_arrived,
 	.offer = jobpacker_offer,
 	.tick = jobpacker_tick,
 	.place_input = jobpacker_place,

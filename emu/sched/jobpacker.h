@@ -214,8 +214,6 @@ struct jp_rt {
 				    arrived and was not seen finished, by planned start (seq_lists) */
 	struct jp_at { int rack, e; } *at;   /* every entry, by job */
 	int *at_start;           /* per job + 1: its entries in `at` */
-	bool *linked;            /* per job: its entries are in the lists */
-	unsigned arrivals;       /* c->arrivals when the lists took the arrived jobs */
 	struct jp_tidx **tidx;   /* per job: its tasks by planned rack (strict), built on first use */
 	double *spread_since;    /* per job: since when a server running one of its reduces declined
 				    another (-1: none is waiting), reduce_spreads */
@@ -231,6 +229,8 @@ void jp_rt_fall_back(struct jp_rt *rt, int job);
 /* A shuffle-heavy job (planned: predicted shuffle ≥ E; ad-hoc: input > 1 GB scaled). */
 bool jp_job_sh(const struct jp_rt *rt, const struct cluster *c, const struct job *j);
 struct task *jp_follow_offer(struct sched *s, struct jp_rt *rt, int server);
+/* Job j arrived (the policy's job_arrived): its entries join the racks' sequences. */
+void jp_follow_arrived(struct jp_rt *rt, const struct cluster *c, const struct job *j);
 void jp_follow_place(struct sched *s, struct jp_rt *rt, struct job *j, struct task *map, int replicas[3]);
 /* The ad-hoc aggregation trial (jobpacker_adhoc.c; Fig. 4.18).  jp_adhoc_init after the
  * plan is made turns it on. */

@@ -621,6 +621,40 @@ static struct task *idle_pick(struct sched *s, struct jp_rt *rt, int server, int
 	return NULL;
 }
 
+static void seq_free(struct jp_rt *rt)
+{
+	for (int i = 0; rt->next && i < rt->plan.racks; i++)
+		free(rt->next[i]);
+	free(rt->next);
+	free(rt->at);
+	free(rt->at_start);
+	rt->next = NULL;
+	rt->at = NULL;
+	rt->at_start = NULL;
+}
+
+static void seq_insert(struct jp_rt *rt, int rack, int e)
+{
+	int *nx = rt->next[rack], *head = &rt->cursor[rack];
+	if (*head > e) {
+		nx[e] = *head;
+		*head = e;
+		return;
+	}
+	int q = *head;
+	while (nx[q] < e)
+		q = nx[q];
+	nx[e] = nx[q];
+	nx[q] = e;
+}
+
+/* Job j's entries join the lists. */
+static void seq_link(struct jp_rt *rt, int j)
+{
+	for (int k = rt->at_start[j]; k < rt->at_start[j + 1]; k++)
+		seq_insert(rt, rt->at[k].rack, rt->at[k].e);
+}
+
 /* The racks' sequences as lists of the entries whose job has arrived and
  * was not seen finished (a finished job never runs again), so that an
  * offer's walk steps neither over the hundreds of finished entries a
@@ -634,8 +668,7 @@ static int seq_lists(struct jp_rt *rt, const struct cluster *c)
 	int n = c->w->njobs, total = 0;
 	rt->next = calloc(p->racks, sizeof *rt->next);
 	rt->at_start = calloc(n + 1, sizeof *rt->at_start);
-	rt->linked = calloc(n ? n : 1, sizeof *rt->linked);
-	if (!rt->next || !rt->at_start || !rt->linked)
+	if (!rt->next || !rt->at_start)
 		return -1;
 	for (int r = 0; r < p->racks; r++) {
 		if (!(rt->next[r] = malloc((p->nseq[r] + 1) * sizeof **rt->next)))
@@ -657,53 +690,15 @@ static int seq_lists(struct jp_rt *rt, const struct cluster *c)
 		for (int e = 0; e < p->nseq[r]; e++)
 			rt->at[fill[p->seq[r][e].job]++] = (struct jp_at){r, e};
 	free(fill);
-	rt->arrivals = c->arrivals - 1;
+	for (int i = 0; i < c->running_jobs; i++)
+		seq_link(rt, c->active[i]);
 	return 0;
 }
 
-static void seq_free(struct jp_rt *rt)
+void jp_follow_arrived(struct jp_rt *rt, const struct cluster *c, const struct job *j)
 {
-	for (int i = 0; rt->next && i < rt->plan.racks; i++)
-		free(rt->next[i]);
-	free(rt->next);
-	free(rt->at);
-	free(rt->at_start);
-	free(rt->linked);
-	rt->next = NULL;
-	rt->at = NULL;
-	rt->at_start = NULL;
-	rt->linked = NULL;
-}
-
-static void seq_insert(struct jp_rt *rt, int rack, int e)
-{
-	int *nx = rt->next[rack], *head = &rt->cursor[rack];
-	if (*head > e) {
-		nx[e] = *head;
-		*head = e;
-		return;
-	}
-	int q = *head;
-	while (nx[q] < e)
-		q = nx[q];
-	nx[e] = nx[q];
-	nx[q] = e;
-}
-
-/* The jobs that arrived since the last look join the lists. */
-static void seq_link_arrivals(struct jp_rt *rt, const struct cluster *c)
-{
-	if (rt->arrivals == c->arrivals)
-		return;
-	rt->arrivals = c->arrivals;
-	for (int i = 0; i < c->running_jobs; i++) {
-		int j = c->active[i];
-		if (rt->linked[j])
-			continue;
-		rt->linked[j] = true;
-		for (int k = rt->at_start[j]; k < rt->at_start[j + 1]; k++)
-			seq_insert(rt, rt->at[k].rack, rt->at[k].e);
-	}
+	if (rt->next && cluster_job_active(c, j))   /* else the lists, once built, take it */
+		seq_link(rt, j->id);
 }
 
 /* Whether job j may have something for the entry's stage(s): pending maps,
@@ -767,7 +762,6 @@ static struct task *follow_sequence(struct sched *s, struct jp_rt *rt, int serve
 		seq_free(rt);
 		return NULL;
 	}
-	seq_link_arrivals(rt, c);
 	int *nx = rt->next[rack], prev = -1;
 	double tried = -INFINITY;   /* idle_pick found nothing planned before this */
 	for (int e = rt->cursor[rack]; e < p->nseq[rack]; e = nx[e]) {

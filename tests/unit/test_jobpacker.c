@@ -64,16 +64,27 @@ static void stop(void)
 	fx_sched_stop(&s, &c, w);
 }
 
+/* The job arrives as the runtime has it arrive (run.c): placed, then told. */
+static void arrived(struct job *jb)
+{
+	cluster_job_arrive(&c, jb);
+	if (s.ops->job_arrived)
+		s.ops->job_arrived(&s, jb);
+}
+
+static void arrive(struct job *jb)
+{
+	for (int m = 0; m < jb->nmaps; m++) {
+		struct task *t = job_map(w->tasks, jb, m);
+		sched_place_input(&s, jb, t, t->replicas);
+	}
+	arrived(jb);
+}
+
 static void arrive_all(void)
 {
-	for (int j = 0; j < w->njobs; j++) {
-		struct job *jb = &w->jobs[j];
-		for (int m = 0; m < jb->nmaps; m++) {
-			struct task *t = job_map(w->tasks, jb, m);
-			sched_place_input(&s, jb, t, t->replicas);
-		}
-		cluster_job_arrive(&c, jb);
-	}
+	for (int j = 0; j < w->njobs; j++)
+		arrive(&w->jobs[j]);
 }
 
 static int offer_all(void)
@@ -1444,13 +1455,8 @@ static void run_to_completion(const char *policy, double slowstart, bool adhoc)
 	for (int round = 0, idle = 0; round < 5000; round++) {
 		c.now = round;
 		for (int j = 0; j < N; j++)
-			if (cluster_job_ready(&c, &w->jobs[j])) {
-				for (int m = 0; m < w->jobs[j].nmaps; m++) {
-					struct task *t = job_map(w->tasks, &w->jobs[j], m);
-					sched_place_input(&s, &w->jobs[j], t, t->replicas);
-				}
-				cluster_job_arrive(&c, &w->jobs[j]);
-			}
+			if (cluster_job_ready(&c, &w->jobs[j]))
+				arrive(&w->jobs[j]);
 		s.ops->tick(&s);
 		int started = offer_all(), finished = 0;
 		for (int t = 0; t < w->ntasks; t++)
@@ -1555,7 +1561,7 @@ static void adhoc_job_racks(bool agg, bool d1[8], bool d23[8], bool mr[8], bool 
 		d1[rack(t->replicas[0])] = true;
 		d23[rack(t->replicas[1])] = true;
 	}
-	cluster_job_arrive(&c, j);
+	arrived(j);
 	offer_across_racks();
 	cr_assert_eq(j->maps_running, 8, "every map found a container");
 	for (int m = 0; m < j->nmaps; m++) {
