@@ -69,6 +69,9 @@ struct jp_agg {
 	int *red_in;             /* per reduce: the rack it is counted on, -1 = not counted */
 	int nmap_in;             /* maps counted */
 	int *todo, ntodo;        /* the maps not counted, in no particular order (sums do not care) */
+	int *seq, nseq;          /* the maps counted, in the order they were */
+	int *gcur;               /* per reduce: seq before it has been requested (grant) */
+	long changes;            /* j->changes when the counted maps were last brought up to date */
 	int *gat;                /* racks × 2: the job's reduces planned on the rack, and launched */
 	int gat_key[2];          /* reduces done + running and requeues when `gat` was counted; -1 = never */
 	int requeues;            /* j->requeues when `pend` was last rebuilt */
@@ -101,6 +104,8 @@ static void agg_free(struct jp_agg *a)
 	free(a->map_in);
 	free(a->red_in);
 	free(a->todo);
+	free(a->seq);
+	free(a->gcur);
 	free(a->gat);
 	free(a);
 }
@@ -122,9 +127,12 @@ static struct jp_agg *agg_of(struct sched *s, const struct job *j)
 	a->map_in = malloc((j->nmaps ? j->nmaps : 1) * sizeof *a->map_in);
 	a->red_in = malloc((j->nreduces ? j->nreduces : 1) * sizeof *a->red_in);
 	a->todo = malloc((j->nmaps ? j->nmaps : 1) * sizeof *a->todo);
+	a->seq = malloc((j->nmaps ? j->nmaps : 1) * sizeof *a->seq);
+	a->gcur = calloc(j->nreduces ? j->nreduces : 1, sizeof *a->gcur);
+	a->changes = -1;
 	a->gat = malloc(2 * (size_t)R * sizeof *a->gat);
 	a->gat_key[0] = a->gat_key[1] = -1;
-	if (!a->req || !a->attempt || !a->flush || !a->pend || !a->rel || !a->map_in || !a->red_in || !a->todo ||
+	if (!a->req || !a->attempt || !a->flush || !a->pend || !a->rel || !a->map_in || !a->red_in || !a->todo || !a->seq || !a->gcur ||
 	    !a->gat) {
 		agg_free(a);
 		return NULL;
@@ -136,13 +144,13 @@ static struct jp_agg *agg_of(struct sched *s, const struct job *j)
 	return jp->agg[j->id] = a;
 }
 
-static bool postpones(const struct sched *s, const struct job *j)
+static bool postpones(const struct sched *s, int job)
 {
 	const struct jobpacker *jp = s->priv;
 	/* A job fallen back to Fair (rack failure) ignores the plan, its
 	 * aggregation included: its reduces no longer run on planned racks. */
-	return jp->rt.conf.postpone && jp->rt.plan.planned[j->id] && jp->rt.plan.sh[j->id] &&
-	       !jp->rt.fallback[j->id];
+	return jp->rt.conf.postpone && jp->rt.plan.planned[job] && jp->rt.plan.sh[job] &&
+	       !jp->rt.fallback[job];
 }
 
 /* The reduce was (re)started: the runtime forgot what it had requested. */
@@ -154,6 +162,7 @@ static void agg_sync(struct jp_agg *a, const struct job *j, const struct task *r
 	a->attempt[ri] = r->attempts;
 	a->flush[ri] = false;
 	memset(a->req + (size_t)ri * j->nmaps, 0, j->nmaps);
+	a->gcur[ri] = 0;
 	a->valid = false;
 	if (a->red_in[ri] >= 0)
 		a->exact = false;   /* its counted share was for the old row */
@@ -167,8 +176,9 @@ static void agg_rebuild(struct sched *s, struct jp_agg *a, const struct job *j)
 	struct task *tasks = c->w->tasks;
 	int R = c->racks;
 	memset(a->pend, 0, (size_t)R * R * sizeof *a->pend);
-	a->nmap_in = a->ntodo = 0;
+	a->nmap_in = a->ntodo = a->nseq = 0;
 	a->tail_rem = 0;
+	memset(a->gcur, 0, j->nreduces * sizeof *a->gcur);   /* seq's order is new */
 	for (int m = 0; m < j->nmaps; m++) {
 		const struct task *map = job_map(tasks, j, m);
 		a->map_in[m] = map->state == TASK_DONE ? cluster_rack_of(c, map->server) : -1;
@@ -176,6 +186,8 @@ static void agg_rebuild(struct sched *s, struct jp_agg *a, const struct job *j)
 		if (a->map_in[m] < 0) {
 			a->todo[a->ntodo++] = m;
 			a->tail_rem += map->output_bytes;
+		} else {
+			a->seq[a->nseq++] = m;
 		}
 	}
 	for (int ri = 0; ri < j->nreduces; ri++) {
@@ -242,6 +254,7 @@ static void agg_update(struct sched *s, struct jp_agg *a, const struct job *j)
 			a->todo[x] = a->todo[--a->ntodo];
 			int sr = a->map_in[m] = cluster_rack_of(c, map->server);
 			a->nmap_in++;
+			a->seq[a->nseq++] = m;
 			a->tail_rem -= map->output_bytes;
 			for (int y = 0; y < nin; y++)
 				if (!a->req[(size_t)run[y] * j->nmaps + m])
@@ -274,6 +287,7 @@ static void agg_refresh(struct sched *s, struct jp_agg *a, const struct job *j)
 		agg_rebuild(s, a, j);
 	memcpy(a->key, key, sizeof key);
 	a->valid = true;
+	a->changes = j->changes;
 }
 
 /* The reduce fetches now: everything finished is requested (emu/shuffle.c). */
@@ -283,7 +297,14 @@ static bool grant(struct sched *s, struct jp_agg *a, const struct job *j, const 
 	int ri = r->index, d = cluster_rack_of(c, r->server), R = c->racks;
 	uint8_t *row = a->req + (size_t)ri * j->nmaps;
 	a->flush[ri] = false;
-	for (int m = 0; m < j->nmaps; m++) {
+	/* When no task of the job changed since the counted maps were brought
+	 * up to date, they are the done ones, and the reduce has requested
+	 * those before its cursor: only the rest is read (a 12,499-map job's
+	 * reduces are granted at every heartbeat). */
+	bool counted = a->exact && a->changes == j->changes;
+	int n = counted ? a->nseq : j->nmaps;
+	for (int q = counted ? a->gcur[ri] : 0; q < n; q++) {
+		int m = counted ? a->seq[q] : q;
 		struct task *map = job_map(c->w->tasks, j, m);
 		if (map->state != TASK_DONE || row[m])
 			continue;
@@ -295,6 +316,8 @@ static bool grant(struct sched *s, struct jp_agg *a, const struct job *j, const 
 			a->exact = false;   /* pend was stale (a requeue the key missed): rebuild next time */
 		*p = *p > b ? *p - b : 0;
 	}
+	if (counted)
+		a->gcur[ri] = a->nseq;
 	return true;
 }
 
@@ -326,9 +349,9 @@ static bool rack_held(struct sched *s, int d, const struct task *asking)
 	if (!slots)
 		return false;
 	for (int i = 0; i < c->running_jobs; i++) {
-		const struct job *j = cluster_active(c, i);
-		if (!postpones(s, j))
+		if (!postpones(s, c->active[i]))   /* by id: a job is a cache miss, most do not postpone */
 			continue;
+		const struct job *j = &c->w->jobs[c->active[i]];
 		for (int ri = 0; ri < j->nreduces; ri++) {
 			const struct task *r = job_reduce(c->w->tasks, j, ri);
 			held += r->state == TASK_RUNNING && (jp->held[r->id] || r == asking) &&
@@ -409,7 +432,7 @@ static bool release_ready(struct sched *s, struct task *reduce)
 {
 	const struct cluster *c = s->c;
 	struct job *j = &c->w->jobs[reduce->job];
-	if (!postpones(s, j) || reduce->server < 0)
+	if (!postpones(s, j->id) || reduce->server < 0)
 		return true;
 	struct jp_agg *a = agg_of(s, j);
 	if (!a)
@@ -471,7 +494,7 @@ static bool jobpacker_circuit_eligible(struct sched *s, const struct task *reduc
 	int sr = cluster_rack_of(c, src_server), d = cluster_rack_of(c, reduce->server);
 	if (sr == d)
 		return false;
-	if (!postpones(s, j) || !jp->agg[j->id])
+	if (!postpones(s, j->id) || !jp->agg[j->id])
 		return bytes > s->p.elephant_bytes;
 	/* "The size of aggregated shuffle data of the reduce tasks reaches the
 	 * elephant flow threshold.  Then, we can use high-bandwidth OCS"

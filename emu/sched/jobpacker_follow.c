@@ -593,9 +593,11 @@ static struct task *idle_pick(struct sched *s, struct jp_rt *rt, int server, int
 	 * first, some try many. */
 	struct job **h = rt->idle;
 	for (int i = 0; i < c->running_jobs; i++) {
-		struct job *x = cluster_active(c, i);
-		if (follows_plan(rt, x) && !p->sh[x->id] && p->start[x->id] < before &&
-		    (cluster_pending_maps(c, x) || cluster_pending_reduces(c, x)))
+		int id = c->active[i];   /* the plan's arrays first: a job is a cache miss (a batch has 1000) */
+		if (!p->planned[id] || rt->fallback[id] || p->sh[id] || !(p->start[id] < before))
+			continue;
+		struct job *x = &c->w->jobs[id];
+		if (cluster_pending_maps(c, x) || cluster_pending_reduces(c, x))
 			h[n++] = x;
 	}
 	for (int i = n / 2 - 1; i >= 0; i--)

@@ -977,6 +977,10 @@ Test(jobpacker, shuffle_released_when_every_source_rack_crosses)
 	cluster_start_task(&c, r, 5);
 	cr_assert(sched_shuffle_ready(&s, r), "the restarted reduce's backlog is over E");
 	cr_assert(sched_circuit_eligible(&s, r, 9, 2000));
+	/* Granted again: every output is requested, the next release has
+	 * nothing left to aggregate and a 2000-byte transfer is no elephant. */
+	cr_assert(sched_shuffle_ready(&s, r), "all maps done: flush");
+	cr_assert_not(sched_circuit_eligible(&s, r, 9, 2000), "the restarted reduce's grant requested everything");
 	stop();
 }
 
