@@ -72,9 +72,9 @@ bool jp_job_sh(const struct jp_rt *rt, const struct cluster *c, const struct job
 	return j->input_bytes > rt->adhoc_sh_bytes;   /* ad-hoc: input > 1 GB (§4.2.4) */
 }
 
-static bool follows_plan(const struct jp_rt *rt, const struct job *j)
+static bool follows_plan(const struct jp_rt *rt, int job)
 {
-	return rt->plan.planned[j->id] && !rt->fallback[j->id];
+	return rt->plan.planned[job] && !rt->fallback[job];
 }
 
 /* How many jobs do not follow the plan (counted once the plan exists). */
@@ -432,7 +432,7 @@ static int sh_on_rack(struct jp_rt *rt, const struct cluster *c, int rack, int *
  * one that has no task running. */
 static bool adhoc_candidate(const struct jp_rt *rt, const struct cluster *c, const struct job *j, bool starved)
 {
-	return !follows_plan(rt, j) && (!starved || !sched_running(j)) &&
+	return !follows_plan(rt, j->id) && (!starved || !sched_running(j)) &&
 	       (cluster_pending_maps(c, j) || cluster_pending_reduces(c, j));
 }
 
@@ -530,7 +530,7 @@ static bool rack_room_for_other_reduce(const struct cluster *c, struct jp_rt *rt
 	int free_ = cluster_rack_free(c, rack), due = 0;
 	for (int i = 0; i < c->running_jobs && due < free_; i++) {
 		const struct job *x = cluster_active(c, i);
-		if (!follows_plan(rt, x) || !rt->plan.sh[x->id] || pending_maps(x) == x->nmaps ||
+		if (!follows_plan(rt, x->id) || !rt->plan.sh[x->id] || pending_maps(x) == x->nmaps ||
 		    x->reduces_done + x->reduces_running == x->nreduces)
 			continue;
 		struct jp_tidx *ix = tidx_of(c, rt, x);
@@ -594,7 +594,7 @@ static struct task *idle_pick(struct sched *s, struct jp_rt *rt, int server, int
 	struct job **h = rt->idle;
 	for (int i = 0; i < c->running_jobs; i++) {
 		int id = c->active[i];   /* the plan's arrays first: a job is a cache miss (a batch has 1000) */
-		if (!p->planned[id] || rt->fallback[id] || p->sh[id] || !(p->start[id] < before))
+		if (!follows_plan(rt, id) || p->sh[id] || !(p->start[id] < before))
 			continue;
 		struct job *x = &c->w->jobs[id];
 		if (cluster_pending_maps(c, x) || cluster_pending_reduces(c, x))
@@ -744,7 +744,7 @@ static bool recurring_share_full(struct jp_rt *rt, const struct cluster *c, int 
 		C += c->servers[k].containers;
 	for (int i = 0; i < c->running_jobs; i++) {
 		const struct job *j = cluster_active(c, i);
-		const int *on = follows_plan(rt, j) && sched_running(j) ? running_on_racks(rt, c, j) : NULL;
+		const int *on = follows_plan(rt, j->id) && sched_running(j) ? running_on_racks(rt, c, j) : NULL;
 		n += on ? on[rack] : 0;
 	}
 	return n >= (int)(C / (1 + rt->plan.rho));
@@ -843,7 +843,7 @@ void jp_follow_place(struct sched *s, struct jp_rt *rt, struct job *j, struct ta
 {
 	const struct cluster *c = s->c;
 	int rack = -1, other = -1;
-	bool planned = follows_plan(rt, j);
+	bool planned = follows_plan(rt, j->id);
 	if (planned)
 		rack = rt->plan.task_rack[map->id];
 	else
