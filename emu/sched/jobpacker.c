@@ -71,7 +71,7 @@ struct jp_agg {
 	int *todo, ntodo;        /* the maps not counted, in no particular order (sums do not care) */
 	int *seq, nseq;          /* the maps counted, in the order they were */
 	int *gcur;               /* per reduce: seq before it has been requested (grant) */
-	long changes;            /* j->changes when the counted maps were last brought up to date */
+	int changes;             /* j->changes when the counted maps were last brought up to date */
 	int *gat;                /* racks × 2: the job's reduces planned on the rack, and launched */
 	int gat_key[2];          /* reduces done + running and requeues when `gat` was counted; -1 = never */
 	int requeues;            /* j->requeues when `pend` was last rebuilt */
@@ -132,8 +132,8 @@ static struct jp_agg *agg_of(struct sched *s, const struct job *j)
 	a->changes = -1;
 	a->gat = malloc(2 * (size_t)R * sizeof *a->gat);
 	a->gat_key[0] = a->gat_key[1] = -1;
-	if (!a->req || !a->attempt || !a->flush || !a->pend || !a->rel || !a->map_in || !a->red_in || !a->todo || !a->seq || !a->gcur ||
-	    !a->gat) {
+	if (!a->req || !a->attempt || !a->flush || !a->pend || !a->rel || !a->map_in || !a->red_in || !a->todo ||
+	    !a->seq || !a->gcur || !a->gat) {
 		agg_free(a);
 		return NULL;
 	}
