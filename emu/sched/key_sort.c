@@ -68,3 +68,84 @@ int key_sort(int *ids, int n, const double *key, bool desc)
 	free(cnt);
 	return 0;
 }
+
+/* a before b in key_resort's order: by key, then by id. */
+static bool first(const double *key, bool desc, int a, int b)
+{
+	double x = key[a], y = key[b];
+	return x != y ? (desc ? x > y : x < y) : a < b;
+}
+
+static int order_room(struct key_order *o, int n, int maxid)
+{
+	if (maxid > o->maxid) {
+		unsigned *m = calloc((size_t)maxid, sizeof *m);
+		if (!m)
+			return -1;
+		free(o->mark);
+		o->mark = m;
+		o->maxid = maxid;
+		o->gen = 0;
+		o->nprev = 0;   /* its marks are gone */
+	}
+	if (n > o->cap) {
+		int *p = realloc(o->prev, (size_t)n * sizeof *p), *f;
+		if (p)
+			o->prev = p;
+		if (!p || !(f = realloc(o->fresh, (size_t)n * sizeof *f)))
+			return -1;
+		o->fresh = f;
+		o->cap = n;
+	}
+	if (o->gen >= UINT32_MAX - 2) {   /* marks wrap: start again */
+		memset(o->mark, 0, (size_t)o->maxid * sizeof *o->mark);
+		o->gen = 0;
+	}
+	return 0;
+}
+
+int key_resort(struct key_order *o, int *ids, int n, const double *key, bool desc, int maxid)
+{
+	if (order_room(o, n, maxid))
+		return -1;
+	unsigned now = o->gen += 2;
+	for (int i = 0; i < n; i++)
+		o->mark[ids[i]] = now;
+	/* The last result's ids still here and still in its order, kept in
+	 * place in prev; one whose key moved out of it is sorted with the new. */
+	int kept = 0, nf = 0;
+	for (int i = 0; i < o->nprev; i++) {
+		int id = o->prev[i];
+		if (o->mark[id] != now)
+			continue;
+		if (kept && !first(key, desc, o->prev[kept - 1], id))
+			continue;   /* left marked: fresh */
+		o->mark[id] = now + 1;
+		o->prev[kept++] = id;
+	}
+	for (int i = 0; i < n; i++)
+		if (o->mark[ids[i]] == now)
+			o->fresh[nf++] = ids[i];
+	if (key_sort(o->fresh, nf, key, desc)) {
+		o->nprev = 0;
+		return -1;
+	}
+	int a = 0, b = 0, k = 0;
+	while (a < kept && b < nf)
+		ids[k++] = first(key, desc, o->fresh[b], o->prev[a]) ? o->fresh[b++] : o->prev[a++];
+	while (a < kept)
+		ids[k++] = o->prev[a++];
+	while (b < nf)
+		ids[k++] = o->fresh[b++];
+	memcpy(o->prev, ids, (size_t)n * sizeof *ids);
+	o->nprev = n;
+	return 0;
+}
+
+void key_order_free(struct key_order *o)
+{
+	free(o->prev);
+	free(o->fresh);
+	free(o->mark);
+	memset(o, 0, sizeof *o);
+}

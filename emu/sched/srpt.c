@@ -27,6 +27,7 @@ struct srpt {
 	double *waited;      /* per task: waiting before its current run */
 	double *key;         /* per task: its priority this heartbeat */
 	int *wait, nwait;    /* waiting tasks, highest priority first */
+	struct key_order order;   /* wait's last order (key_resort) */
 	int *run, nrun;      /* running tasks, lowest priority first */
 	int *claim;          /* per server: a task that killed for room there, -1 */
 	bool *used;          /* per task: a victim already, this round */
@@ -163,7 +164,7 @@ static void srpt_tick(struct sched *s)
 	bool up = true;
 	for (int i = 1; i < p->nwait && up; i++)
 		up = p->wait[i - 1] < p->wait[i];
-	if (!up || key_sort(p->wait, p->nwait, p->key, true))
+	if (!up || key_resort(&p->order, p->wait, p->nwait, p->key, true, c->w->ntasks))
 		qsort_r(p->wait, p->nwait, sizeof *p->wait, by_key_desc, p->key);
 	up = true;
 	for (int i = 1; i < p->nrun && up; i++)
@@ -352,6 +353,7 @@ static void srpt_destroy(struct sched *s)
 	free(p->waited);
 	free(p->key);
 	free(p->wait);
+	key_order_free(&p->order);
 	free(p->run);
 	free(p->claim);
 	free(p->used);

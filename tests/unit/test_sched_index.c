@@ -65,7 +65,7 @@ Test(sched_index, fit_index_finds_the_first_entry_that_fits)
 }
 
 /* by_key_desc of srpt.c: key descending, then id ascending. */
-static int desc(const void *a, const void *b, void *arg)
+static int desc_cmp(const void *a, const void *b, void *arg)
 {
 	const double *k = arg;
 	double x = k[*(const int *)a], y = k[*(const int *)b];
@@ -86,7 +86,7 @@ Test(sched_index, key_sort_orders_as_the_comparison_sort)
 			key[i] = 1e300 * (i % 2 ? -1 : 1);
 		a[i] = b[i] = i;
 	}
-	qsort_r(a, N, sizeof *a, desc, key);
+	qsort_r(a, N, sizeof *a, desc_cmp, key);
 	cr_assert_eq(key_sort(b, N, key, true), 0);
 	cr_assert_eq(memcmp(a, b, sizeof a), 0, "descending, ties in id order");
 	for (int i = 0; i < N; i++)
@@ -100,6 +100,42 @@ Test(sched_index, key_sort_orders_as_the_comparison_sort)
 	int one[1] = {3};
 	cr_assert_eq(key_sort(one, 1, key, true), 0);
 	cr_assert_eq(one[0], 3);
+}
+
+static int asc(const void *a, const void *b, void *arg)
+{
+	const double *k = arg;
+	double x = k[*(const int *)a], y = k[*(const int *)b];
+	return x != y ? (x < y ? -1 : 1) : (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
+/* Heartbeats of a waiting set: ids come and go, most keys move together,
+ * some jump, many tie; each call's result is the comparison sort's. */
+Test(sched_index, key_resort_orders_as_the_comparison_sort)
+{
+	enum { N = 3000, ROUNDS = 40 };
+	static double key[N];
+	static int ids[N], want[N];
+	struct key_order o = {0};
+	srand(11);
+	for (int i = 0; i < N; i++)
+		key[i] = (rand() % 300) * 0.5;
+	for (int round = 0; round < ROUNDS; round++) {
+		bool desc = round % 5 != 4;
+		int n = 0;
+		for (int i = 0; i < N; i++) {
+			key[i] += 0.25;                   /* all move together */
+			if (rand() % 50 == 0)
+				key[i] = (rand() % 300) * 0.5;   /* and some jump */
+			if (rand() % 10)                  /* most stay in the set */
+				ids[n++] = i;
+		}
+		memcpy(want, ids, n * sizeof *ids);
+		qsort_r(want, n, sizeof *want, desc ? desc_cmp : asc, key);
+		cr_assert_eq(key_resort(&o, ids, n, key, desc, N), 0);
+		cr_assert_eq(memcmp(ids, want, n * sizeof *ids), 0, "round %d", round);
+	}
+	key_order_free(&o);
 }
 
 /* b reads a one-to-one; c lists a's tasks and reads b by a shuffle (its
