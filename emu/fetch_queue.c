@@ -10,15 +10,16 @@ struct fq_item {
 	uint64_t bytes;
 };
 
+/* A lane is a slot of the table of lanes by (holder, flag), open
+ * addressing: a push's probe finds the lane itself (a queue's memory is
+ * cold, thousands of reduces apart: one miss, not two).  Lanes stay once
+ * made; a rehash moves them, and the heap follows. */
 struct fq_lane {
-	int src, src_rack, dst_rack;
-	bool circuit;
+	int key;                /* holder * 2 + circuit; -1: an empty slot */
+	int src_rack, dst_rack;
 	int head, tail;         /* items; head -1 = empty, and not in the heap */
 };
 
-/* The key beside the index, so that a probe or a comparison touches one
- * array: a queue's lanes are cold in memory, thousands of reduces apart. */
-struct fq_slot { int key, lane; };     /* lane -1: empty */
 struct fq_front { int head, lane; };   /* head: the lane's front item */
 
 /* ---- lanes by (holder, flag) -------------------------------------------- */
@@ -27,46 +28,51 @@ static int key_of(int src, bool circuit) { return src * 2 + circuit; }
 
 static unsigned hash(int key, int cap) { return ((uint32_t)key * 2654435769u) >> (32 - __builtin_ctz(cap)); }
 
-static struct fq_slot *slot_of(struct fetch_queue *q, int key)
+static int slot_of(const struct fetch_queue *q, int key)
 {
-	unsigned k = hash(key, q->capslot);
-	while (q->slot[k].lane >= 0 && q->slot[k].key != key)
-		k = (k + 1) & (q->capslot - 1);
-	return &q->slot[k];
+	unsigned k = hash(key, q->caplane);
+	while (q->lane[k].key >= 0 && q->lane[k].key != key)
+		k = (k + 1) & (q->caplane - 1);
+	return (int)k;
 }
 
 static int rehash(struct fetch_queue *q, int cap)
 {
-	struct fq_slot *s = malloc(cap * sizeof *s);
-	if (!s)
+	struct fq_lane *old = q->lane, *l = malloc(cap * sizeof *l);
+	int oldcap = q->caplane, *to = malloc((oldcap ? oldcap : 1) * sizeof *to);
+	if (!l || !to) {
+		free(l);
+		free(to);
 		return -1;
-	free(q->slot);
-	q->slot = s;
-	q->capslot = cap;
-	for (int i = 0; i < cap; i++)
-		s[i].lane = -1;
-	for (int i = 0; i < q->nlane; i++) {
-		int key = key_of(q->lane[i].src, q->lane[i].circuit);
-		*slot_of(q, key) = (struct fq_slot){key, i};
 	}
+	for (int i = 0; i < cap; i++)
+		l[i].key = -1;
+	q->lane = l;
+	q->caplane = cap;
+	for (int i = 0; i < oldcap; i++)
+		if (old[i].key >= 0) {
+			to[i] = slot_of(q, old[i].key);
+			l[to[i]] = old[i];
+		}
+	for (int i = 0; i < q->nheap; i++)
+		q->heap[i].lane = to[q->heap[i].lane];
+	free(old);
+	free(to);
 	return 0;
 }
 
 static int lane_for(struct fetch_queue *q, const struct xfer *x)
 {
-	if ((q->nlane + 1) * 2 > q->capslot && rehash(q, q->capslot ? 2 * q->capslot : 16))
+	if ((q->nlane + 1) * 2 > q->caplane && rehash(q, q->caplane ? 2 * q->caplane : 16))
 		return -1;
-	int key = key_of(x->src, x->circuit);
-	struct fq_slot *s = slot_of(q, key);
-	if (s->lane >= 0)
-		return s->lane;
-	if (grow(&q->lane, &q->caplane, q->nlane + 1, sizeof *q->lane, 16) ||
-	    grow(&q->heap, &q->capheap, q->nlane + 1, sizeof *q->heap, 16))
+	int key = key_of(x->src, x->circuit), k = slot_of(q, key);
+	if (q->lane[k].key >= 0)
+		return k;
+	if (grow(&q->heap, &q->capheap, q->nlane + 1, sizeof *q->heap, 16))
 		return -1;
-	q->lane[q->nlane] = (struct fq_lane){.src = x->src, .src_rack = x->src_rack, .dst_rack = x->dst_rack,
-					     .circuit = x->circuit, .head = -1, .tail = -1};
-	*s = (struct fq_slot){key, q->nlane};
-	return q->nlane++;
+	q->lane[k] = (struct fq_lane){.key = key, .src_rack = x->src_rack, .dst_rack = x->dst_rack, .head = -1, .tail = -1};
+	q->nlane++;
+	return k;
 }
 
 /* ---- the heap of lanes, by their front's arrival ------------------------ */
@@ -122,8 +128,8 @@ static int compact(struct fetch_queue *q)
 	for (int i = 0; i < n; i++)
 		if (q->item[i].next >= 0)
 			q->item[i].next = to[q->item[i].next];
-	for (int l = 0; l < q->nlane; l++)
-		if (q->lane[l].head >= 0) {
+	for (int l = 0; l < q->caplane; l++)
+		if (q->lane[l].key >= 0 && q->lane[l].head >= 0) {
 			q->lane[l].head = to[q->lane[l].head];
 			q->lane[l].tail = to[q->lane[l].tail];
 		}
@@ -157,7 +163,7 @@ int fq_push(struct fetch_queue *q, const struct xfer *x)
 
 static struct xfer xfer_at(const struct fetch_queue *q, const struct fq_lane *ln, int i)
 {
-	return (struct xfer){.id = q->item[i].id, .src = ln->src, .bytes = q->item[i].bytes, .circuit = ln->circuit,
+	return (struct xfer){.id = q->item[i].id, .src = ln->key / 2, .bytes = q->item[i].bytes, .circuit = ln->key & 1,
 			     .src_rack = ln->src_rack, .dst_rack = ln->dst_rack};
 }
 
@@ -194,8 +200,8 @@ int fq_take(struct fetch_queue *q, const struct copier_rules *rules, struct xfer
 
 void fq_each(const struct fetch_queue *q, void (*fn)(const struct xfer *x, void *arg), void *arg)
 {
-	for (int l = 0; l < q->nlane; l++)
-		for (int i = q->lane[l].head; i >= 0; i = q->item[i].next) {
+	for (int l = 0; l < q->caplane; l++)
+		for (int i = q->lane[l].key >= 0 ? q->lane[l].head : -1; i >= 0; i = q->item[i].next) {
 			struct xfer x = xfer_at(q, &q->lane[l], i);
 			fn(&x, arg);
 		}
@@ -205,7 +211,6 @@ void fq_free(struct fetch_queue *q)
 {
 	free(q->item);
 	free(q->lane);
-	free(q->slot);
 	free(q->heap);
 	memset(q, 0, sizeof *q);
 }

@@ -16,16 +16,13 @@
 
 struct fq_item;
 struct fq_lane;
-struct fq_slot;
 struct fq_front;
 
 struct fetch_queue {
 	struct fq_item *item;   /* in arrival order; the taken ones are dead until compacted */
 	int nitem, capitem, live;
-	struct fq_lane *lane;
+	struct fq_lane *lane;   /* by (holder, circuit): open addressing */
 	int nlane, caplane;
-	struct fq_slot *slot;   /* lanes by (holder, circuit): open addressing */
-	int capslot;
 	struct fq_front *heap;  /* lanes with transfers, by the arrival of their front */
 	int nheap, capheap;
 };
