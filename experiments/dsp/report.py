@@ -1,18 +1,30 @@
 #!/usr/bin/env python3
 """DSP's study: our numbers beside the seed's orderings (seed 004, §V, Figs. 5-7).
 
-    report.py RESULTS_ROOT OUT_DIR [PREFIX]
+    report.py RESULTS_ROOT OUT_DIR [PREFIX] [--keep RUNS_CSV]
 
 Reads RESULTS_ROOT/PREFIX-{50,30}/<scheduler>/sim-j<jobs>-s<seed>/ (summary.json,
 jobs.csv, tasks.csv) and the workload beside each run (...-workload.json: the
 DAGs and deadlines), and PREFIXemu-6 when there; writes OUT_DIR/REPORT.md,
 runs.csv (one row a run) and claims.csv.  Every sentence is fixed text; every
-number comes from the runs."""
+number comes from the runs.  --keep adds the ended runs of an earlier
+report's runs.csv that RESULTS_ROOT does not have: a study made in parts
+(out/full/ was) grows without keeping every part's results."""
 import csv, json, os, re, sys
 from collections import defaultdict
 
-ROOT, OUT = sys.argv[1], sys.argv[2]
-PREFIX = sys.argv[3] if len(sys.argv) > 3 else "dsp"
+ARGS = sys.argv[1:]
+KEEP = None
+if "--keep" in ARGS:
+    k = ARGS.index("--keep")
+    if k + 1 >= len(ARGS):
+        sys.exit("report.py: --keep needs a runs.csv")
+    KEEP = ARGS[k + 1]
+    del ARGS[k:k + 2]
+if len(ARGS) not in (2, 3):
+    sys.exit("usage: report.py RESULTS_ROOT OUT_DIR [PREFIX] [--keep RUNS_CSV]")
+ROOT, OUT = ARGS[0], ARGS[1]
+PREFIX = ARGS[2] if len(ARGS) > 2 else "dsp"
 NAMES = {"dsp": "DSP", "dsp-nopp": "DSPW/oPP", "aalo": "Aalo", "tetris-simdep": "TetrisW/SimDep",
          "tetris-nodep": "TetrisW/oDep", "amoeba": "Amoeba", "natjam": "Natjam", "srpt": "SRPT"}
 ORDER = list(NAMES)
@@ -162,6 +174,33 @@ for n in (50, 30):
                 r = load_run(d, d + "-workload.json")
                 if r:
                     runs[(n, int(m[1]), int(m[2]), sc)] = r
+
+
+
+def kept_row(row):
+    """An ended run's row of an earlier runs.csv, as load_run gives it (what
+    only stopped runs need, their ends and run time, is not there)."""
+    num = lambda k: float(row[k]) if row[k] != "" else None
+    r = {k: num(k) for k in ("makespan", "tput", "met_per_min", "hold", "wait", "bound", "above")}
+    r.update({k: int(row[k]) if row[k] != "" else None for k in ("finished", "disorders", "breaks", "preempt", "kills",
+                                                                 "suspends", "susp_tasks", "susp_again")})
+    r.update({"partial": False, "stop": row["stop"], "jobs": int(row["jobs"]), "wall": None, "ends": [],
+              "run_s": None, "ntasks": None, "t0": 0.0})
+    return r
+
+
+if KEEP:
+    try:
+        rows = list(csv.DictReader(open(KEEP)))
+    except OSError as e:
+        sys.exit(f"report.py: {KEEP}: {e.strerror}")
+    for line, row in enumerate(rows, 2):
+        try:
+            key = (int(row["servers"]), int(row["jobs"]), int(row["seed"]), row["scheduler"])
+            if row["partial"] == "False" and key not in runs:
+                runs[key] = kept_row(row)
+        except (KeyError, ValueError) as e:
+            sys.exit(f"report.py: {KEEP}:{line}: not a runs.csv row of this report ({e})")
 
 os.makedirs(OUT, exist_ok=True)
 COLS = ["servers", "jobs", "seed", "scheduler", "finished", "makespan", "tput", "met_per_min", "disorders",
