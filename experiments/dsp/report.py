@@ -13,16 +13,22 @@ report's runs.csv that RESULTS_ROOT does not have: a study made in parts
 import csv, json, os, re, sys
 from collections import defaultdict
 
+
+def die(msg):
+    print(f"report.py: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
 ARGS = sys.argv[1:]
 KEEP = None
 if "--keep" in ARGS:
     k = ARGS.index("--keep")
     if k + 1 >= len(ARGS):
-        sys.exit("report.py: --keep needs a runs.csv")
+        die("--keep needs a runs.csv")
     KEEP = ARGS[k + 1]
     del ARGS[k:k + 2]
 if len(ARGS) not in (2, 3):
-    sys.exit("usage: report.py RESULTS_ROOT OUT_DIR [PREFIX] [--keep RUNS_CSV]")
+    die("usage: report.py RESULTS_ROOT OUT_DIR [PREFIX] [--keep RUNS_CSV]")
 ROOT, OUT = ARGS[0], ARGS[1]
 PREFIX = ARGS[2] if len(ARGS) > 2 else "dsp"
 NAMES = {"dsp": "DSP", "dsp-nopp": "DSPW/oPP", "aalo": "Aalo", "tetris-simdep": "TetrisW/SimDep",
@@ -110,6 +116,35 @@ def bound(d, wpath):
     return best, max(float(t["end_s"]) for t in tasks)
 
 
+def cores_of(n):
+    """The cluster's cores: topologies/dsp-<n>.conf's servers (n) times its class's cores."""
+    conf = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "topologies", f"dsp-{n}.conf")
+    try:
+        return n * int(re.search(r"cores\s*=\s*(\d+)", open(conf).read())[1])
+    except (OSError, TypeError):
+        return None
+
+
+def cores_bound(wpath, n):
+    """The makespan no schedule can beat for want of cores: every task's work
+    (its duration on these servers, of speed 1) times the cores it asks, over
+    the cluster's cores."""
+    try:
+        w = json.load(open(wpath))
+    except (OSError, ValueError):
+        return None
+    cores = cores_of(n)
+    if not cores:
+        return None
+    work = 0.0
+    for job in w["jobs"]:
+        for st in job["stages"]:
+            x = st["work"]   # one number for all, or one per task ([value, count]: count of them)
+            x = sum(v[0] * v[1] if isinstance(v, list) else v for v in x) if isinstance(x, list) else x * st["tasks"]
+            work += x * st.get("cpu", 1)
+    return work / cores
+
+
 def suspensions(d):
     """Suspensions, the tasks they hit, and how many hit a task suspended before."""
     seen, n, again = set(), 0, 0
@@ -124,7 +159,7 @@ def suspensions(d):
     return len(seen), again
 
 
-def load_run(d, wpath):
+def load_run(d, wpath, n):
     try:
         s = json.load(open(os.path.join(d, "summary.json")))
     except (OSError, ValueError):
@@ -157,6 +192,7 @@ def load_run(d, wpath):
             "preempt": s["preemptions"]["kills"] + s["preemptions"]["suspends"],
             "kills": s["preemptions"]["kills"], "suspends": s["preemptions"]["suspends"],
             "wait": waiting(d, wpath), "wall": s.get("wall_s"), "bound": b, "above": above,
+            "cores_bound": cores_bound(wpath, n),
             "ends": ends, "run_s": s.get("run_s"), "susp_tasks": stasks, "susp_again": again,
             "ntasks": len(trows), "t0": min(starts) if starts else 0.0}
 
@@ -171,7 +207,7 @@ for n in (50, 30):
             m = re.fullmatch(r"sim-j(\d+)-s(\d+)", name)
             d = os.path.join(base, sc, name)
             if m and os.path.isdir(d):
-                r = load_run(d, d + "-workload.json")
+                r = load_run(d, d + "-workload.json", n)
                 if r:
                     runs[(n, int(m[1]), int(m[2]), sc)] = r
 
@@ -180,8 +216,8 @@ for n in (50, 30):
 def kept_row(row):
     """An ended run's row of an earlier runs.csv, as load_run gives it (what
     only stopped runs need, their ends and run time, is not there)."""
-    num = lambda k: float(row[k]) if row[k] != "" else None
-    r = {k: num(k) for k in ("makespan", "tput", "met_per_min", "hold", "wait", "bound", "above")}
+    num = lambda k: float(row[k]) if row.get(k, "") != "" else None
+    r = {k: num(k) for k in ("makespan", "tput", "met_per_min", "hold", "wait", "bound", "above", "cores_bound")}
     r.update({k: int(row[k]) if row[k] != "" else None for k in ("finished", "disorders", "breaks", "preempt", "kills",
                                                                  "suspends", "susp_tasks", "susp_again")})
     r.update({"partial": False, "stop": row["stop"], "jobs": int(row["jobs"]), "wall": None, "ends": [],
@@ -193,19 +229,26 @@ if KEEP:
     try:
         rows = list(csv.DictReader(open(KEEP)))
     except OSError as e:
-        sys.exit(f"report.py: {KEEP}: {e.strerror}")
+        die(f"{KEEP}: {e.strerror}")
     for line, row in enumerate(rows, 2):
         try:
             key = (int(row["servers"]), int(row["jobs"]), int(row["seed"]), row["scheduler"])
             if row["partial"] == "False" and key not in runs:
                 runs[key] = kept_row(row)
         except (KeyError, ValueError) as e:
-            sys.exit(f"report.py: {KEEP}:{line}: not a runs.csv row of this report ({e})")
+            die(f"{KEEP}:{line}: not a runs.csv row of this report ({e})")
+
+# The cores' bound is the workload's, the same for every scheduler of a
+# seed-setting: a kept row without it takes another run's.
+for (n, j, sd, sc), r in runs.items():
+    if r["cores_bound"] is None:
+        r["cores_bound"] = next((o["cores_bound"] for (n2, j2, s2, _), o in runs.items()
+                                 if (n2, j2, s2) == (n, j, sd) and o["cores_bound"] is not None), None)
 
 os.makedirs(OUT, exist_ok=True)
 COLS = ["servers", "jobs", "seed", "scheduler", "finished", "makespan", "tput", "met_per_min", "disorders",
-        "breaks", "hold", "preempt", "kills", "suspends", "susp_tasks", "susp_again", "wait", "bound", "above", "partial",
-        "stop"]
+        "breaks", "hold", "preempt", "kills", "suspends", "susp_tasks", "susp_again", "wait", "bound", "above",
+        "cores_bound", "partial", "stop"]
 with open(os.path.join(OUT, "runs.csv"), "w", newline="") as f:
     wr = csv.writer(f)
     wr.writerow(COLS)
@@ -454,6 +497,18 @@ for n, j in settings:
     lines.append(f"| {n}, {j} | {fmt(mean(bs))} | " +
                  " | ".join(fmt(mean([val(n, j, s, sc, "above") for s in seeds]), 1) for sc in ORDER) +
                  f" | {sum(lim)}/{len(lim)} |")
+lines += ["", "The cores' bound: the run's core-seconds (each task's work times the cores it asks) over the "
+          "cluster's cores, which no schedule beats either; per scheduler, its makespan over that bound, means "
+          "over seeds.", "",
+          "| servers, jobs | cores' bound (s) | " + " | ".join(NAMES[sc] for sc in ORDER) + " |",
+          "|---|---|" + "---|" * len(ORDER)]
+for n, j in settings:
+    cb = [next((r["cores_bound"] for (n2, j2, s2, _), r in runs.items() if (n2, j2, s2) == (n, j, s)), None)
+          for s in seeds]
+    ratio = lambda sc: mean([val(n, j, s, sc, "makespan") / val(n, j, s, sc, "cores_bound")
+                             if val(n, j, s, sc, "makespan") and val(n, j, s, sc, "cores_bound") else None
+                             for s in seeds])
+    lines.append(f"| {n}, {j} | {fmt(mean(cb))} | " + " | ".join(fmt(ratio(sc), 2) for sc in ORDER) + " |")
 
 # Per-setting tables.
 METRICS = [("makespan", "makespan (s)", 0), ("tput", "tasks/s", 2), ("met_per_min", "deadline-met jobs/min", 2),
@@ -517,7 +572,7 @@ if os.path.isdir(emu):
             ds = [x for x in (os.listdir(os.path.join(emu, sc)) if os.path.isdir(os.path.join(emu, sc)) else [])
                   if x.startswith(be + "-") and os.path.isdir(os.path.join(emu, sc, x))]
             for x in sorted(ds):
-                r = load_run(os.path.join(emu, sc, x), os.path.join(emu, sc, x) + "-workload.json")
+                r = load_run(os.path.join(emu, sc, x), os.path.join(emu, sc, x) + "-workload.json", 6)
                 if r:
                     lines.append(f"| {NAMES[sc]} | {be} | {r['finished']} | {fmt(r['makespan'])} | {r['suspends']} | "
                                  f"{r['kills']} | {r['disorders']} |")
