@@ -88,14 +88,14 @@ static int order_room(struct key_order *o, int n, int maxid)
 		o->gen = 0;
 		o->nprev = 0;   /* its marks are gone */
 	}
-	if (n > o->cap) {
-		int *p = realloc(o->prev, (size_t)n * sizeof *p), *f;
+	if (n >= o->cap) {   /* at least one: prev is then never NULL */
+		int *p = realloc(o->prev, (size_t)(n + 1) * sizeof *p), *f;
 		if (p)
 			o->prev = p;
-		if (!p || !(f = realloc(o->fresh, (size_t)n * sizeof *f)))
+		if (!p || !(f = realloc(o->fresh, (size_t)(n + 1) * sizeof *f)))
 			return -1;
 		o->fresh = f;
-		o->cap = n;
+		o->cap = n + 1;
 	}
 	if (o->gen >= UINT32_MAX - 2) {   /* marks wrap: start again */
 		memset(o->mark, 0, (size_t)o->maxid * sizeof *o->mark);
