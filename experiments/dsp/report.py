@@ -212,7 +212,6 @@ for n in (50, 30):
                     runs[(n, int(m[1]), int(m[2]), sc)] = r
 
 
-
 def kept_row(row):
     """An ended run's row of an earlier runs.csv, as load_run gives it (what
     only stopped runs need, their ends and run time, is not there)."""
@@ -238,12 +237,17 @@ if KEEP:
         except (KeyError, ValueError) as e:
             die(f"{KEEP}:{line}: not a runs.csv row of this report ({e})")
 
-# The cores' bound is the workload's, the same for every scheduler of a
-# seed-setting: a kept row without it takes another run's.
-for (n, j, sd, sc), r in runs.items():
+
+
+def setting_cores_bound(n, j, sd):
+    """The cores' bound is the workload's: the same for every scheduler of a seed-setting."""
+    return next((r["cores_bound"] for (n2, j2, s2, _), r in runs.items()
+                 if (n2, j2, s2) == (n, j, sd) and r["cores_bound"] is not None), None)
+
+
+for (n, j, sd, sc), r in runs.items():   # a kept row without it takes another run's
     if r["cores_bound"] is None:
-        r["cores_bound"] = next((o["cores_bound"] for (n2, j2, s2, _), o in runs.items()
-                                 if (n2, j2, s2) == (n, j, sd) and o["cores_bound"] is not None), None)
+        r["cores_bound"] = setting_cores_bound(n, j, sd)
 
 os.makedirs(OUT, exist_ok=True)
 COLS = ["servers", "jobs", "seed", "scheduler", "finished", "makespan", "tput", "met_per_min", "disorders",
@@ -503,8 +507,7 @@ lines += ["", "The cores' bound: the run's core-seconds (each task's work times 
           "| servers, jobs | cores' bound (s) | " + " | ".join(NAMES[sc] for sc in ORDER) + " |",
           "|---|---|" + "---|" * len(ORDER)]
 for n, j in settings:
-    cb = [next((r["cores_bound"] for (n2, j2, s2, _), r in runs.items() if (n2, j2, s2) == (n, j, s)), None)
-          for s in seeds]
+    cb = [setting_cores_bound(n, j, s) for s in seeds]
     ratio = lambda sc: mean([val(n, j, s, sc, "makespan") / val(n, j, s, sc, "cores_bound")
                              if val(n, j, s, sc, "makespan") and val(n, j, s, sc, "cores_bound") else None
                              for s in seeds])
