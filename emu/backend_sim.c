@@ -47,13 +47,15 @@ struct sim_task {
 	uint64_t output_left;  /* suspended while writing it: what was left (0: nothing) */
 	bool writing;          /* computed, writing its output */
 	uint64_t bytes_in;
-	struct fetch_queue queue;   /* reduce: transfers not started yet */
+	struct fetch_queue queue;   /* reduce: transfers not started yet (their records: keeps_xfers) */
 	struct sim_fetch {     /* reduce: running fetches, a flow each */
 		int n;
 		bool held;     /* a circuit fetch in hold mode: it moves only while lit */
 		int flow;      /* its flow (-1 while suspended) */
 		uint64_t left; /* suspended: bytes it still had to move */
+		double t_moved;   /* when it started */
 		struct xfer x[FETCH_MAX_XFERS];
+		double t_start[FETCH_MAX_XFERS];   /* when each was requested */
 	} *run;
 	int nrun, caprun;
 	bool final;
@@ -230,16 +232,16 @@ static void start_fetches(struct run *r, struct task *t)
 			return;
 		}
 		struct sim_fetch *f = &st->run[st->nrun];
-		if (!(f->n = fq_take(&st->queue, &rules, f->x)))
+		if (!(f->n = fq_take(&st->queue, &rules, f->x, f->t_start)))
 			break;
 		f->held = held_kind(r, &f->x[0]);
+		f->t_moved = S(r)->now;
 		st->nrun++;
 		busy++;
 		uint64_t bytes = 0;
 		for (int i = 0; i < f->n; i++) {
 			count_queued(r, &f->x[i], -1);
 			bytes += f->x[i].bytes;
-			xfer_moving(r, f->x[i].id, S(r)->now);
 		}
 		f->flow = start_flow(r, f->x[0].src, t->server, bytes, f->x[0].circuit, tag_of(t->id, f->x[0].id));
 	}
@@ -247,14 +249,70 @@ static void start_fetches(struct run *r, struct task *t)
 		compute(r, t);
 }
 
-static void uncount_queued(const struct xfer *x, void *r) { count_queued(r, x, -1); }
+/* The record of reduce t's transfer x, requested at t_start, moving since
+ * t_moved (-1: not yet), ended now (done, or not: killed, the run over). */
+static void record(struct run *r, const struct task *t, const struct xfer *x, double t_start, double t_moved, bool done)
+{
+	xfer_record(r, x->id, &(struct xfer_rec){.job = t->job, .task = t->id, .src = x->src, .dst = t->server,
+						  .bytes = x->bytes, .circuit = x->circuit, .done = done,
+						  .t_start = t_start, .t_moved = t_moved, .t_end = S(r)->now});
+}
 
-/* A task's state back to nothing (a new attempt, or done). */
+/* Transfers that end not done, recorded in id order (as the run's store
+ * would: flows.csv stays the same whichever backend kept them). */
+struct unfinished { struct unfinished_rec { const struct task *t; struct xfer x; double t_start, t_moved; } *v; int n, cap; };
+
+static void unfinished_add(struct unfinished *u, const struct task *t, const struct xfer *x, double t_start,
+			   double t_moved)
+{
+	if (!grow(&u->v, &u->cap, u->n + 1, sizeof *u->v, 64))
+		u->v[u->n++] = (struct unfinished_rec){t, *x, t_start, t_moved};
+}
+
+struct unfinished_arg { struct run *r; const struct task *t; struct unfinished *u; };
+
+static void unfinished_queued(const struct xfer *x, double t_start, void *arg)
+{
+	struct unfinished_arg *a = arg;
+	count_queued(a->r, x, -1);
+	unfinished_add(a->u, a->t, x, t_start, -1);
+}
+
+/* Task t's transfers, queued and moving, to u (its queue then emptied). */
+static void unfinished_of(struct run *r, const struct task *t, struct unfinished *u)
+{
+	struct sim_task *st = &S(r)->tasks[t->id];
+	struct unfinished_arg a = {r, t, u};
+	fq_each(&st->queue, unfinished_queued, &a);
+	fq_free(&st->queue);
+	for (int i = 0; i < st->nrun; i++)
+		for (int k = 0; k < st->run[i].n; k++)
+			unfinished_add(u, t, &st->run[i].x[k], st->run[i].t_start[k], st->run[i].t_moved);
+	st->nrun = 0;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	int x = ((const struct unfinished_rec *)a)->x.id, y = ((const struct unfinished_rec *)b)->x.id;
+	return (x > y) - (x < y);
+}
+
+static void record_unfinished(struct run *r, struct unfinished *u)
+{
+	qsort(u->v, u->n, sizeof *u->v, by_id);
+	for (int i = 0; i < u->n; i++)
+		record(r, u->v[i].t, &u->v[i].x, u->v[i].t_start, u->v[i].t_moved, false);
+	free(u->v);
+}
+
+/* A task's state back to nothing (a new attempt, or done): what it had
+ * not fetched ends not done. */
 static void reset_task(struct run *r, struct task *t, int attempt)
 {
 	struct sim_task *st = &S(r)->tasks[t->id];
-	fq_each(&st->queue, uncount_queued, r);
-	fq_free(&st->queue);
+	struct unfinished u = {0};
+	unfinished_of(r, t, &u);
+	record_unfinished(r, &u);
 	free(st->run);
 	*st = (struct sim_task){.attempt = attempt, .listed = st->listed, .input_flow = -1, .output_flow = -1};
 }
@@ -300,7 +358,7 @@ static void sim_fetch(struct run *r, struct task *t, const struct xfer *xs, int 
 		return;
 	}
 	for (int i = 0; i < n; i++) {
-		if (fq_push(&st->queue, &xs[i])) {
+		if (fq_push(&st->queue, &xs[i], b->now)) {
 			run_say(r, "simulator: out of memory for transfers");
 			return;
 		}
@@ -352,9 +410,10 @@ static void flow_done(struct run *r, int64_t tag, uint64_t bytes)
 	/* Every transfer of the fetch ends with its flow (the last of its
 	 * flows, when it was suspended on the way). */
 	(void)bytes;
-	for (int k = 0; k < st->run[i].n; k++) {
-		run_flow_done(r, st->run[i].x[k].id, st->run[i].x[k].bytes, S(r)->now);
-		st->bytes_in += st->run[i].x[k].bytes;
+	const struct sim_fetch *f = &st->run[i];
+	for (int k = 0; k < f->n; k++) {
+		record(r, t, &f->x[k], f->t_start[k], f->t_moved, true);
+		st->bytes_in += f->x[k].bytes;
 	}
 	st->run[i] = st->run[--st->nrun];
 	start_fetches(r, t);
@@ -628,6 +687,10 @@ static int sim_setup(struct run *r, char err[512])
 static void sim_stop(struct run *r)
 {
 	struct sim_be *b = S(r);
+	struct unfinished u = {0};
+	for (int i = 0; i < r->w->ntasks; i++)
+		unfinished_of(r, &r->w->tasks[i], &u);
+	record_unfinished(r, &u);
 	run_say(r, "simulated %.1f s: %llu events, %llu flows, %llu bandwidth allocations", b->now, b->events,
 		b->flows, b->allocations);
 }
@@ -702,6 +765,7 @@ static const char *sim_failure(struct run *r)
 const struct backend_ops backend_sim = {
 	.name = "sim",
 	.wallclock = false,
+	.keeps_xfers = true,
 	.setup = sim_setup,
 	.stop = sim_stop,
 	.teardown = sim_teardown,

@@ -8,6 +8,7 @@ struct fq_item {
 	int id;                 /* -1: taken */
 	int next;               /* the next item of its lane, -1 */
 	uint64_t bytes;
+	double t_start;         /* when it was requested: its record's, kept here */
 };
 
 /* A lane is a slot of the table of lanes by (holder, flag), open
@@ -140,7 +141,7 @@ static int compact(struct fetch_queue *q)
 	return 0;
 }
 
-int fq_push(struct fetch_queue *q, const struct xfer *x)
+int fq_push(struct fetch_queue *q, const struct xfer *x, double t_start)
 {
 	if (q->nitem == q->capitem && q->live * 2 <= q->nitem && compact(q))
 		return -1;
@@ -148,7 +149,7 @@ int fq_push(struct fetch_queue *q, const struct xfer *x)
 	if (l < 0 || grow(&q->item, &q->capitem, q->nitem + 1, sizeof *q->item, 16))
 		return -1;
 	int i = q->nitem++;
-	q->item[i] = (struct fq_item){.id = x->id, .next = -1, .bytes = x->bytes};
+	q->item[i] = (struct fq_item){.id = x->id, .next = -1, .bytes = x->bytes, .t_start = t_start};
 	struct fq_lane *ln = &q->lane[l];
 	if (ln->head < 0) {
 		ln->head = ln->tail = i;
@@ -167,7 +168,8 @@ static struct xfer xfer_at(const struct fetch_queue *q, const struct fq_lane *ln
 			     .src_rack = ln->src_rack, .dst_rack = ln->dst_rack};
 }
 
-int fq_take(struct fetch_queue *q, const struct copier_rules *rules, struct xfer out[FETCH_MAX_XFERS])
+int fq_take(struct fetch_queue *q, const struct copier_rules *rules, struct xfer out[FETCH_MAX_XFERS],
+	    double t_start[FETCH_MAX_XFERS])
 {
 	/* Lanes come off the heap oldest first until one may start; those
 	 * passed over wait in heap[nheap..end) and go back after. */
@@ -184,6 +186,7 @@ int fq_take(struct fetch_queue *q, const struct copier_rules *rules, struct xfer
 		struct fq_lane *ln = &q->lane[pick];
 		while (ln->head >= 0 && n < FETCH_MAX_XFERS) {
 			struct fq_item *it = &q->item[ln->head];
+			t_start[n] = it->t_start;
 			out[n++] = xfer_at(q, ln, ln->head);
 			it->id = -1;
 			ln->head = it->next;
@@ -198,12 +201,12 @@ int fq_take(struct fetch_queue *q, const struct copier_rules *rules, struct xfer
 	return n;
 }
 
-void fq_each(const struct fetch_queue *q, void (*fn)(const struct xfer *x, void *arg), void *arg)
+void fq_each(const struct fetch_queue *q, void (*fn)(const struct xfer *x, double t_start, void *arg), void *arg)
 {
 	for (int l = 0; l < q->caplane; l++)
 		for (int i = q->lane[l].key >= 0 ? q->lane[l].head : -1; i >= 0; i = q->item[i].next) {
 			struct xfer x = xfer_at(q, &q->lane[l], i);
-			fn(&x, arg);
+			fn(&x, q->item[i].t_start, arg);
 		}
 }
 

@@ -27,14 +27,16 @@ struct fetch_queue {
 	int nheap, capheap;
 };
 
-/* Append x (its id, holder, racks, bytes and flag; no address).  -1: out of memory. */
-int fq_push(struct fetch_queue *q, const struct xfer *x);
-/* copiers_take on the queue (see emu/copiers.h). */
-int fq_take(struct fetch_queue *q, const struct copier_rules *rules, struct xfer out[FETCH_MAX_XFERS]);
+/* Append x (its id, holder, racks, bytes and flag; no address), requested
+ * at t_start.  -1: out of memory. */
+int fq_push(struct fetch_queue *q, const struct xfer *x, double t_start);
+/* copiers_take on the queue (see emu/copiers.h); t_start[i]: out[i]'s. */
+int fq_take(struct fetch_queue *q, const struct copier_rules *rules, struct xfer out[FETCH_MAX_XFERS],
+	    double t_start[FETCH_MAX_XFERS]);
 /* Transfers not taken. */
 static inline int fq_len(const struct fetch_queue *q) { return q->live; }
 /* Call fn on every transfer not taken, in no particular order. */
-void fq_each(const struct fetch_queue *q, void (*fn)(const struct xfer *x, void *arg), void *arg);
+void fq_each(const struct fetch_queue *q, void (*fn)(const struct xfer *x, double t_start, void *arg), void *arg);
 /* Empty, memory released. */
 void fq_free(struct fetch_queue *q);
 #endif

@@ -23,6 +23,10 @@ struct run;
 struct backend_ops {
 	const char *name;
 	bool wallclock;           /* real time: the machine can fall behind (fidelity checks) */
+	/* It keeps the records of the transfers fetch() hands it (xfer_new
+	 * keeps none) and gives each to xfer_record when it ends, or at stop()
+	 * as not done. */
+	bool keeps_xfers;
 	/* Build the network and what runs tasks, and the OCS controller when
 	 * the topology has one (r->ocs_on, r->ocs logging to ocs.csv.tmp);
 	 * the clock starts at 0 when it returns. */
@@ -167,6 +171,7 @@ void shuffle_reset_reduce(struct run *r, struct task *reduce);
 void shuffle_output_lost(struct run *r, struct task *t);
 /* xfers.c: returns the transfer's id; a done one is recorded at once. */
 int xfer_new(struct run *r, const struct xfer_rec *x);
+void xfer_record(struct run *r, int id, const struct xfer_rec *x);   /* one the backend kept ends (keeps_xfers) */
 void xfer_finish(struct run *r, int id, uint64_t bytes, double t_end);
 void xfer_moving(struct run *r, int id, double t);   /* its bytes move from t on (the first call counts) */
 void xfer_flush(struct run *r);   /* record what is still in flight (end of run) */

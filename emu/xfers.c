@@ -2,7 +2,10 @@
  *
  * A finished transfer is written to flows.csv(.tmp) at once and added to
  * the run's byte counters; only transfers still in flight are kept (below),
- * so a long run's memory does not grow with the work it has done. */
+ * so a long run's memory does not grow with the work it has done.  A
+ * backend that keeps_xfers (the simulator) keeps them itself, beside what
+ * it does with them (a record looked up by id is a cache miss, and there
+ * are millions), and hands each to xfer_record when it ends. */
 #include "emu/csv_num.h"
 #include "emu/run_int.h"
 #include <math.h>
@@ -104,9 +107,10 @@ static void page_release(struct run *r, int page)
 int xfer_new(struct run *r, const struct xfer_rec *x)
 {
 	int id = r->next_xfer;
-	if (x->done) {
+	if (x->done || (r->be && r->be->keeps_xfers)) {
 		r->next_xfer++;
-		account(r, id, x);
+		if (x->done)
+			account(r, id, x);
 		if (id % XFER_PAGE == XFER_PAGE - 1 && id / XFER_PAGE < r->npages)
 			page_release(r, id / XFER_PAGE);
 		return id;
@@ -134,6 +138,8 @@ int xfer_new(struct run *r, const struct xfer_rec *x)
 	r->next_xfer++;
 	return id;
 }
+
+void xfer_record(struct run *r, int id, const struct xfer_rec *x) { account(r, id, x); }
 
 /* The in-flight transfer `id`, or NULL. */
 static struct xfer_slot *find_inflight(struct run *r, int id)

@@ -34,12 +34,13 @@ Test(fetch_queue, takes_what_the_copiers_rule_takes)
 			struct xfer x = {.id = next_id++, .src = src, .bytes = (uint64_t)rand(), .circuit = rand() % 4 == 0,
 					 .src_rack = src / 4, .dst_rack = 1};
 			flat[nflat++] = x;
-			cr_assert_eq(fq_push(&q, &x), 0);
+			cr_assert_eq(fq_push(&q, &x, x.id * 0.5), 0);
 		}
 		for (int k = rand() % 8; k > 0; k--) {
 			struct xfer want[FETCH_MAX_XFERS], got[FETCH_MAX_XFERS];
+			double t_start[FETCH_MAX_XFERS];
 			int nw = copiers_take(flat, &head, nflat, &rules, want);
-			int ng = fq_take(&q, &rules, got);
+			int ng = fq_take(&q, &rules, got, t_start);
 			cr_assert_eq(ng, nw, "fetch %d: %d transfers, the rule takes %d", taken, ng, nw);
 			for (int i = 0; i < nw; i++) {
 				cr_assert_eq(got[i].id, want[i].id, "fetch %d, transfer %d", taken, i);
@@ -47,6 +48,7 @@ Test(fetch_queue, takes_what_the_copiers_rule_takes)
 				cr_assert_eq(got[i].bytes, want[i].bytes);
 				cr_assert_eq(got[i].circuit, want[i].circuit);
 				cr_assert_eq(got[i].src_rack, want[i].src_rack);
+				cr_assert_eq(t_start[i], want[i].id * 0.5, "each keeps its own request time");
 			}
 			taken++;
 			cr_assert_eq(fq_len(&q), nflat - head);
@@ -56,7 +58,11 @@ Test(fetch_queue, takes_what_the_copiers_rule_takes)
 	fq_free(&q);
 }
 
-static void add_bytes(const struct xfer *x, void *arg) { *(uint64_t *)arg += x->bytes; }
+static void add_bytes(const struct xfer *x, double t_start, void *arg)
+{
+	cr_assert_eq(t_start, x->id + 0.25);
+	*(uint64_t *)arg += x->bytes;
+}
 
 Test(fetch_queue, each_visits_what_was_not_taken)
 {
@@ -64,9 +70,10 @@ Test(fetch_queue, each_visits_what_was_not_taken)
 	struct world w = {0};
 	struct copier_rules rules = {movable, holder_busy, &w};
 	for (int i = 0; i < 30; i++)
-		fq_push(&q, &(struct xfer){.id = i, .src = i % 3, .bytes = 1ULL << i});
+		fq_push(&q, &(struct xfer){.id = i, .src = i % 3, .bytes = 1ULL << i}, i + 0.25);
 	struct xfer out[FETCH_MAX_XFERS];
-	cr_assert_eq(fq_take(&q, &rules, out), 10, "holder 0's ten");
+	double t_start[FETCH_MAX_XFERS];
+	cr_assert_eq(fq_take(&q, &rules, out, t_start), 10, "holder 0's ten");
 	uint64_t sum = 0;
 	fq_each(&q, add_bytes, &sum);
 	uint64_t want = 0;
