@@ -48,14 +48,18 @@ struct sim_task {
 	bool writing;          /* computed, writing its output */
 	uint64_t bytes_in;
 	struct fetch_queue queue;   /* reduce: transfers not started yet (their records: keeps_xfers) */
-	struct sim_fetch {     /* reduce: running fetches, a flow each */
-		int n;
+	/* reduce: running fetches, a flow each.  Small: a fetch's end finds
+	 * its own among them, and the last takes its place. */
+	struct sim_fetch {
+		int n;         /* its transfers */
+		int id0;       /* the first's id: its flow's tag */
+		int src;       /* their holder */
+		bool circuit;  /* and flag (they are one lane's) */
 		bool held;     /* a circuit fetch in hold mode: it moves only while lit */
 		int flow;      /* its flow (-1 while suspended) */
 		uint64_t left; /* suspended: bytes it still had to move */
 		double t_moved;   /* when it started */
-		struct xfer x[FETCH_MAX_XFERS];
-		double t_start[FETCH_MAX_XFERS];   /* when each was requested */
+		struct fetch_item { int id; uint64_t bytes; double t_start; } *item;   /* n of them */
 	} *run;
 	int nrun, caprun;
 	bool final;
@@ -211,7 +215,7 @@ static bool sim_holder_busy(int src, void *arg)
 	const struct sim_rules *a = arg;
 	const struct sim_task *st = &S(a->r)->tasks[a->t->id];
 	for (int i = 0; i < st->nrun; i++)
-		if (st->run[i].x[0].src == src)
+		if (st->run[i].src == src)
 			return true;
 	return false;
 }
@@ -223,7 +227,7 @@ static void start_fetches(struct run *r, struct task *t)
 		return;
 	int dst = rack_of(r, t->server), busy = 0;
 	for (int i = 0; i < st->nrun; i++)
-		busy += !st->run[i].held || simnet_lit(S(r)->net, rack_of(r, st->run[i].x[0].src), dst);
+		busy += !st->run[i].held || simnet_lit(S(r)->net, rack_of(r, st->run[i].src), dst);
 	struct sim_rules a = {r, t};
 	const struct copier_rules rules = {sim_movable, sim_holder_busy, &a};
 	while (busy < r->p.copiers) {
@@ -231,19 +235,27 @@ static void start_fetches(struct run *r, struct task *t)
 			run_say(r, "simulator: out of memory for transfers");
 			return;
 		}
-		struct sim_fetch *f = &st->run[st->nrun];
-		if (!(f->n = fq_take(&st->queue, &rules, f->x, f->t_start)))
+		struct xfer x[FETCH_MAX_XFERS];
+		double t_start[FETCH_MAX_XFERS];
+		int n = fq_take(&st->queue, &rules, x, t_start);
+		if (!n)
 			break;
-		f->held = held_kind(r, &f->x[0]);
-		f->t_moved = S(r)->now;
-		st->nrun++;
-		busy++;
-		uint64_t bytes = 0;
-		for (int i = 0; i < f->n; i++) {
-			count_queued(r, &f->x[i], -1);
-			bytes += f->x[i].bytes;
+		struct fetch_item *item = malloc(n * sizeof *item);
+		if (!item) {
+			run_say(r, "simulator: out of memory for transfers");
+			return;
 		}
-		f->flow = start_flow(r, f->x[0].src, t->server, bytes, f->x[0].circuit, tag_of(t->id, f->x[0].id));
+		uint64_t bytes = 0;
+		for (int i = 0; i < n; i++) {
+			count_queued(r, &x[i], -1);
+			bytes += x[i].bytes;
+			item[i] = (struct fetch_item){x[i].id, x[i].bytes, t_start[i]};
+		}
+		struct sim_fetch *f = &st->run[st->nrun++];
+		*f = (struct sim_fetch){.n = n, .id0 = x[0].id, .src = x[0].src, .circuit = x[0].circuit,
+					.held = held_kind(r, &x[0]), .t_moved = S(r)->now, .item = item};
+		busy++;
+		f->flow = start_flow(r, f->src, t->server, bytes, f->circuit, tag_of(t->id, f->id0));
 	}
 	if (st->final && !st->nrun && !fq_len(&st->queue) && !st->computing && !st->writing)
 		compute(r, t);
@@ -278,7 +290,19 @@ static void unfinished_queued(const struct xfer *x, double t_start, void *arg)
 	unfinished_add(a->u, a->t, x, t_start, -1);
 }
 
-/* Task t's transfers, queued and moving, to u (its queue then emptied). */
+static struct xfer fetch_xfer(const struct sim_fetch *f, int k)
+{
+	return (struct xfer){.id = f->item[k].id, .src = f->src, .bytes = f->item[k].bytes, .circuit = f->circuit};
+}
+
+static void drop_fetches(struct sim_task *st)
+{
+	for (int i = 0; i < st->nrun; i++)
+		free(st->run[i].item);
+	st->nrun = 0;
+}
+
+/* Task t's transfers, queued and moving, to u (then it has none). */
 static void unfinished_of(struct run *r, const struct task *t, struct unfinished *u)
 {
 	struct sim_task *st = &S(r)->tasks[t->id];
@@ -286,9 +310,11 @@ static void unfinished_of(struct run *r, const struct task *t, struct unfinished
 	fq_each(&st->queue, unfinished_queued, &a);
 	fq_free(&st->queue);
 	for (int i = 0; i < st->nrun; i++)
-		for (int k = 0; k < st->run[i].n; k++)
-			unfinished_add(u, t, &st->run[i].x[k], st->run[i].t_start[k], st->run[i].t_moved);
-	st->nrun = 0;
+		for (int k = 0; k < st->run[i].n; k++) {
+			struct xfer x = fetch_xfer(&st->run[i], k);
+			unfinished_add(u, t, &x, st->run[i].item[k].t_start, st->run[i].t_moved);
+		}
+	drop_fetches(st);
 }
 
 static int by_id(const void *a, const void *b)
@@ -401,7 +427,7 @@ static void flow_done(struct run *r, int64_t tag, uint64_t bytes)
 		return;
 	}
 	int i;
-	for (i = 0; i < st->nrun && st->run[i].x[0].id != xfer; i++)
+	for (i = 0; i < st->nrun && st->run[i].id0 != xfer; i++)
 		;
 	if (i == st->nrun) {
 		run_say(r, "simulator: a flow of task %d ended that it does not run", task);
@@ -412,9 +438,11 @@ static void flow_done(struct run *r, int64_t tag, uint64_t bytes)
 	(void)bytes;
 	const struct sim_fetch *f = &st->run[i];
 	for (int k = 0; k < f->n; k++) {
-		record(r, t, &f->x[k], f->t_start[k], f->t_moved, true);
-		st->bytes_in += f->x[k].bytes;
+		struct xfer x = fetch_xfer(f, k);
+		record(r, t, &x, f->item[k].t_start, f->t_moved, true);
+		st->bytes_in += x.bytes;
 	}
+	free(f->item);
 	st->run[i] = st->run[--st->nrun];
 	start_fetches(r, t);
 }
@@ -506,7 +534,7 @@ static void resumed(struct run *r, const struct event *e)
 	st->input_left = 0;
 	for (int i = 0; i < st->nrun; i++) {
 		struct sim_fetch *f = &st->run[i];
-		f->flow = start_flow(r, f->x[0].src, t->server, f->left, f->x[0].circuit, tag_of(t->id, f->x[0].id));
+		f->flow = start_flow(r, f->src, t->server, f->left, f->circuit, tag_of(t->id, f->id0));
 	}
 	start_fetches(r, t);
 }
@@ -704,6 +732,7 @@ static void sim_teardown(struct run *r)
 		ocs_ctl_free(&r->ocs);
 	for (int i = 0; b->tasks && i < r->w->ntasks; i++) {
 		fq_free(&b->tasks[i].queue);
+		drop_fetches(&b->tasks[i]);
 		free(b->tasks[i].run);
 	}
 	free(b->tasks);
