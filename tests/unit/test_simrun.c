@@ -143,6 +143,63 @@ Test(simrun, same_seed_same_results_byte_for_byte)
 	}
 }
 
+/* A run stopped by its timeout records every transfer it handed out, once:
+ * the finished ones as they ended, then those still queued at a reduce
+ * (moved -1) or moving, not done and in id order (the simulator keeps
+ * their records with its queues, the run's store would list them so). */
+Test(simrun, a_stopped_run_records_its_unfinished_transfers_once_in_id_order)
+{
+	struct topo t;
+	load_topo(&t, "topologies/geni-10rack.conf");
+	struct workload w;
+	synth_scaled(&w, 60, 4, 0.1, 0.1);   /* fetches long enough to queue */
+	struct run_params p;
+	sr_params(&p, root, "fair", "stopped");
+	p.seed = 4;
+	p.copiers = 1;
+	p.timeout_s = 10;
+	char err[512], path[300], line[512];
+	cr_assert_eq(run_experiment(&t, &w, &p, err), 1, "partial: %s", err);
+	workload_free(&w);
+	snprintf(path, sizeof path, "%s/default/fair/stopped/flows.csv", root);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	cr_assert_not_null(fgets(line, sizeof line, f));
+	enum { MAX = 100000 };
+	static bool seen[MAX];
+	memset(seen, 0, sizeof seen);
+	int rows = 0, last = -1, queued = 0, moving = 0;
+	bool unfinished = false;
+	while (fgets(line, sizeof line, f)) {
+		int id, done;
+		double start, moved, end;
+		cr_assert_eq(sscanf(line, "%d,%*[^,],%*d,%*d,%*d,%*d,%*d,%*d,%*u,%lf,%lf,%lf,%*d,%d", &id, &start, &moved,
+				    &end, &done), 5, "%s", line);
+		cr_assert(id >= 0 && id < MAX && !seen[id], "transfer %d twice", id);
+		seen[id] = true;
+		rows++;
+		if (done) {
+			cr_assert_not(unfinished, "a finished transfer after the unfinished ones: %s", line);
+			continue;
+		}
+		unfinished = true;
+		cr_assert_gt(id, last, "unfinished out of id order: %s", line);
+		last = id;
+		cr_assert_eq(end, -1);
+		if (moved < 0)
+			queued++;
+		else {
+			moving++;
+			cr_assert_geq(moved, start);
+		}
+	}
+	fclose(f);
+	for (int i = 0; i < rows; i++)
+		cr_assert(seen[i], "transfer %d missing of %d", i, rows);
+	cr_assert_gt(queued, 10, "queued at reduces: %d", queued);
+	cr_assert_gt(moving, 1, "moving: %d", moving);
+}
+
 static void no_flows(struct run_params *p) { p->no_flows = true; }
 
 /* --no-flows: no flows.csv, and nothing else moves (tasks.csv and the
