@@ -271,13 +271,25 @@ static void record(struct run *r, const struct task *t, const struct xfer *x, do
 }
 
 /* Transfers that end not done, recorded in id order (as the run's store
- * would: flows.csv stays the same whichever backend kept them). */
-struct unfinished { struct unfinished_rec { const struct task *t; struct xfer x; double t_start, t_moved; } *v; int n, cap; };
+ * would: flows.csv stays the same whichever backend kept them).  Such a
+ * record is a line of flows.csv and nothing else: without the file they
+ * are not kept (millions wait when a paper-scale run stops). */
+struct unfinished {
+	struct unfinished_rec {
+		const struct task *t;
+		struct xfer x;
+		double t_start, t_moved;
+	} *v;
+	int n, cap;
+	bool keep;
+};
+
+static struct unfinished unfinished_new(const struct run *r) { return (struct unfinished){.keep = r->flows_csv}; }
 
 static void unfinished_add(struct unfinished *u, const struct task *t, const struct xfer *x, double t_start,
 			   double t_moved)
 {
-	if (!grow(&u->v, &u->cap, u->n + 1, sizeof *u->v, 64))
+	if (u->keep && !grow(&u->v, &u->cap, u->n + 1, sizeof *u->v, 64))
 		u->v[u->n++] = (struct unfinished_rec){t, *x, t_start, t_moved};
 }
 
@@ -336,7 +348,7 @@ static void record_unfinished(struct run *r, struct unfinished *u)
 static void reset_task(struct run *r, struct task *t, int attempt)
 {
 	struct sim_task *st = &S(r)->tasks[t->id];
-	struct unfinished u = {0};
+	struct unfinished u = unfinished_new(r);
 	unfinished_of(r, t, &u);
 	record_unfinished(r, &u);
 	free(st->run);
@@ -715,7 +727,7 @@ static int sim_setup(struct run *r, char err[512])
 static void sim_stop(struct run *r)
 {
 	struct sim_be *b = S(r);
-	struct unfinished u = {0};
+	struct unfinished u = unfinished_new(r);
 	for (int i = 0; i < r->w->ntasks; i++)
 		unfinished_of(r, &r->w->tasks[i], &u);
 	record_unfinished(r, &u);

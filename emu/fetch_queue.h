@@ -7,23 +7,20 @@
  * The queue is kept as lanes, one per (holder, circuit-eligible): a fetch
  * takes from one lane's front, and the oldest transfer that could start is
  * the front of some lane, so the lanes sit in a heap by the age of their
- * front.  The rules' movable() must depend only on a transfer's holder,
- * circuit flag and racks (true of the simulator's: hold mode and the lit
- * circuits); it is shown a lane's front without its id and bytes. */
+ * front.  The rules' movable() must depend only on a transfer's holder and
+ * circuit flag (true of the simulator's: hold mode and the lit circuits). */
 #ifndef EMU_FETCH_QUEUE_H
 #define EMU_FETCH_QUEUE_H
 #include "emu/copiers.h"
 #include <stdint.h>
 
-struct fq_chunk;
+struct fq_item;
 struct fq_lane;
 struct fq_front;
 
 struct fetch_queue {
-	struct fq_chunk *chunk; /* the lanes' transfers (fetch_queue.c) */
-	int nchunk, capchunk;
-	int free;               /* free chunks: the first + 1 (0: none) */
-	int live, seq;          /* transfers not taken; arrivals so far */
+	struct fq_item *item;   /* in arrival order; the taken ones are dead until compacted */
+	int nitem, capitem, live;
 	struct fq_lane *lane;   /* by (holder, circuit): open addressing */
 	int nlane, caplane;
 	struct fq_front *heap;  /* lanes with transfers, by the arrival of their front */
