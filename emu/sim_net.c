@@ -79,12 +79,11 @@ struct simnet {
 	int *act, nact;                /* active flow handles, but those set aside */
 	struct aside *aside;           /* racks x racks */
 	int naside;
-	/* The completion heap: every flow's handle with when it ends at its
-	 * rate, the key beside the handle so that a sift reads the heap alone
-	 * (10^5 flows), and each handle's place in it, -1 = free slot. */
-	struct hent { double t_done; int h; } *heap;
-	int nheap;
-	int *heap_pos;
+	int *heap, nheap;              /* completion heap of handles, by t_done */
+	/* Per handle, kept apart from struct flow so that the heap's work stays
+	 * in cache with 10^5 flows. */
+	double *t_done;                /* when the flow ends at its rate */
+	int *heap_pos;                 /* its place in the heap, -1 = free slot */
 	bool dirty;
 	bool relit;                    /* the lit circuits changed: circuit flows are re-routed */
 	/* What the last filling left, kept up to date as flows go: per link the
@@ -204,6 +203,7 @@ void simnet_free(struct simnet *n)
 	free(n->freel);
 	free(n->act);
 	free(n->heap);
+	free(n->t_done);
 	free(n->heap_pos);
 	free(n->cnt);
 	free(n->start);
@@ -229,50 +229,45 @@ void simnet_free(struct simnet *n)
 
 /* Ties by handle: flows that end together end in one order, whatever the
  * heap's history. */
-static bool before(struct hent a, struct hent b) { return a.t_done < b.t_done || (a.t_done == b.t_done && a.h < b.h); }
-
-static void heap_set(struct simnet *n, int i, struct hent e)
+static bool before(const struct simnet *n, int a, int b)
 {
-	n->heap[i] = e;
-	n->heap_pos[e.h] = i;
+	return n->t_done[a] < n->t_done[b] || (n->t_done[a] == n->t_done[b] && a < b);
+}
+
+static void heap_set(struct simnet *n, int i, int h)
+{
+	n->heap[i] = h;
+	n->heap_pos[h] = i;
 }
 
 static void sift_up(struct simnet *n, int i)
 {
-	struct hent e = n->heap[i];
+	int h = n->heap[i];
 	while (i > 0) {
 		int p = (i - 1) / 2;
-		if (!before(e, n->heap[p]))
+		if (!before(n, h, n->heap[p]))
 			break;
 		heap_set(n, i, n->heap[p]);
 		i = p;
 	}
-	heap_set(n, i, e);
+	heap_set(n, i, h);
 }
 
 static void sift_down(struct simnet *n, int i)
 {
-	struct hent e = n->heap[i];
+	int h = n->heap[i];
 	for (;;) {
 		int c = 2 * i + 1;
 		if (c >= n->nheap)
 			break;
-		if (c + 1 < n->nheap && before(n->heap[c + 1], n->heap[c]))
+		if (c + 1 < n->nheap && before(n, n->heap[c + 1], n->heap[c]))
 			c++;
-		if (!before(n->heap[c], e))
+		if (!before(n, n->heap[c], h))
 			break;
 		heap_set(n, i, n->heap[c]);
 		i = c;
 	}
-	heap_set(n, i, e);
-}
-
-/* Flow h ends at t at its rate: its place in the heap again. */
-static void set_done(struct simnet *n, int h, double t)
-{
-	n->heap[n->heap_pos[h]].t_done = t;
-	sift_down(n, n->heap_pos[h]);
-	sift_up(n, n->heap_pos[h]);
+	heap_set(n, i, h);
 }
 
 /* ---- flows -------------------------------------------------------------- */
@@ -339,7 +334,7 @@ static int grow_flows(struct simnet *n, int cap)
 {
 	if (resize(&n->f, cap, sizeof *n->f) || resize(&n->freel, cap, sizeof *n->freel) ||
 	    resize(&n->act, cap, sizeof *n->act) || resize(&n->heap, cap, sizeof *n->heap) ||
-	    resize(&n->heap_pos, cap, sizeof *n->heap_pos) ||
+	    resize(&n->t_done, cap, sizeof *n->t_done) || resize(&n->heap_pos, cap, sizeof *n->heap_pos) ||
 	    resize(&n->frozen, cap, sizeof *n->frozen) || resize(&n->fl, cap, sizeof *n->fl) ||
 	    resize(&n->live, cap / 64 + 1, sizeof *n->live))
 		return -1;
@@ -371,6 +366,7 @@ static int add(struct simnet *n, double now, int src, int dst, uint64_t bytes, b
 	f->disks = disks;
 	f->rem = (double)bytes;
 	f->t_set = now;
+	n->t_done[h] = bytes ? INFINITY : now;
 	f->tag = tag;
 	f->bytes = bytes;
 	f->fresh = true;
@@ -384,7 +380,7 @@ static int add(struct simnet *n, double now, int src, int dst, uint64_t bytes, b
 	f->act_pos = n->nact;
 	n->act[n->nact++] = h;
 	n->heap_pos[h] = n->nheap;
-	n->heap[n->nheap++] = (struct hent){bytes ? INFINITY : now, h};
+	n->heap[n->nheap++] = h;
 	sift_up(n, n->heap_pos[h]);
 	n->dirty = true;
 	return h;
@@ -428,12 +424,11 @@ int64_t simnet_remove(struct simnet *n, int h, double now, uint64_t *bytes)
 			n->nb[f->bn]--;
 	}
 	n->ncirc[f->srack * n->racks + f->drack] -= f->circuit;
-	int i = n->heap_pos[h];
-	struct hent last = n->heap[--n->nheap];
+	int i = n->heap_pos[h], last = n->heap[--n->nheap];
 	if (i < n->nheap) {
 		heap_set(n, i, last);
 		sift_down(n, i);
-		sift_up(n, n->heap_pos[last.h]);
+		sift_up(n, n->heap_pos[last]);
 	}
 	if (f->aside) {
 		struct aside *a = &n->aside[f->srack * n->racks + f->drack];
@@ -502,7 +497,7 @@ static int set_aside(struct simnet *n, int h)
 	a->h[a->n++] = h;
 	a->bytes += (int64_t)f->rem;
 	n->naside++;
-	n->heap[n->heap_pos[h]].t_done = INFINITY;
+	n->t_done[h] = INFINITY;
 	sift_down(n, n->heap_pos[h]);
 	return 0;
 }
@@ -679,7 +674,9 @@ static bool keep_rates(struct simnet *n, double now)
 		f->rate = f->rem > 0 ? r : 0;
 		account(n, f, now, 1);
 		bool instant = f->rem <= 0 || !f->np;
-		set_done(n, h, instant ? now : now + f->rem / f->rate);
+		n->t_done[h] = instant ? now : now + f->rem / f->rate;
+		sift_down(n, n->heap_pos[h]);
+		sift_up(n, n->heap_pos[h]);
 	}
 	return ok;
 }
@@ -815,7 +812,9 @@ void simnet_allocate(struct simnet *n, double now)
 		account(n, f, now, 1);
 		/* A flow across no capacity (a local I/O on unlimited disks) is instant. */
 		bool instant = f->rem <= 0 || (!f->np && !f->held);
-		set_done(n, h, instant ? now : f->rate > 0 ? now + f->rem / f->rate : INFINITY);
+		n->t_done[h] = instant ? now : f->rate > 0 ? now + f->rem / f->rate : INFINITY;
+		sift_down(n, n->heap_pos[h]);
+		sift_up(n, n->heap_pos[h]);
 	}
 }
 
@@ -827,8 +826,8 @@ double simnet_next_done(const struct simnet *n, int *flow)
 {
 	if (!n->nheap)
 		return INFINITY;
-	*flow = n->heap[0].h;
-	return n->heap[0].t_done;
+	*flow = n->heap[0];
+	return n->t_done[n->heap[0]];
 }
 
 double simnet_rate(const struct simnet *n, int h) { return n->f[h].rate; }
