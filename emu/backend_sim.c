@@ -337,7 +337,8 @@ static int by_id(const void *a, const void *b)
 
 static void record_unfinished(struct run *r, struct unfinished *u)
 {
-	qsort(u->v, u->n, sizeof *u->v, by_id);
+	if (u->n)   /* qsort of none: v may be NULL */
+		qsort(u->v, u->n, sizeof *u->v, by_id);
 	for (int i = 0; i < u->n; i++)
 		record(r, u->v[i].t, &u->v[i].x, u->v[i].t_start, u->v[i].t_moved, false);
 	free(u->v);
