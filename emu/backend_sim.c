@@ -728,10 +728,12 @@ static int sim_setup(struct run *r, char err[512])
 static void sim_stop(struct run *r)
 {
 	struct sim_be *b = S(r);
-	struct unfinished u = unfinished_new(r);
-	for (int i = 0; i < r->w->ntasks; i++)
-		unfinished_of(r, &r->w->tasks[i], &u);
-	record_unfinished(r, &u);
+	if (r->flows_csv) {   /* what is left unfinished is a line there, and nothing else now */
+		struct unfinished u = unfinished_new(r);
+		for (int i = 0; i < r->w->ntasks; i++)
+			unfinished_of(r, &r->w->tasks[i], &u);
+		record_unfinished(r, &u);
+	}
 	run_say(r, "simulated %.1f s: %llu events, %llu flows, %llu bandwidth allocations", b->now, b->events,
 		b->flows, b->allocations);
 }

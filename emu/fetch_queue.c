@@ -203,7 +203,9 @@ int fq_take(struct fetch_queue *q, const struct copier_rules *rules, struct xfer
 
 void fq_each(const struct fetch_queue *q, void (*fn)(const struct xfer *x, double t_start, void *arg), void *arg)
 {
-	for (int l = 0; l < q->caplane; l++)
+	/* An empty queue keeps its lanes (thousands at ten times the paper), and
+	 * each reduce's is looked at when it ends. */
+	for (int l = 0; q->live && l < q->caplane; l++)
 		for (int i = q->lane[l].key >= 0 ? q->lane[l].head : -1; i >= 0; i = q->item[i].next) {
 			struct xfer x = xfer_at(q, &q->lane[l], i);
 			fn(&x, q->item[i].t_start, arg);
