@@ -411,6 +411,13 @@ static void sim_fetch(struct run *r, struct task *t, const struct xfer *xs, int 
 	}
 }
 
+static void sim_warm(const struct run *r, const struct task *t, int holder)
+{
+	const struct sim_task *st = &S(r)->tasks[t->id];
+	fq_warm(&st->queue, holder, false);
+	__builtin_prefetch(st->run);   /* then a fetch may start */
+}
+
 /* The task is done, its output written. */
 static void task_done(struct run *r, struct task *t)
 {
@@ -817,6 +824,7 @@ const struct backend_ops backend_sim = {
 	.poll = sim_poll,
 	.start_task = sim_start_task,
 	.fetch = sim_fetch,
+	.warm = sim_warm,
 	.preempt = sim_preempt,
 	.resume = sim_resume,
 	.copy = sim_copy,

@@ -162,6 +162,16 @@ int fq_push(struct fetch_queue *q, const struct xfer *x, double t_start)
 	return 0;
 }
 
+void fq_warm(const struct fetch_queue *q, int src, bool circuit)
+{
+	if (q->caplane) {
+		const struct fq_lane *ln = &q->lane[hash(key_of(src, circuit), q->caplane)];
+		__builtin_prefetch(ln, 1);
+	}
+	if (q->nheap)
+		__builtin_prefetch(q->heap, 1);
+}
+
 static struct xfer xfer_at(const struct fetch_queue *q, const struct fq_lane *ln, int i)
 {
 	return (struct xfer){.id = q->item[i].id, .src = ln->key / 2, .bytes = q->item[i].bytes, .circuit = ln->key & 1,
@@ -176,7 +186,11 @@ int fq_take(struct fetch_queue *q, const struct copier_rules *rules, struct xfer
 	int end = q->nheap, pick = -1, n = 0;
 	while (q->nheap) {
 		int l = heap_pop(q);
-		struct xfer front = xfer_at(q, &q->lane[l], q->lane[l].head);
+		const struct fq_lane *ln = &q->lane[l];
+		/* movable() looks at the holder and flag only: not at the item, a
+		 * cache miss that a lane passed over would not need. */
+		struct xfer front = {.id = -1, .src = ln->key / 2, .circuit = ln->key & 1,
+				     .src_rack = ln->src_rack, .dst_rack = ln->dst_rack};
 		if (rules->movable(&front, rules->arg) && !rules->holder_busy(front.src, rules->arg)) {
 			pick = l;
 			break;

@@ -43,6 +43,10 @@ struct backend_ops {
 	void (*start_task)(struct run *r, struct task *t, int server, int input_src);
 	/* Transfers a running reduce must fetch; final = no more will follow. */
 	void (*fetch)(struct run *r, struct task *reduce, const struct xfer *xs, int n, bool final);
+	/* Optional: fetch() for this reduce and holder comes soon; bring what
+	 * it touches into the cache (a hint: the pump of a job sends one
+	 * transfer to each of thousands of reduces, a cache miss each). */
+	void (*warm)(const struct run *r, const struct task *reduce, int holder);
 	/* Preemption of a running task: kill (stop it; it reports nothing
 	 * more), or suspend (stop its compute and transfers, keeping what is
 	 * done); resume a suspended one after `delay` s (the recovery delay). */

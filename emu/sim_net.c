@@ -797,7 +797,13 @@ void simnet_allocate(struct simnet *n, double now)
 	for (int j = 0; j < n->nused; j++)
 		n->load[n->used[j]] = n->cap[n->used[j]] - n->capr[n->used[j]];
 	n->stale = false;
-	/* The flows whose rate changed: counters and completion times. */
+	/* The flows whose rate changed: counters and completion times.  When
+	 * most change (a batch's thousands of fetches share their links), the
+	 * heap is made again at the end rather than sifted for each. */
+	int changed = 0;
+	for (int i = 0; i < n->nact; i++)
+		changed += n->fl[i].update || n->fl[i].rate != n->f[n->act[i]].rate;
+	bool reheap = changed > n->nheap / 4;
 	for (int i = 0; i < n->nact; i++) {
 		int h = n->act[i];
 		struct flow *f = &n->f[h];
@@ -813,9 +819,13 @@ void simnet_allocate(struct simnet *n, double now)
 		/* A flow across no capacity (a local I/O on unlimited disks) is instant. */
 		bool instant = f->rem <= 0 || (!f->np && !f->held);
 		n->t_done[h] = instant ? now : f->rate > 0 ? now + f->rem / f->rate : INFINITY;
-		sift_down(n, n->heap_pos[h]);
-		sift_up(n, n->heap_pos[h]);
+		if (!reheap) {
+			sift_down(n, n->heap_pos[h]);
+			sift_up(n, n->heap_pos[h]);
+		}
 	}
+	for (int i = reheap ? n->nheap / 2 - 1 : -1; i >= 0; i--)
+		sift_down(n, i);
 }
 
 bool simnet_dirty(const struct simnet *n) { return n->dirty; }
