@@ -60,7 +60,7 @@ struct counter { double bytes, rate, t, mbytes, mrate; };
  * flows link by link, in no memory order, and a struct flow is 128 bytes. */
 struct fill {
 	int path[MAXP], np;            /* np = 0: nothing to fill (held or done) */
-	double rate;
+	double rate, old;              /* the filling's, and the flow's until now */
 	int bn;                        /* the link it froze on, -1 */
 	bool update;                   /* fresh, or done: set whatever its new rate */
 };
@@ -307,6 +307,37 @@ static void account(struct simnet *n, const struct flow *f, double now, double s
 		struct counter *c = &n->ctr[f->rpath[i]];
 		ctr_at(c, now);
 		add_rate(&c->rate, sign * f->rate * ACKS);
+	}
+}
+
+/* account(-1) at rate `was` and account(1) at f's rate, in one visit of
+ * each link (the same operations on each counter, in the same order). */
+static void reaccount(struct simnet *n, const struct flow *f, double was, double now)
+{
+	if (was <= 0 && f->rate <= 0)
+		return;   /* no counter brought up to date: the same steps as account's */
+	for (int i = 0; i < f->np; i++) {
+		struct counter *c = &n->ctr[f->path[i]];
+		ctr_at(c, now);
+		bool marked = f->marked_eps && i == 1;
+		if (was > 0) {
+			add_rate(&c->rate, -was * WIRE);
+			if (marked)
+				add_rate(&c->mrate, -was * WIRE);
+		}
+		if (f->rate > 0) {
+			add_rate(&c->rate, f->rate * WIRE);
+			if (marked)
+				add_rate(&c->mrate, f->rate * WIRE);
+		}
+	}
+	for (int i = 0; i < f->nrp; i++) {
+		struct counter *c = &n->ctr[f->rpath[i]];
+		ctr_at(c, now);
+		if (was > 0)
+			add_rate(&c->rate, -was * ACKS);
+		if (f->rate > 0)
+			add_rate(&c->rate, f->rate * ACKS);
 	}
 }
 
@@ -733,6 +764,7 @@ void simnet_allocate(struct simnet *n, double now)
 			x->np = done ? 0 : f->np;
 			memcpy(x->path, f->path, sizeof x->path);
 			x->rate = 0;
+			x->old = f->rate;
 			x->bn = -1;
 			x->update = f->fresh || done;
 			n->frozen[i] = !x->np;
@@ -802,20 +834,19 @@ void simnet_allocate(struct simnet *n, double now)
 	 * heap is made again at the end rather than sifted for each. */
 	int changed = 0;
 	for (int i = 0; i < n->nact; i++)
-		changed += n->fl[i].update || n->fl[i].rate != n->f[n->act[i]].rate;
+		changed += n->fl[i].update || n->fl[i].rate != n->fl[i].old;
 	bool reheap = changed > n->nheap / 4;
 	for (int i = 0; i < n->nact; i++) {
 		int h = n->act[i];
 		struct flow *f = &n->f[h];
 		const struct fill *x = &n->fl[i];
 		f->bn = x->bn;
-		if (!x->update && x->rate == f->rate)
+		if (!x->update && x->rate == x->old)
 			continue;
-		account(n, f, now, -1);
 		bring_up_to_date(f, now);
 		f->rate = x->rate;
 		f->fresh = false;
-		account(n, f, now, 1);
+		reaccount(n, f, x->old, now);
 		/* A flow across no capacity (a local I/O on unlimited disks) is instant. */
 		bool instant = f->rem <= 0 || (!f->np && !f->held);
 		n->t_done[h] = instant ? now : f->rate > 0 ? now + f->rem / f->rate : INFINITY;
