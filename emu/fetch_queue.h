@@ -30,7 +30,8 @@ struct fetch_queue {
 /* Append x (its id, holder, racks, bytes and flag; no address), requested
  * at t_start.  -1: out of memory. */
 int fq_push(struct fetch_queue *q, const struct xfer *x, double t_start);
-/* A push of (src, circuit) comes soon: its lane's slot into the cache. */
+/* A push of (src, circuit) comes soon: its lane's slot and the heap's top
+ * into the cache (a hint). */
 void fq_warm(const struct fetch_queue *q, int src, bool circuit);
 /* copiers_take on the queue (see emu/copiers.h); t_start[i]: out[i]'s. */
 int fq_take(struct fetch_queue *q, const struct copier_rules *rules, struct xfer out[FETCH_MAX_XFERS],
