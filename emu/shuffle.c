@@ -210,14 +210,14 @@ static void pump_reduce(struct run *r, struct job *j, struct task *red, int firs
 	}
 }
 
-/* The backend's warm() of the reduce WARM_AHEAD ahead in a pump, with the
- * holder of its next new output. */
+/* The backend's warm() (if it has one) of the reduce WARM_AHEAD ahead in a
+ * pump, with the holder of its next new output. */
 #define WARM_AHEAD 8
 static void warm(const struct run *r, const struct job *j, const struct task *red)
 {
 	const struct done_list *d = &r->done_maps[j->id];
 	int c = r->cursor[red->id];
-	if (r->be->warm && c < d->n)
+	if (c < d->n)
 		r->be->warm(r, red, r->w->tasks[j->first_task + d->map[c]].server);
 }
 
@@ -239,7 +239,7 @@ void shuffle_pump(struct run *r, struct job *j)
 	for (int k = 0; k < racks; k++)
 		if (rank[k] == 0)
 			rank[k] = ++nred;
-	int ahead = cluster_next_running_reduce(&r->c, j, 0);
+	int ahead = r->be->warm ? cluster_next_running_reduce(&r->c, j, 0) : -1;
 	for (int k = 0; k < WARM_AHEAD && ahead >= 0; k++)
 		ahead = cluster_next_running_reduce(&r->c, j, ahead + 1);
 	for (int i = cluster_next_running_reduce(&r->c, j, 0); i >= 0; i = cluster_next_running_reduce(&r->c, j, i + 1)) {

@@ -290,32 +290,13 @@ static void add_rate(double *rate, double d)
 		*rate = 0;
 }
 
-/* Count (sign 1) or stop counting (-1) a flow's bytes on its links at its
- * rate: a counter's rate is kept by these changes alone. */
-static void account(struct simnet *n, const struct flow *f, double now, double sign)
+/* A flow's rate on its links' counters goes from `was` to `now_rate` (0:
+ * not counted): a counter's rate is kept by these changes alone.  Each
+ * counter is brought up to date once, then loses the old and gains the new. */
+static void recount(struct simnet *n, const struct flow *f, double was, double now_rate, double now)
 {
-	if (f->rate <= 0)
+	if (was <= 0 && now_rate <= 0)
 		return;
-	for (int i = 0; i < f->np; i++) {
-		struct counter *c = &n->ctr[f->path[i]];
-		ctr_at(c, now);
-		add_rate(&c->rate, sign * f->rate * WIRE);
-		if (f->marked_eps && i == 1)
-			add_rate(&c->mrate, sign * f->rate * WIRE);
-	}
-	for (int i = 0; i < f->nrp; i++) {
-		struct counter *c = &n->ctr[f->rpath[i]];
-		ctr_at(c, now);
-		add_rate(&c->rate, sign * f->rate * ACKS);
-	}
-}
-
-/* account(-1) at rate `was` and account(1) at f's rate, in one visit of
- * each link (the same operations on each counter, in the same order). */
-static void reaccount(struct simnet *n, const struct flow *f, double was, double now)
-{
-	if (was <= 0 && f->rate <= 0)
-		return;   /* no counter brought up to date: the same steps as account's */
 	for (int i = 0; i < f->np; i++) {
 		struct counter *c = &n->ctr[f->path[i]];
 		ctr_at(c, now);
@@ -325,10 +306,10 @@ static void reaccount(struct simnet *n, const struct flow *f, double was, double
 			if (marked)
 				add_rate(&c->mrate, -was * WIRE);
 		}
-		if (f->rate > 0) {
-			add_rate(&c->rate, f->rate * WIRE);
+		if (now_rate > 0) {
+			add_rate(&c->rate, now_rate * WIRE);
 			if (marked)
-				add_rate(&c->mrate, f->rate * WIRE);
+				add_rate(&c->mrate, now_rate * WIRE);
 		}
 	}
 	for (int i = 0; i < f->nrp; i++) {
@@ -336,8 +317,8 @@ static void reaccount(struct simnet *n, const struct flow *f, double was, double
 		ctr_at(c, now);
 		if (was > 0)
 			add_rate(&c->rate, -was * ACKS);
-		if (f->rate > 0)
-			add_rate(&c->rate, f->rate * ACKS);
+		if (now_rate > 0)
+			add_rate(&c->rate, now_rate * ACKS);
 	}
 }
 
@@ -445,7 +426,7 @@ static void touch(struct simnet *n, int l)
 int64_t simnet_remove(struct simnet *n, int h, double now, uint64_t *bytes)
 {
 	struct flow *f = &n->f[h];
-	account(n, f, now, -1);
+	recount(n, f, f->rate, 0, now);
 	if (!f->aside) {   /* what it leaves on its links */
 		for (int k = 0; k < f->np; k++) {
 			n->load[f->path[k]] -= f->rate;
@@ -637,7 +618,7 @@ static void reroute(struct simnet *n, struct flow *f, double now)
 	route(n, f);
 	if (old.held == f->held && old.np == f->np && !memcmp(old.path, f->path, sizeof f->path))
 		return;
-	account(n, &old, now, -1);
+	recount(n, &old, old.rate, 0, now);
 	bring_up_to_date(f, now);
 	f->rate = 0;
 	f->fresh = true;
@@ -703,7 +684,7 @@ static bool keep_rates(struct simnet *n, double now)
 		if (f->rem < 1)
 			f->rem = 0;
 		f->rate = f->rem > 0 ? r : 0;
-		account(n, f, now, 1);
+		recount(n, f, 0, f->rate, now);
 		bool instant = f->rem <= 0 || !f->np;
 		n->t_done[h] = instant ? now : now + f->rem / f->rate;
 		sift_down(n, n->heap_pos[h]);
@@ -846,7 +827,7 @@ void simnet_allocate(struct simnet *n, double now)
 		bring_up_to_date(f, now);
 		f->rate = x->rate;
 		f->fresh = false;
-		reaccount(n, f, x->old, now);
+		recount(n, f, x->old, f->rate, now);
 		/* A flow across no capacity (a local I/O on unlimited disks) is instant. */
 		bool instant = f->rem <= 0 || (!f->np && !f->held);
 		n->t_done[h] = instant ? now : f->rate > 0 ? now + f->rem / f->rate : INFINITY;
