@@ -721,6 +721,7 @@ void simnet_allocate(struct simnet *n, double now)
 	for (int i = 0; i < n->nact; i++)
 		n->live[n->act[i] / 64] |= 1ull << (n->act[i] % 64);
 	n->nact = 0;
+	int unfrozen = 0;
 	for (int w = 0; w < (n->nf + 63) / 64; w++) {
 		uint64_t bits = n->live[w];
 		n->live[w] = 0;
@@ -749,6 +750,7 @@ void simnet_allocate(struct simnet *n, double now)
 			x->bn = -1;
 			x->update = f->fresh || done;
 			n->frozen[i] = !x->np;
+			unfrozen += x->np > 0;
 			for (int k = 0; k < x->np; k++)
 				if (!n->cnt[x->path[k]]++)
 					n->busy[x->path[k] / 64] |= 1ull << (x->path[k] % 64);
@@ -780,8 +782,10 @@ void simnet_allocate(struct simnet *n, double now)
 		}
 		n->busy[w] = 0;
 	}
-	/* Progressive filling. */
-	while (len) {
+	/* Progressive filling, until every flow is frozen: the links left then
+	 * (most, at ten times the paper: a server link's flows freeze on the
+	 * racks' links) have none to freeze. */
+	while (unfrozen) {
 		double key;
 		int l = lh_pop(n, &len, &key);
 		if (!n->cnt[l])
@@ -796,6 +800,7 @@ void simnet_allocate(struct simnet *n, double now)
 			if (n->frozen[i])
 				continue;
 			n->frozen[i] = true;
+			unfrozen--;
 			struct fill *x = &n->fl[i];
 			x->rate = share;
 			x->bn = l;
