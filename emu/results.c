@@ -44,6 +44,10 @@ static int open_flows(struct run *r, char err[512])
 	if (r->flows_csv) {
 		setvbuf(r->flows_csv, NULL, _IOFBF, 1 << 20);   /* a line per transfer, gigabytes at paper scale: few large writes */
 		fprintf(r->flows_csv, "flow,kind,job,task,src,dst,src_rack,dst_rack,bytes,start_s,moved_s,end_s,circuit_eligible,done\n");
+		if (!(r->flow_log = flow_log_open(r->flows_csv))) {
+			snprintf(err, 512, "%s/flows.csv.tmp: out of memory", r->dir);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -393,8 +397,10 @@ int results_write(struct run *r)
 			    json_pack("{s:I,s:i,s:I,s:f,s:f}", "starts", (json_int_t)r->disorders, "tasks", disordered,
 				      "deadlock_breaks", (json_int_t)r->deadlock_breaks, "hold_core_s", r->hold_core_s,
 				      "hold_share", held_of > 0 && isfinite(held_of) ? r->hold_core_s / held_of : 0.0));
-	int rc = write_jobs(r) | write_tasks(r) | (r->flows_csv && commit(r, "flows.csv", r->flows_csv)) |
-		 commit(r, "preemptions.csv", r->preemptions_csv);
+	int rc = write_jobs(r) | write_tasks(r);
+	flow_log_close(r->flow_log);   /* its last lines into flows_csv */
+	r->flow_log = NULL;
+	rc |= (r->flows_csv && commit(r, "flows.csv", r->flows_csv)) | commit(r, "preemptions.csv", r->preemptions_csv);
 	r->flows_csv = r->preemptions_csv = NULL;
 	/* summary.json says the run's results are there: not when one is missing
 	 * (a full disk once left runs with a summary and no jobs.csv, which the

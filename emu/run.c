@@ -690,6 +690,7 @@ out:
 	free(r->waiting);
 	free(r->stuck);
 	free(r->stuck_seen);
+	flow_log_close(r->flow_log);
 	if (r->flows_csv)
 		fclose(r->flows_csv);
 	if (r->preemptions_csv)

@@ -6,6 +6,7 @@
 #define EMU_RUN_INT_H
 #include "emu/cluster.h"
 #include "emu/fidelity.h"
+#include "emu/flow_log.h"
 #include "emu/ocs_ctl.h"
 #include "emu/proto.h"
 #include "emu/run.h"
@@ -109,6 +110,7 @@ struct run {
 	struct xfer_pages *inflight;   /* transfers not finished yet, by id (xfers.c) */
 	int npages, next_xfer;
 	FILE *flows_csv;             /* finished ones, as they finish */
+	struct flow_log *flow_log;   /* its lines, by a thread of their own */
 	struct xfer_totals {
 		uint64_t shuffle_net, shuffle_xrack, shuffle_local, input_net, input_xrack, circuit_xrack;
 		uint64_t shuffle_discarded;   /* fetched by attempts that were killed or re-run: moved, not used */

@@ -6,7 +6,6 @@
  * backend that keeps_xfers (the simulator) keeps them itself, beside what
  * it does with them (a record looked up by id is a cache miss, and there
  * are millions), and hands each to xfer_record when it ends. */
-#include "emu/csv_num.h"
 #include "emu/run_int.h"
 #include <math.h>
 #include <stdlib.h>
@@ -14,28 +13,12 @@
 
 static void write_flow(struct run *r, int id, const struct xfer_rec *x)
 {
-	char line[256], *p = line;
-	const int fields[] = {x->job, x->task, x->src, x->dst, cluster_rack_of(&r->c, x->src), cluster_rack_of(&r->c, x->dst)};
-	p = csv_int(p, id);
-	p = csv_str(p, x->input ? ",input" : x->local ? ",local" : ",shuffle");
-	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-		*p++ = ',';
-		p = csv_int(p, fields[i]);
-	}
-	*p++ = ',';
-	p = csv_int(p, (long long)x->bytes);
-	*p++ = ',';
-	p = csv_fixed3(p, x->t_start);
-	*p++ = ',';
-	p = csv_fixed3(p, x->t_moved);
-	*p++ = ',';
-	p = csv_fixed3(p, x->done ? x->t_end : -1.0);
-	*p++ = ',';
-	*p++ = x->circuit ? '1' : '0';
-	*p++ = ',';
-	*p++ = x->done ? '1' : '0';
-	*p++ = '\n';
-	fwrite(line, 1, (size_t)(p - line), r->flows_csv);
+	flow_log_put(r->flow_log, &(struct flow_line){.id = id, .kind = x->input ? 'i' : x->local ? 'l' : 's',
+						    .job = x->job, .task = x->task, .src = x->src, .dst = x->dst,
+						    .src_rack = cluster_rack_of(&r->c, x->src),
+						    .dst_rack = cluster_rack_of(&r->c, x->dst), .bytes = x->bytes,
+						    .t_start = x->t_start, .t_moved = x->t_moved, .t_end = x->t_end,
+						    .circuit = x->circuit, .done = x->done});
 }
 
 static void account(struct run *r, int id, const struct xfer_rec *x)
