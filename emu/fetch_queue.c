@@ -21,7 +21,9 @@ struct fq_lane {
 	int head, tail;         /* items; head -1 = empty, and not in the heap */
 };
 
-struct fq_front { int head, lane; };   /* head: the lane's front item */
+/* head: the lane's front item; key: the lane's (a take passes over a lane
+ * that may not start without reading the lane, a cache miss). */
+struct fq_front { int head, lane, key; };
 
 /* ---- lanes by (holder, flag) -------------------------------------------- */
 
@@ -78,11 +80,9 @@ static int lane_for(struct fetch_queue *q, const struct xfer *x)
 
 /* ---- the heap of lanes, by their front's arrival ------------------------ */
 
-/* Lane l (at heap[nheap] or not: where heap_pop left it, or new) joins
- * the heap with its front. */
-static void heap_push(struct fetch_queue *q, int l)
+/* x joins the heap (at heap[nheap] or not: where heap_pop left it, or new). */
+static void heap_push(struct fetch_queue *q, struct fq_front x)
 {
-	struct fq_front x = {q->lane[l].head, l};
 	int i = q->nheap++;
 	while (i > 0 && x.head < q->heap[(i - 1) / 2].head) {
 		q->heap[i] = q->heap[(i - 1) / 2];
@@ -92,7 +92,7 @@ static void heap_push(struct fetch_queue *q, int l)
 }
 
 /* The oldest lane leaves the heap, and is left at heap[nheap]. */
-static int heap_pop(struct fetch_queue *q)
+static struct fq_front heap_pop(struct fetch_queue *q)
 {
 	struct fq_front top = q->heap[0], x = q->heap[--q->nheap];
 	int i = 0;
@@ -110,7 +110,7 @@ static int heap_pop(struct fetch_queue *q)
 	if (q->nheap)
 		q->heap[i] = x;
 	q->heap[q->nheap] = top;
-	return top.lane;
+	return top;
 }
 
 /* ---- items -------------------------------------------------------------- */
@@ -153,7 +153,7 @@ int fq_push(struct fetch_queue *q, const struct xfer *x, double t_start)
 	struct fq_lane *ln = &q->lane[l];
 	if (ln->head < 0) {
 		ln->head = ln->tail = i;
-		heap_push(q, l);
+		heap_push(q, (struct fq_front){i, l, ln->key});
 	} else {
 		q->item[ln->tail].next = i;
 		ln->tail = i;
@@ -182,22 +182,18 @@ int fq_take(struct fetch_queue *q, const struct copier_rules *rules, struct xfer
 	    double t_start[FETCH_MAX_XFERS])
 {
 	/* Lanes come off the heap oldest first until one may start; those
-	 * passed over wait in heap[nheap..end) and go back after. */
+	 * passed over wait in heap[nheap..end) and go back after, as they were. */
 	int end = q->nheap, pick = -1, n = 0;
 	while (q->nheap) {
-		int l = heap_pop(q);
-		const struct fq_lane *ln = &q->lane[l];
-		/* movable() looks at the holder and flag only: not at the item, a
-		 * cache miss that a lane passed over would not need. */
-		struct xfer front = {.id = -1, .src = ln->key / 2, .circuit = ln->key & 1,
-				     .src_rack = ln->src_rack, .dst_rack = ln->dst_rack};
+		struct fq_front e = heap_pop(q);
+		const struct xfer front = {.id = -1, .src = e.key / 2, .circuit = e.key & 1, .src_rack = -1, .dst_rack = -1};
 		if (rules->movable(&front, rules->arg) && !rules->holder_busy(front.src, rules->arg)) {
-			pick = l;
+			pick = q->nheap;
 			break;
 		}
 	}
 	if (pick >= 0) {
-		struct fq_lane *ln = &q->lane[pick];
+		struct fq_lane *ln = &q->lane[q->heap[pick].lane];
 		while (ln->head >= 0 && n < FETCH_MAX_XFERS) {
 			struct fq_item *it = &q->item[ln->head];
 			t_start[n] = it->t_start;
@@ -207,11 +203,12 @@ int fq_take(struct fetch_queue *q, const struct copier_rules *rules, struct xfer
 		}
 		if (ln->head < 0)
 			ln->tail = -1;
+		q->heap[pick].head = ln->head;
 		q->live -= n;
 	}
 	for (int i = q->nheap; i < end; i++)
-		if (q->lane[q->heap[i].lane].head >= 0)
-			heap_push(q, q->heap[i].lane);
+		if (q->heap[i].head >= 0)
+			heap_push(q, q->heap[i]);
 	return n;
 }
 

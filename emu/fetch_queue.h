@@ -8,7 +8,8 @@
  * takes from one lane's front, and the oldest transfer that could start is
  * the front of some lane, so the lanes sit in a heap by the age of their
  * front.  The rules' movable() must depend only on a transfer's holder and
- * circuit flag (true of the simulator's: hold mode and the lit circuits). */
+ * circuit flag (true of the simulator's: hold mode and the lit circuits): it is
+ * shown a transfer with just those. */
 #ifndef EMU_FETCH_QUEUE_H
 #define EMU_FETCH_QUEUE_H
 #include "emu/copiers.h"
