@@ -49,7 +49,7 @@ static void account(struct run *r, int id, const struct xfer_rec *x)
 			}
 		}
 	}
-	if (r->flows_csv)
+	if (r->flow_log)
 		write_flow(r, id, x);
 }
 
