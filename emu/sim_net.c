@@ -841,8 +841,9 @@ void simnet_allocate(struct simnet *n, double now)
 			sift_up(n, n->heap_pos[h]);
 		}
 	}
-	for (int i = reheap ? n->nheap / 2 - 1 : -1; i >= 0; i--)
-		sift_down(n, i);
+	if (reheap)
+		for (int i = n->nheap / 2 - 1; i >= 0; i--)
+			sift_down(n, i);
 }
 
 bool simnet_dirty(const struct simnet *n) { return n->dirty; }
