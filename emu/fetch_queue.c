@@ -131,11 +131,14 @@ static struct fq_chunk *chunk(const struct fetch_queue *q, int c)
 	return &q->block[k][c + 4 - (4 << k)];
 }
 
-/* A chunk given back, or a new one.  -1: out of memory. */
+/* A chunk off the free list, or a new one.  -1: out of memory. */
 static int chunk_new(struct fetch_queue *q)
 {
-	if (q->nunused)
-		return q->unused[--q->nunused];
+	if (q->free_chunk) {
+		int c = q->free_chunk - 1;
+		q->free_chunk = chunk(q, c)->next + 1;
+		return c;
+	}
 	int k = 29 - __builtin_clz((unsigned)q->nchunk + 4);
 	if (k == q->nblock) {
 		struct fq_chunk **b = realloc(q->block, (k + 1) * sizeof *b);
@@ -146,15 +149,13 @@ static int chunk_new(struct fetch_queue *q)
 			return -1;
 		q->nblock++;
 	}
-	if (grow(&q->unused, &q->capunused, q->nchunk + 1, sizeof *q->unused, 16))
-		return -1;
 	return q->nchunk++;
 }
 
 static void chunk_free(struct fetch_queue *q, int c)
 {
-	/* Room for every chunk was made when it was (below): this cannot fail. */
-	q->unused[q->nunused++] = c;
+	chunk(q, c)->next = q->free_chunk - 1;
+	q->free_chunk = c + 1;
 }
 
 /* ---- items -------------------------------------------------------------- */
@@ -192,12 +193,10 @@ int fq_push(struct fetch_queue *q, const struct xfer *x, int n, double t_start)
 	 * misses overlap rather than follow each other. */
 	for (int i = 0; q->caplane && i < n; i++)
 		__builtin_prefetch(&q->lane[hash(key_of(x[i].src, x[i].circuit), q->caplane)], 1);
-	for (int i = 0, reuse = q->nunused; q->caplane && i < n; i++) {
+	for (int i = 0; q->caplane && i < n; i++) {
 		const struct fq_lane *ln = &q->lane[slot_of(q, key_of(x[i].src, x[i].circuit))];
 		if (ln->key >= 0 && ln->head >= 0 && ln->back < FQ_CHUNK)
 			__builtin_prefetch(&chunk(q, ln->tail)->it[ln->back], 1);
-		else if (reuse)
-			__builtin_prefetch(chunk(q, q->unused[--reuse]), 1);
 	}
 	for (int i = 0; i < n; i++)
 		if (push(q, &x[i], t_start))
@@ -283,7 +282,6 @@ void fq_free(struct fetch_queue *q)
 	for (int k = 0; k < q->nblock; k++)
 		free(q->block[k]);
 	free(q->block);
-	free(q->unused);
 	free(q->lane);
 	free(q->heap);
 	memset(q, 0, sizeof *q);

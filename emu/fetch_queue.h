@@ -24,7 +24,7 @@ struct fq_front;
 struct fetch_queue {
 	struct fq_chunk **block; /* the lanes' transfers: block k holds 4 << k chunks, never moved */
 	int nblock, nchunk;
-	int *unused, nunused, capunused; /* chunks given back (a stack: not read when reused) */
+	int free_chunk;         /* 1 + the first unused chunk (a list), 0: none */
 	int seq, live;          /* arrivals so far; transfers not taken */
 	struct fq_lane *lane;   /* by (holder, circuit): open addressing */
 	int nlane, caplane;
