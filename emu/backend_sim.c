@@ -396,12 +396,13 @@ static void sim_fetch(struct run *r, struct task *t, const struct xfer *xs, int 
 		run_say(r, "simulator: out of memory for transfers");
 		return;
 	}
-	if (fq_push(&st->queue, xs, n, b->now)) {
-		run_say(r, "simulator: out of memory for transfers");
-		return;
-	}
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		if (fq_push(&st->queue, &xs[i], b->now)) {
+			run_say(r, "simulator: out of memory for transfers");
+			return;
+		}
 		count_queued(r, &xs[i], +1);
+	}
 	st->final = final;
 	start_fetches(r, t);
 	if (fq_len(&st->queue) && !st->listed) {   /* looked at again when circuits change */

@@ -5,33 +5,25 @@
 #include <string.h>
 
 struct fq_item {
-	int id, seq;            /* seq: its arrival in the queue */
+	int id;                 /* -1: taken */
+	int next;               /* the next item of its lane, -1 */
 	uint64_t bytes;
 	double t_start;         /* when it was requested: its record's, kept here */
 };
 
-/* Two cache lines, aligned. */
-#define FQ_CHUNK 5
-struct fq_chunk {
-	struct fq_item it[FQ_CHUNK];
-	int next;               /* the lane's next chunk (or the free list's), -1 */
-} __attribute__((aligned(64)));
-
 /* A lane is a slot of the table of lanes by (holder, flag), open
  * addressing: a push's probe finds the lane itself (a queue's memory is
  * cold, thousands of reduces apart: one miss, not two).  Lanes stay once
- * made; a rehash moves them, and the heap follows.  Its transfers run from
- * it[front] of chunk head to it[back - 1] of chunk tail. */
+ * made; a rehash moves them, and the heap follows. */
 struct fq_lane {
 	int key;                /* holder * 2 + circuit; -1: an empty slot */
 	int src_rack, dst_rack;
-	int head, tail;         /* chunks; head -1 = empty, and not in the heap */
-	int front, back;
+	int head, tail;         /* items; head -1 = empty, and not in the heap */
 };
 
-/* seq: the arrival of the lane's front; key: the lane's (a take passes over
- * a lane that may not start without reading the lane, a cache miss). */
-struct fq_front { int seq, lane, key; };
+/* head: the lane's front item; key: the lane's (a take passes over a lane
+ * that may not start without reading the lane, a cache miss). */
+struct fq_front { int head, lane, key; };
 
 /* ---- lanes by (holder, flag) -------------------------------------------- */
 
@@ -81,7 +73,7 @@ static int lane_for(struct fetch_queue *q, const struct xfer *x)
 		return k;
 	if (grow(&q->heap, &q->capheap, q->nlane + 1, sizeof *q->heap, 16))
 		return -1;
-	q->lane[k] = (struct fq_lane){.key = key, .src_rack = x->src_rack, .dst_rack = x->dst_rack, .head = -1};
+	q->lane[k] = (struct fq_lane){.key = key, .src_rack = x->src_rack, .dst_rack = x->dst_rack, .head = -1, .tail = -1};
 	q->nlane++;
 	return k;
 }
@@ -92,7 +84,7 @@ static int lane_for(struct fetch_queue *q, const struct xfer *x)
 static void heap_push(struct fetch_queue *q, struct fq_front x)
 {
 	int i = q->nheap++;
-	while (i > 0 && x.seq < q->heap[(i - 1) / 2].seq) {
+	while (i > 0 && x.head < q->heap[(i - 1) / 2].head) {
 		q->heap[i] = q->heap[(i - 1) / 2];
 		i = (i - 1) / 2;
 	}
@@ -108,9 +100,9 @@ static struct fq_front heap_pop(struct fetch_queue *q)
 		int c = 2 * i + 1;
 		if (c >= q->nheap)
 			break;
-		if (c + 1 < q->nheap && q->heap[c + 1].seq < q->heap[c].seq)
+		if (c + 1 < q->nheap && q->heap[c + 1].head < q->heap[c].head)
 			c++;
-		if (q->heap[c].seq >= x.seq)
+		if (q->heap[c].head >= x.head)
 			break;
 		q->heap[i] = q->heap[c];
 		i = c;
@@ -121,86 +113,52 @@ static struct fq_front heap_pop(struct fetch_queue *q)
 	return top;
 }
 
-/* ---- chunks ------------------------------------------------------------- */
-
-/* Chunk c: blocks double in size, so a small queue stays small and a growing
- * one copies nothing. */
-static struct fq_chunk *chunk(const struct fetch_queue *q, int c)
-{
-	int k = 29 - __builtin_clz((unsigned)c + 4);
-	return &q->block[k][c + 4 - (4 << k)];
-}
-
-/* A chunk off the free list, or a new one.  -1: out of memory. */
-static int chunk_new(struct fetch_queue *q)
-{
-	if (q->free_chunk) {
-		int c = q->free_chunk - 1;
-		q->free_chunk = chunk(q, c)->next + 1;
-		return c;
-	}
-	int k = 29 - __builtin_clz((unsigned)q->nchunk + 4);
-	if (k == q->nblock) {
-		struct fq_chunk **b = realloc(q->block, (k + 1) * sizeof *b);
-		if (!b)
-			return -1;
-		q->block = b;
-		if (!(b[k] = aligned_alloc(_Alignof(struct fq_chunk), (4 << k) * sizeof(struct fq_chunk))))
-			return -1;
-		q->nblock++;
-	}
-	return q->nchunk++;
-}
-
-static void chunk_free(struct fetch_queue *q, int c)
-{
-	chunk(q, c)->next = q->free_chunk - 1;
-	q->free_chunk = c + 1;
-}
-
 /* ---- items -------------------------------------------------------------- */
 
-static int push(struct fetch_queue *q, const struct xfer *x, double t_start)
+/* Drop the taken items, keeping the order (so the heap's stays right). */
+static int compact(struct fetch_queue *q)
 {
-	int l = lane_for(q, x);
-	if (l < 0)
+	int *to = malloc((q->nitem ? q->nitem : 1) * sizeof *to), n = 0;
+	if (!to)
 		return -1;
-	struct fq_lane *ln = &q->lane[l];
-	if (ln->head < 0 || ln->back == FQ_CHUNK) {
-		int c = chunk_new(q);
-		if (c < 0)
-			return -1;
-		chunk(q, c)->next = -1;
-		if (ln->head < 0) {
-			ln->head = c;
-			ln->front = 0;
-			heap_push(q, (struct fq_front){q->seq, l, ln->key});
-		} else {
-			chunk(q, ln->tail)->next = c;
-		}
-		ln->tail = c;
-		ln->back = 0;
+	for (int i = 0; i < q->nitem; i++) {
+		to[i] = n;
+		if (q->item[i].id >= 0)
+			q->item[n++] = q->item[i];
 	}
-	chunk(q, ln->tail)->it[ln->back++] = (struct fq_item){.id = x->id, .seq = q->seq++, .bytes = x->bytes,
-								.t_start = t_start};
-	q->live++;
+	for (int i = 0; i < n; i++)
+		if (q->item[i].next >= 0)
+			q->item[i].next = to[q->item[i].next];
+	for (int l = 0; l < q->caplane; l++)
+		if (q->lane[l].key >= 0 && q->lane[l].head >= 0) {
+			q->lane[l].head = to[q->lane[l].head];
+			q->lane[l].tail = to[q->lane[l].tail];
+		}
+	for (int i = 0; i < q->nheap; i++)
+		q->heap[i].head = q->lane[q->heap[i].lane].head;
+	q->nitem = n;
+	free(to);
 	return 0;
 }
 
-int fq_push(struct fetch_queue *q, const struct xfer *x, int n, double t_start)
+int fq_push(struct fetch_queue *q, const struct xfer *x, double t_start)
 {
-	/* The lanes, then their tails, into the cache for all n at once: the
-	 * misses overlap rather than follow each other. */
-	for (int i = 0; q->caplane && i < n; i++)
-		__builtin_prefetch(&q->lane[hash(key_of(x[i].src, x[i].circuit), q->caplane)], 1);
-	for (int i = 0; q->caplane && i < n; i++) {
-		const struct fq_lane *ln = &q->lane[slot_of(q, key_of(x[i].src, x[i].circuit))];
-		if (ln->key >= 0 && ln->head >= 0 && ln->back < FQ_CHUNK)
-			__builtin_prefetch(&chunk(q, ln->tail)->it[ln->back], 1);
+	if (q->nitem == q->capitem && q->live * 2 <= q->nitem && compact(q))
+		return -1;
+	int l = lane_for(q, x);
+	if (l < 0 || grow(&q->item, &q->capitem, q->nitem + 1, sizeof *q->item, 16))
+		return -1;
+	int i = q->nitem++;
+	q->item[i] = (struct fq_item){.id = x->id, .next = -1, .bytes = x->bytes, .t_start = t_start};
+	struct fq_lane *ln = &q->lane[l];
+	if (ln->head < 0) {
+		ln->head = ln->tail = i;
+		heap_push(q, (struct fq_front){i, l, ln->key});
+	} else {
+		q->item[ln->tail].next = i;
+		ln->tail = i;
 	}
-	for (int i = 0; i < n; i++)
-		if (push(q, &x[i], t_start))
-			return -1;
+	q->live++;
 	return 0;
 }
 
@@ -214,21 +172,10 @@ void fq_warm(const struct fetch_queue *q, int src, bool circuit)
 		__builtin_prefetch(q->heap, 1);
 }
 
-static struct xfer xfer_of(const struct fq_lane *ln, const struct fq_item *it)
+static struct xfer xfer_at(const struct fetch_queue *q, const struct fq_lane *ln, int i)
 {
-	return (struct xfer){.id = it->id, .src = ln->key / 2, .bytes = it->bytes, .circuit = ln->key & 1,
+	return (struct xfer){.id = q->item[i].id, .src = ln->key / 2, .bytes = q->item[i].bytes, .circuit = ln->key & 1,
 			     .src_rack = ln->src_rack, .dst_rack = ln->dst_rack};
-}
-
-/* The lane's front item leaves it (its chunk too, when that was its last). */
-static void lane_advance(struct fetch_queue *q, struct fq_lane *ln)
-{
-	int c = ln->head;
-	if (++ln->front < (c == ln->tail ? ln->back : FQ_CHUNK))
-		return;
-	ln->head = c == ln->tail ? -1 : chunk(q, c)->next;
-	ln->front = 0;
-	chunk_free(q, c);
 }
 
 int fq_take(struct fetch_queue *q, const struct copier_rules *rules, struct xfer out[FETCH_MAX_XFERS],
@@ -248,16 +195,19 @@ int fq_take(struct fetch_queue *q, const struct copier_rules *rules, struct xfer
 	if (pick >= 0) {
 		struct fq_lane *ln = &q->lane[q->heap[pick].lane];
 		while (ln->head >= 0 && n < FETCH_MAX_XFERS) {
-			const struct fq_item *it = &chunk(q, ln->head)->it[ln->front];
+			struct fq_item *it = &q->item[ln->head];
 			t_start[n] = it->t_start;
-			out[n++] = xfer_of(ln, it);
-			lane_advance(q, ln);
+			out[n++] = xfer_at(q, ln, ln->head);
+			it->id = -1;
+			ln->head = it->next;
 		}
-		q->heap[pick].seq = ln->head >= 0 ? chunk(q, ln->head)->it[ln->front].seq : -1;
+		if (ln->head < 0)
+			ln->tail = -1;
+		q->heap[pick].head = ln->head;
 		q->live -= n;
 	}
 	for (int i = q->nheap; i < end; i++)
-		if (q->heap[i].seq >= 0)
+		if (q->heap[i].head >= 0)
 			heap_push(q, q->heap[i]);
 	return n;
 }
@@ -266,22 +216,16 @@ void fq_each(const struct fetch_queue *q, void (*fn)(const struct xfer *x, doubl
 {
 	/* An empty queue keeps its lanes (thousands at ten times the paper), and
 	 * each reduce's is looked at when it ends. */
-	for (int l = 0; q->live && l < q->caplane; l++) {
-		const struct fq_lane *ln = &q->lane[l];
-		for (int c = ln->key >= 0 ? ln->head : -1, i = ln->front; c >= 0; c = chunk(q, c)->next, i = 0)
-			for (; i < (c == ln->tail ? ln->back : FQ_CHUNK); i++) {
-				const struct fq_item *it = &chunk(q, c)->it[i];
-				struct xfer x = xfer_of(ln, it);
-				fn(&x, it->t_start, arg);
-			}
-	}
+	for (int l = 0; q->live && l < q->caplane; l++)
+		for (int i = q->lane[l].key >= 0 ? q->lane[l].head : -1; i >= 0; i = q->item[i].next) {
+			struct xfer x = xfer_at(q, &q->lane[l], i);
+			fn(&x, q->item[i].t_start, arg);
+		}
 }
 
 void fq_free(struct fetch_queue *q)
 {
-	for (int k = 0; k < q->nblock; k++)
-		free(q->block[k]);
-	free(q->block);
+	free(q->item);
 	free(q->lane);
 	free(q->heap);
 	memset(q, 0, sizeof *q);

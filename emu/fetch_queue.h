@@ -6,35 +6,31 @@
  *
  * The queue is kept as lanes, one per (holder, circuit-eligible): a fetch
  * takes from one lane's front, and the oldest transfer that could start is
- * the front of some lane, so the lanes sit in a heap by the arrival of their
- * front.  A lane's transfers are kept together, in chunks of a few: a take
- * of 20 reads a few cache lines, not 20 scattered ones (the queues are cold,
- * thousands of reduces apart).  The rules' movable() must depend only on a
- * transfer's holder and circuit flag (true of the simulator's: hold mode and
- * the lit circuits): it is shown a transfer with just those. */
+ * the front of some lane, so the lanes sit in a heap by the age of their
+ * front.  The rules' movable() must depend only on a transfer's holder and
+ * circuit flag (true of the simulator's: hold mode and the lit circuits): it is
+ * shown a transfer with just those. */
 #ifndef EMU_FETCH_QUEUE_H
 #define EMU_FETCH_QUEUE_H
 #include "emu/copiers.h"
 #include <stdint.h>
 
-struct fq_chunk;
+struct fq_item;
 struct fq_lane;
 struct fq_front;
 
 struct fetch_queue {
-	struct fq_chunk **block; /* the lanes' transfers: block k holds 4 << k chunks, never moved */
-	int nblock, nchunk;
-	int free_chunk;         /* 1 + the first unused chunk (a list), 0: none */
-	int seq, live;          /* arrivals so far; transfers not taken */
+	struct fq_item *item;   /* in arrival order; the taken ones are dead until compacted */
+	int nitem, capitem, live;
 	struct fq_lane *lane;   /* by (holder, circuit): open addressing */
 	int nlane, caplane;
 	struct fq_front *heap;  /* lanes with transfers, by the arrival of their front */
 	int nheap, capheap;
 };
 
-/* Append x[0..n) (their ids, holders, racks, bytes and flags; no
- * addresses), requested at t_start.  -1: out of memory. */
-int fq_push(struct fetch_queue *q, const struct xfer *x, int n, double t_start);
+/* Append x (its id, holder, racks, bytes and flag; no address), requested
+ * at t_start.  -1: out of memory. */
+int fq_push(struct fetch_queue *q, const struct xfer *x, double t_start);
 /* A push of (src, circuit) comes soon: its lane's slot and the heap's top
  * into the cache (a hint). */
 void fq_warm(const struct fetch_queue *q, int src, bool circuit);
