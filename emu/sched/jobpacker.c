@@ -572,6 +572,8 @@ static const struct sched_opt jobpacker_opt_table[] = {
 	SCHED_INT_OPT(struct jp_opts, orders, 120, 1, INFINITY,
 		      "orders of the sub-batches the batch planner tries, keeping the plan that ends first (120: every "
 		      "order of 5; 1: the text's single random order)"),
+	SCHED_INT_OPT(struct jp_opts, plan_threads, 0, 0, 256,
+		      "threads the batch planner tries the orders on; 0: one per core (the plan is the same)"),
 	SCHED_NUM_OPT(struct jp_opts, rho, NAN, 0, INFINITY, SCHED_OPT_AUTO,
 		      "over-provisioning ratio: a planned stage takes (1 + rho) x its containers' room; auto: 0 when "
 		      "every job is recurring, 1.0 otherwise (§4.3.2, §4.3.4)"),

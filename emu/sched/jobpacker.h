@@ -29,6 +29,7 @@ struct jp_conf {
 	int subbatches;          /* B, sub-batches of a batch (5, §4.3.2.1) */
 	int orders;              /* orders of the sub-batches the batch planner tries (1 = the
 				    text's one random order; jobpacker_plan.c plan_batch) */
+	int plan_threads;        /* threads that try them; 0: one per core (the plan is the same) */
 	double rho;              /* over-provisioning ratio; < 0 = auto: 0 if every job is
 				    recurring, 1.0 otherwise (§4.3.2, §4.3.4); the plan
 				    takes ⌈(1+ρ)N⌉ containers a stage (ours: the text is silent) */
@@ -76,7 +77,7 @@ struct jp_shared_opts {
 };
 struct jp_opts {
 	struct jp_shared_opts sh;   /* first */
-	int subbatches, orders;
+	int subbatches, orders, plan_threads;
 	double rho;              /* auto: jp_conf's < 0 */
 	double eps_jobs, piece_margin;
 	int lrf;                 /* an index into jp_lrf_names (0: auto, the fabric's) */

@@ -26,8 +26,10 @@
  *    to the rack with the fewest of them (rack_before). */
 #include "emu/sched/jobpacker.h"
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ----------------------------------------------- sub-batches (§4.2.3.2) */
 
@@ -738,6 +740,23 @@ static int by_arrival(const void *a, const void *b, void *arg)
 	return by_width_latency(a, b, arg);
 }
 
+static void planner_free_times(struct planner *P)
+{
+	free(P->T);
+	free(P->scratch);
+	free(P->merge);
+	free(P->heaped);
+}
+
+static int planner_alloc_times(struct planner *P)
+{
+	P->T = calloc(plan_times(P), sizeof *P->T);
+	P->scratch = malloc(plan_times(P) * sizeof *P->T);
+	P->merge = malloc(P->C * sizeof *P->merge);
+	P->heaped = calloc(P->R ? P->R : 1, sizeof *P->heaped);
+	return P->T && P->scratch && P->merge && P->heaped ? 0 : -1;
+}
+
 static void planner_free(struct planner *P)
 {
 	if (P->prof)
@@ -745,10 +764,7 @@ static void planner_free(struct planner *P)
 			jp_profile_free(&P->prof[i]);
 	free(P->prof);
 	free(P->desc);
-	free(P->T);
-	free(P->scratch);
-	free(P->merge);
-	free(P->heaped);
+	planner_free_times(P);
 }
 
 static int planner_init(struct planner *P, struct jp_plan *p, const struct cluster *c, const struct jp_model *m,
@@ -770,13 +786,10 @@ static int planner_init(struct planner *P, struct jp_plan *p, const struct clust
 	P->rho = p->rho = k->rho >= 0 ? k->rho : adhoc ? 1.0 : 0.0;
 	p->batch = k->scenario == JP_SCEN_BATCH || (k->scenario == JP_SCEN_AUTO && all_same_arrival(w));
 	P->ports = k->ports;
-	P->T = calloc(plan_times(P), sizeof *P->T);
-	P->scratch = malloc(plan_times(P) * sizeof *P->T);
-	P->merge = malloc(P->C * sizeof *P->merge);
-	P->heaped = calloc(P->R ? P->R : 1, sizeof *P->heaped);
+	int times = planner_alloc_times(P);
 	P->desc = calloc(n, sizeof *P->desc);
 	P->prof = calloc(n, sizeof *P->prof);
-	if (!P->T || !P->scratch || !P->merge || !P->heaped || !P->desc || !P->prof) {
+	if (times || !P->desc || !P->prof) {
 		planner_free(P);
 		jp_plan_free(p);
 		return -1;
@@ -943,24 +956,117 @@ static void shuffle_ints(int *a, int n, struct rng *rng)
 	}
 }
 
+/* The orders' makespans, from..to of a list of orders (B sub-batches
+ * each), on a planner of one's own: each order is placed from the prefix
+ * it shares with the one before. */
+struct order_work {
+	struct planner P;
+	struct jp_plan plan;     /* what the thread's placing writes (a worker's own) */
+	const int *jobs, *sub, *size, *perms;
+	int n, B, from, to;
+	double *ms;
+	int rc;
+};
+
+static void *order_work_run(void *arg)
+{
+	struct order_work *w = arg;
+	int B = w->B;
+	struct prefix *pre = prefixes_new(&w->P, B);
+	w->rc = -1;
+	for (int o = w->from; pre && o < w->to; o++) {
+		const int *perm = w->perms + (size_t)o * B;
+		int same = 0;
+		while (o > w->from && same < B - 1 && perm[same] == perm[same - B])
+			same++;
+		list_of_order(&w->P, w->jobs, w->sub, w->n, perm, B);
+		if ((w->ms[o] = place_order(&w->P, pre, w->size, perm, B, same)) < 0)
+			goto out;
+	}
+	w->rc = pre ? 0 : -1;
+out:
+	prefixes_free(pre, B);
+	return NULL;
+}
+
+/* A worker's planner: its own times and plan, the jobs' descriptions and
+ * profiles shared (read only). */
+static int worker_init(struct order_work *w, const struct planner *P)
+{
+	w->P = *P;
+	w->P.p = &w->plan;
+	if (plan_alloc(&w->plan, P->c))
+		return -1;
+	w->plan.norder = P->p->norder;
+	if (planner_alloc_times(&w->P)) {
+		planner_free_times(&w->P);
+		jp_plan_free(&w->plan);
+		return -1;
+	}
+	return 0;
+}
+
+static void worker_free(struct order_work *w)
+{
+	planner_free_times(&w->P);
+	jp_plan_free(&w->plan);
+}
+
+/* The makespans of orders 0..norders of perms, split over the threads in
+ * runs of consecutive orders (the first on P itself).  -1: out of memory. */
+static int makespans(struct planner *P, int nthreads, const struct order_work *proto, int norders)
+{
+	if (nthreads > norders)
+		nthreads = norders;
+	struct order_work w[nthreads];
+	pthread_t tid[nthreads];
+	bool inited[nthreads], started[nthreads];
+	int rc = 0;
+	for (int t = 0; t < nthreads; t++) {
+		w[t] = *proto;
+		w[t].from = (int)((long)norders * t / nthreads);
+		w[t].to = (int)((long)norders * (t + 1) / nthreads);
+		w[t].P = *P;
+		inited[t] = t > 0 && !worker_init(&w[t], P);
+		started[t] = inited[t] && !pthread_create(&tid[t], NULL, order_work_run, &w[t]);
+		if (t > 0 && !inited[t])
+			rc = -1;
+	}
+	for (int t = 0; t < nthreads; t++)
+		if (t == 0 || (inited[t] && !started[t]))   /* no thread: here */
+			order_work_run(&w[t]);
+	for (int t = 0; t < nthreads; t++) {
+		if (started[t])
+			pthread_join(tid[t], NULL);
+		if (inited[t])
+			worker_free(&w[t]);
+		if (t == 0 || inited[t])
+			rc |= w[t].rc;
+	}
+	return rc;
+}
+
 /* Batch (§4.2.3.2): B sub-batches by Tetris packing, each sorted by width
  * then latency, "combined in a random order".  The order decides
  * which big jobs meet at the start, so with k->orders > 1 the planner
  * places the list for that many orders (every order when B! is at most
  * that) and keeps the one whose plan ends first; the random order wins
- * ties, and k->orders = 1 is the text's single draw.  Leaves the best
+ * ties, and k->orders = 1 is the text's single draw.  The orders are
+ * placed on k->plan_threads threads (0: one per core), and the best is
+ * picked as one thread would, in the orders' sequence.  Leaves the best
  * order placed in P->p. */
+#define ORDERS_AT_ONCE 1024
 static int plan_batch(struct planner *P, const struct jp_conf *k, struct rng *rng)
 {
 	struct jp_plan *p = P->p;
 	int n = p->norder, B = k->subbatches < n ? k->subbatches : n;
 	double (*dem)[3] = malloc(n * sizeof *dem);
 	int *jobs = malloc(n * sizeof *jobs), *sub = malloc(n * sizeof *sub), *size = calloc(B, sizeof *size);
-	int *perm = malloc(B * sizeof *perm), *best = malloc(B * sizeof *best), *draw = malloc(B * sizeof *draw);
-	int *last = malloc(B * sizeof *last);
-	struct prefix *pre = prefixes_new(P, B);
+	int *perms = malloc((size_t)ORDERS_AT_ONCE * B * sizeof *perms), *best = malloc(B * sizeof *best);
+	int *perm = malloc(B * sizeof *perm), *draw = malloc(B * sizeof *draw);
+	double *ms = malloc(ORDERS_AT_ONCE * sizeof *ms);
 	int rc = -1;
-	if (!dem || !jobs || !sub || !size || !perm || !best || !draw || !last || !pre)
+	if (!dem || !jobs || !sub || !size || !perms || !best || !perm || !draw || !ms)
 		goto out;
 	for (int x = 0; x < n; x++) {
 		const struct jp_jobdesc *d = &P->desc[p->order[x]];
@@ -980,34 +1086,37 @@ static int plan_batch(struct planner *P, const struct jp_conf *k, struct rng *rn
 	double fact = 1;
 	for (int b = 2; b <= B && fact <= k->orders; b++)
 		fact *= b;
-	bool every = fact <= k->orders;
+	bool every = fact <= k->orders, more = true;
+	int nthreads = k->plan_threads > 0 ? k->plan_threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	struct order_work proto = {.jobs = jobs, .sub = sub, .size = size, .perms = perms, .n = n, .B = B, .ms = ms};
 	double best_ms = INFINITY;
-	for (int tried = 1;; tried++) {
-		int same = 0;
-		while (tried > 1 && same < B - 1 && perm[same] == last[same])
-			same++;
-		list_of_order(P, jobs, sub, n, perm, B);
-		double ms = place_order(P, pre, size, perm, B, same);
-		if (ms < 0)
+	for (int tried = 1; more;) {
+		/* The next orders, as many as are kept at once: the random draw,
+		 * then every other order from the sorted one, or more draws. */
+		int norders = 0;
+		for (; more && norders < ORDERS_AT_ONCE; tried++) {
+			memcpy(perms + (size_t)norders++ * B, perm, B * sizeof *perm);
+			if (every) {
+				if (tried == 1)
+					for (int b = 0; b < B; b++)
+						perm[b] = b;
+				else if (!next_permutation(perm, B))
+					more = false;
+				if (more && !memcmp(perm, draw, B * sizeof *perm) && !next_permutation(perm, B))
+					more = false;
+			} else if (tried < k->orders) {
+				shuffle_ints(perm, B, rng);
+			} else {
+				more = false;
+			}
+		}
+		if (makespans(P, nthreads > 0 ? nthreads : 1, &proto, norders))
 			goto out;
-		if (ms < best_ms - 1e-9) {
-			best_ms = ms;
-			memcpy(best, perm, B * sizeof *perm);
-		}
-		memcpy(last, perm, B * sizeof *perm);
-		if (every) {   /* then every other order, from the sorted one */
-			if (tried == 1)
-				for (int b = 0; b < B; b++)
-					perm[b] = b;
-			else if (!next_permutation(perm, B))
-				break;
-			if (!memcmp(perm, draw, B * sizeof *perm) && !next_permutation(perm, B))
-				break;
-		} else if (tried < k->orders) {
-			shuffle_ints(perm, B, rng);
-		} else {
-			break;
-		}
+		for (int o = 0; o < norders; o++)
+			if (ms[o] < best_ms - 1e-9) {
+				best_ms = ms[o];
+				memcpy(best, perms + (size_t)o * B, B * sizeof *best);
+			}
 	}
 	list_of_order(P, jobs, sub, n, best, B);
 	if (place_list(P) < 0)
@@ -1018,11 +1127,11 @@ out:
 	free(jobs);
 	free(sub);
 	free(size);
-	free(perm);
+	free(perms);
 	free(best);
+	free(perm);
 	free(draw);
-	free(last);
-	prefixes_free(pre, B);
+	free(ms);
 	return rc;
 }
 

@@ -72,6 +72,7 @@ void jp_conf_opts(struct jp_conf *k, const struct jp_opts *o)
 	jp_conf_shared(k, &o->sh);
 	k->subbatches = o->subbatches;
 	k->orders = o->orders;
+	k->plan_threads = o->plan_threads;
 	k->rho = isnan(o->rho) ? -1 : o->rho;
 	k->eps_jobs = o->eps_jobs;
 	k->piece_margin = o->piece_margin;

@@ -554,9 +554,12 @@ Test(jobpacker, batch_list_is_subbatches_sorted_by_width)
 	stop();
 }
 
+/* What a plan is: its list, each task's rack and each job's end. */
+struct plan_snap { int order[12], task_rack[400]; double end[12]; };
+
 /* The plan's makespan of the 12-job batch below, planned with the
- * scheduler's random stream `seed`. */
-static double planned_makespan(unsigned seed)
+ * scheduler's random stream `seed`; the plan to *snap (if not NULL). */
+static double planned_makespan(unsigned seed, struct plan_snap *snap)
 {
 	struct jspec js[12];
 	for (int i = 0; i < 12; i++)
@@ -571,6 +574,13 @@ static double planned_makespan(unsigned seed)
 	double ms = 0;
 	for (int j = 0; j < 12; j++)
 		ms = fmax(ms, p->end[j]);
+	if (snap) {
+		cr_assert_eq(p->norder, 12);
+		cr_assert_leq(p->ntasks, 400);
+		memcpy(snap->order, p->order, sizeof snap->order);
+		memcpy(snap->task_rack, p->task_rack, p->ntasks * sizeof *p->task_rack);
+		memcpy(snap->end, p->end, sizeof snap->end);
+	}
 	stop();
 	return ms;
 }
@@ -584,16 +594,40 @@ Test(jobpacker, batch_plan_takes_the_order_of_sub_batches_that_ends_first)
 	fx_sched_opt("orders=1");
 	double lo = INFINITY, hi = 0;
 	for (unsigned seed = 1; seed <= 40; seed++) {
-		double ms = planned_makespan(seed);
+		double ms = planned_makespan(seed, NULL);
 		lo = fmin(lo, ms);
 		hi = fmax(hi, ms);
 	}
 	fx_sched_opts_clear();
 	cr_assert_gt(hi, lo + 1, "the order of the sub-batches never mattered (%.2f..%.2f s)", lo, hi);
 	for (unsigned seed = 1; seed <= 3; seed++) {
-		double best = planned_makespan(seed);
+		double best = planned_makespan(seed, NULL);
 		cr_assert_leq(best, lo + 1e-9, "seed %u: searched plan ends at %.2f s, a single draw at %.2f s", seed,
 			      best, lo);
+	}
+}
+
+Test(jobpacker, batch_plan_is_the_same_on_any_number_of_threads)
+{
+	/* Each thread places a run of consecutive orders; the best is picked in
+	 * the orders' sequence, ties to the earlier, as one thread does.  Every
+	 * order of 5 (120), then 50 random draws (in runs that share less). */
+	const char *orders[] = {"orders=120", "orders=50"};
+	for (int o = 0; o < 2; o++) {
+		static struct plan_snap one, many;
+		fx_sched_opt(orders[o]);
+		fx_sched_opt("plan_threads=1");
+		planned_makespan(3, &one);
+		for (int t = 2; t <= 7; t += 5) {
+			fx_sched_opts_clear();
+			fx_sched_opt(orders[o]);
+			fx_sched_opt(t == 2 ? "plan_threads=2" : "plan_threads=7");
+			planned_makespan(3, &many);
+			cr_assert_arr_eq(many.order, one.order, sizeof one.order, "%s, %d threads: another list", orders[o], t);
+			cr_assert_arr_eq(many.task_rack, one.task_rack, sizeof one.task_rack);
+			cr_assert_arr_eq(many.end, one.end, sizeof one.end);
+		}
+		fx_sched_opts_clear();
 	}
 }
 
