@@ -27,6 +27,7 @@
 #include "emu/sched/jobpacker.h"
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -1022,6 +1023,10 @@ static int makespans(struct planner *P, int nthreads, const struct order_work *p
 	pthread_t tid[nthreads];
 	bool inited[nthreads], started[nthreads];
 	int rc = 0;
+	/* The run's signals are for the main thread (as emu/flow_log.c's). */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	for (int t = 0; t < nthreads; t++) {
 		w[t] = *proto;
 		w[t].from = (int)((long)norders * t / nthreads);
@@ -1032,6 +1037,7 @@ static int makespans(struct planner *P, int nthreads, const struct order_work *p
 		if (t > 0 && !inited[t])
 			rc = -1;
 	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	for (int t = 0; t < nthreads; t++)
 		if (t == 0 || (inited[t] && !started[t]))   /* no thread: here */
 			order_work_run(&w[t]);
