@@ -1,10 +1,10 @@
 /* captures.c — see captures.h. */
 #include "emu/captures.h"
+#include "emu/helper_thread.h"
 #include "netctl/capfile.h"
 #include "netctl/capspec.h"
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,12 +128,7 @@ struct run_captures *captures_start(struct fabric *f, const struct run_params *p
 		captures_free(rc);
 		return NULL;
 	}
-	/* The run's signals are for the main thread. */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc->thread_on = !pthread_create(&rc->thread, NULL, capture_main, rc);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc->thread_on = !helper_thread_start(&rc->thread, capture_main, rc);
 	if (!rc->thread_on) {
 		snprintf(err, 512, "capture thread: cannot start it");
 		captures_stop(rc, false);

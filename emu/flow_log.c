@@ -3,8 +3,7 @@
  * whole chunk behind. */
 #include "emu/flow_log.h"
 #include "emu/csv_num.h"
-#include <pthread.h>
-#include <signal.h>
+#include "emu/helper_thread.h"
 #include <stdlib.h>
 
 #define CHUNK 16384   /* lines: 1 MiB of records */
@@ -86,12 +85,7 @@ struct flow_log *flow_log_open(FILE *f)
 	}
 	pthread_mutex_init(&l->mu, NULL);
 	pthread_cond_init(&l->cv, NULL);
-	/* The run's signals are for the main thread (a stop wakes its waits). */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	l->threaded = !pthread_create(&l->th, NULL, writer, l);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	l->threaded = !helper_thread_start(&l->th, writer, l);
 	return l;
 }
 

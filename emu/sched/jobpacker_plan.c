@@ -25,9 +25,8 @@
  *  - a non-shuffle-heavy job's reduces, among equally early containers, go
  *    to the rack with the fewest of them (rack_before). */
 #include "emu/sched/jobpacker.h"
+#include "emu/helper_thread.h"
 #include <math.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -990,15 +989,15 @@ out:
 	return NULL;
 }
 
-/* A worker's planner: its own times and plan, the jobs' descriptions and
- * profiles shared (read only). */
-static int worker_init(struct order_work *w, const struct planner *P)
+/* A worker's planner, a copy of the run's: its own times and plan, the
+ * jobs' descriptions and profiles shared (read only). */
+static int worker_init(struct order_work *w)
 {
-	w->P = *P;
+	int norder = w->P.p->norder;
 	w->P.p = &w->plan;
-	if (plan_alloc(&w->plan, P->c))
+	if (plan_alloc(&w->plan, w->P.c))
 		return -1;
-	w->plan.norder = P->p->norder;
+	w->plan.norder = norder;
 	if (planner_alloc_times(&w->P)) {
 		planner_free_times(&w->P);
 		jp_plan_free(&w->plan);
@@ -1023,21 +1022,16 @@ static int makespans(struct planner *P, int nthreads, const struct order_work *p
 	pthread_t tid[nthreads];
 	bool inited[nthreads], started[nthreads];
 	int rc = 0;
-	/* The run's signals are for the main thread (as emu/flow_log.c's). */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
 	for (int t = 0; t < nthreads; t++) {
 		w[t] = *proto;
 		w[t].from = (int)((long)norders * t / nthreads);
 		w[t].to = (int)((long)norders * (t + 1) / nthreads);
 		w[t].P = *P;
-		inited[t] = t > 0 && !worker_init(&w[t], P);
-		started[t] = inited[t] && !pthread_create(&tid[t], NULL, order_work_run, &w[t]);
+		inited[t] = t > 0 && !worker_init(&w[t]);
+		started[t] = inited[t] && !helper_thread_start(&tid[t], order_work_run, &w[t]);
 		if (t > 0 && !inited[t])
 			rc = -1;
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	for (int t = 0; t < nthreads; t++)
 		if (t == 0 || (inited[t] && !started[t]))   /* no thread: here */
 			order_work_run(&w[t]);
