@@ -10,7 +10,8 @@
 #            arrive uniformly over 5.4 s x jobs x 600 / servers, the paper's
 #            1000 jobs over 5400 s on 600; batch: all at once), Fair and
 #            JobPacker: 100 x 100, 600 x 1000, and with SIM_BIG=1 the
-#            ten-times-paper point 6000 x 10000 (minutes each)
+#            ten-times-paper point 6000 x 10000 (5 to 12 minutes each, and
+#            5 GiB for Fair's batch)
 #   paper    topologies/paper-20x30.conf, 1000 jobs, --data-scale 1
 #            --time-scale 1, online (uniform:5400) and batch, for Fair, Delay,
 #            NAS, JobPacker and Corral; and Fair online with --no-flows
