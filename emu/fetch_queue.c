@@ -115,7 +115,10 @@ static struct fq_front heap_pop(struct fetch_queue *q)
 
 /* ---- items -------------------------------------------------------------- */
 
-/* Drop the taken items, keeping the order (so the heap's stays right). */
+/* Drop the taken items, keeping the order (so the heap's stays right), and
+ * give back room a shrunk queue no longer needs (at ten times the paper's
+ * batch the queues hold 42 million transfers at once, and room for two
+ * to three times as many was the run's largest memory). */
 static int compact(struct fetch_queue *q)
 {
 	int *to = malloc((q->nitem ? q->nitem : 1) * sizeof *to), n = 0;
@@ -129,21 +132,26 @@ static int compact(struct fetch_queue *q)
 	for (int i = 0; i < n; i++)
 		if (q->item[i].next >= 0)
 			q->item[i].next = to[q->item[i].next];
-	for (int l = 0; l < q->caplane; l++)
-		if (q->lane[l].key >= 0 && q->lane[l].head >= 0) {
-			q->lane[l].head = to[q->lane[l].head];
-			q->lane[l].tail = to[q->lane[l].tail];
-		}
-	for (int i = 0; i < q->nheap; i++)
-		q->heap[i].head = q->lane[q->heap[i].lane].head;
+	for (int i = 0; i < q->nheap; i++) {   /* the lanes with items: those in the heap */
+		struct fq_lane *ln = &q->lane[q->heap[i].lane];
+		ln->head = q->heap[i].head = to[ln->head];
+		ln->tail = to[ln->tail];
+	}
 	q->nitem = n;
 	free(to);
+	if (n <= q->capitem / 4 && q->capitem > 64) {
+		struct fq_item *item = realloc(q->item, q->capitem / 2 * sizeof *item);
+		if (item) {
+			q->item = item;
+			q->capitem /= 2;
+		}
+	}
 	return 0;
 }
 
 int fq_push(struct fetch_queue *q, const struct xfer *x, double t_start)
 {
-	if (q->nitem == q->capitem && q->live * 2 <= q->nitem && compact(q))
+	if (q->nitem == q->capitem && q->live * 4 <= q->nitem * 3 && compact(q))
 		return -1;
 	int l = lane_for(q, x);
 	if (l < 0 || grow(&q->item, &q->capitem, q->nitem + 1, sizeof *q->item, 16))
