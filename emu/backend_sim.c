@@ -191,12 +191,13 @@ static bool io_costs(const struct run *r, int src, int dst, unsigned disks)
  * circuit transfer is demand (the agents' rule, agents/tasks.c). */
 static bool held_kind(const struct run *r, const struct xfer *x) { return r->p.hold && x->circuit; }
 
-static void count_queued(struct run *r, const struct xfer *x, int sign)
+/* Reduce t's transfer x joins (+1) or leaves (-1) its queue. */
+static void count_queued(struct run *r, const struct task *t, const struct xfer *x, int sign)
 {
 	if (!held_kind(r, x))
 		return;
 	struct sim_be *b = S(r);
-	int k = x->src_rack * r->c.racks + x->dst_rack;
+	int k = rack_of(r, x->src) * r->c.racks + rack_of(r, t->server);
 	b->queued_bytes[k] += sign * (int64_t)x->bytes;
 	b->queued_n[k] += sign;
 	b->nqueued += sign;
@@ -247,7 +248,7 @@ static void start_fetches(struct run *r, struct task *t)
 		}
 		uint64_t bytes = 0;
 		for (int i = 0; i < n; i++) {
-			count_queued(r, &x[i], -1);
+			count_queued(r, t, &x[i], -1);
 			bytes += x[i].bytes;
 			item[i] = (struct fetch_item){x[i].id, x[i].bytes, t_start[i]};
 		}
@@ -298,7 +299,7 @@ struct unfinished_arg { struct run *r; const struct task *t; struct unfinished *
 static void unfinished_queued(const struct xfer *x, double t_start, void *arg)
 {
 	struct unfinished_arg *a = arg;
-	count_queued(a->r, x, -1);
+	count_queued(a->r, a->t, x, -1);
 	unfinished_add(a->u, a->t, x, t_start, -1);
 }
 
@@ -401,7 +402,7 @@ static void sim_fetch(struct run *r, struct task *t, const struct xfer *xs, int 
 			run_say(r, "simulator: out of memory for transfers");
 			return;
 		}
-		count_queued(r, &xs[i], +1);
+		count_queued(r, t, &xs[i], +1);
 	}
 	st->final = final;
 	start_fetches(r, t);

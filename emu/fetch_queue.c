@@ -12,12 +12,12 @@ struct fq_item {
 };
 
 /* A lane is a slot of the table of lanes by (holder, flag), open
- * addressing: a push's probe finds the lane itself (a queue's memory is
- * cold, thousands of reduces apart: one miss, not two).  Lanes stay once
- * made; a rehash moves them, and the heap follows. */
+ * addressing up to three quarters full: a push's probe finds the lane
+ * itself (a queue's memory is cold, thousands of reduces apart: one miss,
+ * not two).  Lanes stay once made (15 million at ten times the paper's
+ * batch: 12 bytes each); a rehash moves them, and the heap follows. */
 struct fq_lane {
 	int key;                /* holder * 2 + circuit; -1: an empty slot */
-	int src_rack, dst_rack;
 	int head, tail;         /* items; head -1 = empty, and not in the heap */
 };
 
@@ -66,14 +66,12 @@ static int rehash(struct fetch_queue *q, int cap)
 
 static int lane_for(struct fetch_queue *q, const struct xfer *x)
 {
-	if ((q->nlane + 1) * 2 > q->caplane && rehash(q, q->caplane ? 2 * q->caplane : 16))
+	if ((q->nlane + 1) * 4 > q->caplane * 3 && rehash(q, q->caplane ? 2 * q->caplane : 16))
 		return -1;
 	int key = key_of(x->src, x->circuit), k = slot_of(q, key);
 	if (q->lane[k].key >= 0)
 		return k;
-	if (grow(&q->heap, &q->capheap, q->nlane + 1, sizeof *q->heap, 16))
-		return -1;
-	q->lane[k] = (struct fq_lane){.key = key, .src_rack = x->src_rack, .dst_rack = x->dst_rack, .head = -1, .tail = -1};
+	q->lane[k] = (struct fq_lane){.key = key, .head = -1, .tail = -1};
 	q->nlane++;
 	return k;
 }
@@ -154,7 +152,9 @@ int fq_push(struct fetch_queue *q, const struct xfer *x, double t_start)
 	if (q->nitem == q->capitem && q->live * 4 <= q->nitem * 3 && compact(q))
 		return -1;
 	int l = lane_for(q, x);
-	if (l < 0 || grow(&q->item, &q->capitem, q->nitem + 1, sizeof *q->item, 16))
+	/* The heap holds the lanes with items (fq_take's passed-over ones stay within it). */
+	if (l < 0 || grow(&q->item, &q->capitem, q->nitem + 1, sizeof *q->item, 16) ||
+	    (q->lane[l].head < 0 && grow(&q->heap, &q->capheap, q->nheap + 1, sizeof *q->heap, 16)))
 		return -1;
 	int i = q->nitem++;
 	q->item[i] = (struct fq_item){.id = x->id, .next = -1, .bytes = x->bytes, .t_start = t_start};
@@ -183,7 +183,7 @@ void fq_warm(const struct fetch_queue *q, int src, bool circuit)
 static struct xfer xfer_at(const struct fetch_queue *q, const struct fq_lane *ln, int i)
 {
 	return (struct xfer){.id = q->item[i].id, .src = ln->key / 2, .bytes = q->item[i].bytes, .circuit = ln->key & 1,
-			     .src_rack = ln->src_rack, .dst_rack = ln->dst_rack};
+			     .src_rack = -1, .dst_rack = -1};
 }
 
 int fq_take(struct fetch_queue *q, const struct copier_rules *rules, struct xfer out[FETCH_MAX_XFERS],

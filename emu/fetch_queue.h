@@ -28,8 +28,9 @@ struct fetch_queue {
 	int nheap, capheap;
 };
 
-/* Append x (its id, holder, racks, bytes and flag; no address), requested
- * at t_start.  -1: out of memory. */
+/* Append x (its id, holder, bytes and flag; not its racks or address: a
+ * transfer taken or visited has rack -1), requested at t_start.  -1: out
+ * of memory. */
 int fq_push(struct fetch_queue *q, const struct xfer *x, double t_start);
 /* A push of (src, circuit) comes soon: its lane's slot and the heap's top
  * into the cache (a hint). */
