@@ -4,12 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct fq_item {
-	int id;                 /* -1: taken */
-	int next;               /* the next item of its lane, -1 */
+/* A transfer waiting, 20 bytes; its link to the next of its lane is apart
+ * (fetch_queue.next: TAKEN once taken, until compacted). */
+struct __attribute__((packed)) fq_item {
+	int id;
 	uint64_t bytes;
 	double t_start;         /* when it was requested: its record's, kept here */
 };
+#define TAKEN (-2)
 
 /* A lane is a slot of the table of lanes by (holder, flag), open
  * addressing up to three quarters full: a push's probe finds the lane
@@ -113,6 +115,22 @@ static struct fq_front heap_pop(struct fetch_queue *q)
 
 /* ---- items -------------------------------------------------------------- */
 
+/* Room for cap items and their links.  A grow that fails is -1 and leaves
+ * capitem; a shrink that fails leaves an array larger than it needs. */
+static int resize_items(struct fetch_queue *q, int cap)
+{
+	struct fq_item *item = realloc(q->item, cap * sizeof *item);
+	if (item)
+		q->item = item;
+	int *next = realloc(q->next, cap * sizeof *next);
+	if (next)
+		q->next = next;
+	if (cap > q->capitem && (!item || !next))
+		return -1;
+	q->capitem = cap;
+	return 0;
+}
+
 /* Drop the taken items, keeping the order (so the heap's stays right), and
  * give back room a shrunk queue no longer needs (at ten times the paper's
  * batch the queues hold 42 million transfers at once, and room for two
@@ -124,12 +142,14 @@ static int compact(struct fetch_queue *q)
 		return -1;
 	for (int i = 0; i < q->nitem; i++) {
 		to[i] = n;
-		if (q->item[i].id >= 0)
+		if (q->next[i] != TAKEN) {
+			q->next[n] = q->next[i];
 			q->item[n++] = q->item[i];
+		}
 	}
 	for (int i = 0; i < n; i++)
-		if (q->item[i].next >= 0)
-			q->item[i].next = to[q->item[i].next];
+		if (q->next[i] >= 0)
+			q->next[i] = to[q->next[i]];
 	for (int i = 0; i < q->nheap; i++) {   /* the lanes with items: those in the heap */
 		struct fq_lane *ln = &q->lane[q->heap[i].lane];
 		ln->head = q->heap[i].head = to[ln->head];
@@ -137,13 +157,8 @@ static int compact(struct fetch_queue *q)
 	}
 	q->nitem = n;
 	free(to);
-	if (n <= q->capitem / 4 && q->capitem > 64) {
-		struct fq_item *item = realloc(q->item, q->capitem / 2 * sizeof *item);
-		if (item) {
-			q->item = item;
-			q->capitem /= 2;
-		}
-	}
+	if (n <= q->capitem / 4 && q->capitem > 64)
+		resize_items(q, q->capitem / 2);
 	return 0;
 }
 
@@ -153,17 +168,18 @@ int fq_push(struct fetch_queue *q, const struct xfer *x, double t_start)
 		return -1;
 	int l = lane_for(q, x);
 	/* The heap holds the lanes with items (fq_take's passed-over ones stay within it). */
-	if (l < 0 || grow(&q->item, &q->capitem, q->nitem + 1, sizeof *q->item, 16) ||
+	if (l < 0 || (q->nitem == q->capitem && resize_items(q, q->capitem ? 2 * q->capitem : 16)) ||
 	    (q->lane[l].head < 0 && grow(&q->heap, &q->capheap, q->nheap + 1, sizeof *q->heap, 16)))
 		return -1;
 	int i = q->nitem++;
-	q->item[i] = (struct fq_item){.id = x->id, .next = -1, .bytes = x->bytes, .t_start = t_start};
+	q->item[i] = (struct fq_item){.id = x->id, .bytes = x->bytes, .t_start = t_start};
+	q->next[i] = -1;
 	struct fq_lane *ln = &q->lane[l];
 	if (ln->head < 0) {
 		ln->head = ln->tail = i;
 		heap_push(q, (struct fq_front){i, l, ln->key});
 	} else {
-		q->item[ln->tail].next = i;
+		q->next[ln->tail] = i;
 		ln->tail = i;
 	}
 	q->live++;
@@ -178,6 +194,10 @@ void fq_warm(const struct fetch_queue *q, int src, bool circuit)
 	}
 	if (q->nheap)
 		__builtin_prefetch(q->heap, 1);
+	if (q->nitem < q->capitem) {   /* where its transfer goes */
+		__builtin_prefetch(&q->item[q->nitem], 1);
+		__builtin_prefetch(&q->next[q->nitem], 1);
+	}
 }
 
 static struct xfer xfer_at(const struct fetch_queue *q, const struct fq_lane *ln, int i)
@@ -201,13 +221,19 @@ int fq_take(struct fetch_queue *q, const struct copier_rules *rules, struct xfer
 		}
 	}
 	if (pick >= 0) {
+		/* The lane's links first, then its items together: their cache
+		 * misses overlap (a lane's items are far apart: one per pump). */
 		struct fq_lane *ln = &q->lane[q->heap[pick].lane];
+		int at[FETCH_MAX_XFERS];
 		while (ln->head >= 0 && n < FETCH_MAX_XFERS) {
-			struct fq_item *it = &q->item[ln->head];
-			t_start[n] = it->t_start;
-			out[n++] = xfer_at(q, ln, ln->head);
-			it->id = -1;
-			ln->head = it->next;
+			__builtin_prefetch(&q->item[ln->head]);
+			at[n++] = ln->head;
+			ln->head = q->next[ln->head];
+			q->next[at[n - 1]] = TAKEN;
+		}
+		for (int k = 0; k < n; k++) {
+			t_start[k] = q->item[at[k]].t_start;
+			out[k] = xfer_at(q, ln, at[k]);
 		}
 		if (ln->head < 0)
 			ln->tail = -1;
@@ -225,7 +251,7 @@ void fq_each(const struct fetch_queue *q, void (*fn)(const struct xfer *x, doubl
 	/* An empty queue keeps its lanes (thousands at ten times the paper), and
 	 * each reduce's is looked at when it ends. */
 	for (int l = 0; q->live && l < q->caplane; l++)
-		for (int i = q->lane[l].key >= 0 ? q->lane[l].head : -1; i >= 0; i = q->item[i].next) {
+		for (int i = q->lane[l].key >= 0 ? q->lane[l].head : -1; i >= 0; i = q->next[i]) {
 			struct xfer x = xfer_at(q, &q->lane[l], i);
 			fn(&x, q->item[i].t_start, arg);
 		}
@@ -234,6 +260,7 @@ void fq_each(const struct fetch_queue *q, void (*fn)(const struct xfer *x, doubl
 void fq_free(struct fetch_queue *q)
 {
 	free(q->item);
+	free(q->next);
 	free(q->lane);
 	free(q->heap);
 	memset(q, 0, sizeof *q);

@@ -21,6 +21,8 @@ struct fq_front;
 
 struct fetch_queue {
 	struct fq_item *item;   /* in arrival order; the taken ones are dead until compacted */
+	int *next;              /* per item, apart (a take walks them before it reads
+				 * the items): the next of its lane, -1; or taken */
 	int nitem, capitem, live;
 	struct fq_lane *lane;   /* by (holder, circuit): open addressing */
 	int nlane, caplane;
