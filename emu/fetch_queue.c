@@ -200,9 +200,9 @@ void fq_warm(const struct fetch_queue *q, int src, bool circuit)
 	}
 }
 
-static struct xfer xfer_at(const struct fetch_queue *q, const struct fq_lane *ln, int i)
+static struct xfer xfer_at(const struct fetch_queue *q, int key, int i)
 {
-	return (struct xfer){.id = q->item[i].id, .src = ln->key / 2, .bytes = q->item[i].bytes, .circuit = ln->key & 1,
+	return (struct xfer){.id = q->item[i].id, .src = key / 2, .bytes = q->item[i].bytes, .circuit = key & 1,
 			     .src_rack = -1, .dst_rack = -1};
 }
 
@@ -221,23 +221,26 @@ int fq_take(struct fetch_queue *q, const struct copier_rules *rules, struct xfer
 		}
 	}
 	if (pick >= 0) {
-		/* The lane's links first, then its items together: their cache
-		 * misses overlap (a lane's items are far apart: one per pump). */
-		struct fq_lane *ln = &q->lane[q->heap[pick].lane];
-		int at[FETCH_MAX_XFERS];
-		while (ln->head >= 0 && n < FETCH_MAX_XFERS) {
-			__builtin_prefetch(&q->item[ln->head]);
-			at[n++] = ln->head;
-			ln->head = q->next[ln->head];
+		/* The lane's links first, from its front in the heap (its slot is
+		 * read alongside), then its items together: their cache misses
+		 * overlap (a lane's items are far apart: one per pump). */
+		struct fq_front *e = &q->heap[pick];
+		struct fq_lane *ln = &q->lane[e->lane];
+		__builtin_prefetch(ln, 1);
+		int at[FETCH_MAX_XFERS], i = e->head;
+		while (i >= 0 && n < FETCH_MAX_XFERS) {
+			__builtin_prefetch(&q->item[i]);
+			at[n++] = i;
+			i = q->next[i];
 			q->next[at[n - 1]] = TAKEN;
 		}
 		for (int k = 0; k < n; k++) {
 			t_start[k] = q->item[at[k]].t_start;
-			out[k] = xfer_at(q, ln, at[k]);
+			out[k] = xfer_at(q, e->key, at[k]);
 		}
-		if (ln->head < 0)
+		e->head = ln->head = i;
+		if (i < 0)
 			ln->tail = -1;
-		q->heap[pick].head = ln->head;
 		q->live -= n;
 	}
 	for (int i = q->nheap; i < end; i++)
@@ -252,7 +255,7 @@ void fq_each(const struct fetch_queue *q, void (*fn)(const struct xfer *x, doubl
 	 * each reduce's is looked at when it ends. */
 	for (int l = 0; q->live && l < q->caplane; l++)
 		for (int i = q->lane[l].key >= 0 ? q->lane[l].head : -1; i >= 0; i = q->next[i]) {
-			struct xfer x = xfer_at(q, &q->lane[l], i);
+			struct xfer x = xfer_at(q, q->lane[l].key, i);
 			fn(&x, q->item[i].t_start, arg);
 		}
 }
