@@ -108,6 +108,8 @@ struct simnet {
 	struct { double key; int link; } *lh;
 	int caplh;
 	bool *frozen;                  /* by active index */
+	double *ackload, *mload;       /* per link: payload rate whose ACKs cross it, marked payload rate */
+	int *acklinks;                 /* the links set_counters gives ACKs to that no flow crosses */
 	struct fill *fl;               /* by active index */
 };
 
@@ -156,9 +158,12 @@ struct simnet *simnet_new(const struct topo *t, bool hold)
 	n->touched_bit = calloc(n->nlinks / 64 + 1, sizeof *n->touched_bit);
 	n->rack_of = calloc(n->servers ? n->servers : 1, sizeof *n->rack_of);
 	n->rack_first = calloc(n->racks ? n->racks : 1, sizeof *n->rack_first);
+	n->ackload = calloc(n->nlinks, sizeof *n->ackload);
+	n->mload = calloc(n->nlinks, sizeof *n->mload);
+	n->acklinks = calloc(n->nlinks, sizeof *n->acklinks);
 	if (!n->cap || !n->ctr || !n->lit_port || !n->ncirc || !n->aside || !n->cnt || !n->start || !n->capr ||
 	    !n->cur || !n->busy || !n->rack_of || !n->rack_first || !n->load || !n->level || !n->nb || !n->used ||
-	    !n->touched || !n->touched_bit) {
+	    !n->touched || !n->touched_bit || !n->ackload || !n->mload || !n->acklinks) {
 		simnet_free(n);
 		return NULL;
 	}
@@ -222,6 +227,9 @@ void simnet_free(struct simnet *n)
 	free(n->lh);
 	free(n->frozen);
 	free(n->fl);
+	free(n->ackload);
+	free(n->mload);
+	free(n->acklinks);
 	free(n);
 }
 
@@ -319,6 +327,56 @@ static void recount(struct simnet *n, const struct flow *f, double was, double n
 			add_rate(&c->rate, -was * ACKS);
 		if (now_rate > 0)
 			add_rate(&c->rate, now_rate * ACKS);
+	}
+}
+
+/* The link that carries the ACKs of payload crossing l (route's rpath: a
+ * flow's reverse path mirrors its path, ACKs on the EPS); -1: none (disks). */
+static int ack_link(const struct simnet *n, int l)
+{
+	int s = n->servers, racks = n->racks, ocs = racks * n->ports;
+	if (l < 2 * s)
+		return l < s ? l_down(n, l) : l_up(n, l - s);
+	l -= 2 * s;
+	if (l < 2 * racks)
+		return l < racks ? l_eps_in(n, l) : l_eps_out(n, l - racks);
+	l -= 2 * racks;
+	if (l < 2 * ocs)
+		return l < ocs ? l_eps_in(n, l / n->ports) : l_eps_out(n, (l - ocs) / n->ports);
+	return -1;
+}
+
+/* After a whole filling: every counter's rate made from the links' loads
+ * (the filling's, on the links it used) rather than by each flow whose
+ * rate changed (most of them in a batch), brought up to date first.  The
+ * links a filling used, and those their ACKs cross, are the only ones any
+ * flow crosses: the others were left at 0 by the flows that went.
+ * n->mload: the marked payload rate per link, set by the caller. */
+static void set_counters(struct simnet *n, double now)
+{
+	int nack = 0;
+	for (int j = 0; j < n->nused; j++) {
+		int l = n->used[j];
+		n->busy[l / 64] |= 1ull << (l % 64);
+	}
+	for (int j = 0; j < n->nused; j++) {
+		int l = n->used[j], a = ack_link(n, l);
+		if (a < 0)
+			continue;
+		n->ackload[a] += n->load[l];
+		if (!(n->busy[a / 64] >> (a % 64) & 1)) {
+			n->busy[a / 64] |= 1ull << (a % 64);
+			n->acklinks[nack++] = a;
+		}
+	}
+	for (int j = 0; j < n->nused + nack; j++) {
+		int l = j < n->nused ? n->used[j] : n->acklinks[j - n->nused];
+		struct counter *c = &n->ctr[l];
+		ctr_at(c, now);
+		c->rate = (j < n->nused ? n->load[l] * WIRE : 0) + n->ackload[l] * ACKS;
+		c->mrate = n->mload[l] * WIRE;
+		n->ackload[l] = n->mload[l] = 0;
+		n->busy[l / 64] = 0;
 	}
 }
 
@@ -827,12 +885,15 @@ void simnet_allocate(struct simnet *n, double now)
 		struct flow *f = &n->f[h];
 		const struct fill *x = &n->fl[i];
 		f->bn = x->bn;
+		if (f->marked_eps && x->rate > 0)
+			n->mload[f->path[1]] += x->rate;
 		if (!x->update && x->rate == x->old)
 			continue;
 		bring_up_to_date(f, now);
 		f->rate = x->rate;
 		f->fresh = false;
-		recount(n, f, x->old, f->rate, now);
+		if (f->rate <= 0)   /* its links may be left by every flow: no load of the filling's sets them */
+			recount(n, f, x->old, 0, now);
 		/* A flow across no capacity (a local I/O on unlimited disks) is instant. */
 		bool instant = f->rem <= 0 || (!f->np && !f->held);
 		n->t_done[h] = instant ? now : f->rate > 0 ? now + f->rem / f->rate : INFINITY;
@@ -844,6 +905,7 @@ void simnet_allocate(struct simnet *n, double now)
 	if (reheap)
 		for (int i = n->nheap / 2 - 1; i >= 0; i--)
 			sift_down(n, i);
+	set_counters(n, now);
 }
 
 bool simnet_dirty(const struct simnet *n) { return n->dirty; }

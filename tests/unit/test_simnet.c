@@ -506,6 +506,112 @@ Test(simnet, allocations_that_keep_rates_give_those_of_a_whole_filling)
 	simnet_free(n);
 }
 
+/* What a link's counters should hold: the flows' rates, as simnet_rate
+ * gives them, over the time they had them, on the links their route and
+ * their ACKs' route cross (frame bytes).  Indexed by stats order: per rack
+ * its servers, its uplink, its optical port. */
+enum { MESH_LINKS = MESH_SERVERS + 2 * MESH_RACKS };
+struct expect { double tx[MESH_LINKS], rx[MESH_LINKS], marked[MESH_LINKS]; };
+
+static int server_link(int s) { return s / 8 * 10 + s % 8; }
+static int uplink(int r) { return r * 10 + 8; }
+static int optical(int r) { return r * 10 + 9; }
+
+static void integrate(struct expect *e, struct simnet *n, const struct circuit_cfg *lit, int nf, const int *handle,
+		      const int *src, const int *dst, const bool *circ, double dt)
+{
+	const double wire = 1514.0 / 1448.0, acks = 66.0 / 2896.0;
+	for (int i = 0; i < nf; i++) {
+		if (handle[i] < 0)
+			continue;
+		double b = simnet_rate(n, handle[i]) * dt;
+		int a = src[i], z = dst[i], ra = a / 8, rz = z / 8;
+		e->rx[server_link(a)] += b * wire;   /* up: server to ToR */
+		e->tx[server_link(z)] += b * wire;
+		e->rx[server_link(z)] += b * acks;
+		e->tx[server_link(a)] += b * acks;
+		if (ra == rz)
+			continue;
+		if (circ[i] && lit->out[0][ra] == rz) {
+			e->tx[optical(ra)] += b * wire;
+			e->rx[optical(rz)] += b * wire;
+		} else {
+			e->tx[uplink(ra)] += b * wire;
+			e->rx[uplink(rz)] += b * wire;
+			if (circ[i])
+				e->marked[uplink(ra)] += b * wire;
+		}
+		e->tx[uplink(rz)] += b * acks;
+		e->rx[uplink(ra)] += b * acks;
+	}
+}
+
+/* Link counters against the flows' rates over time, with flows coming,
+ * going and finishing (some left running after their end until an
+ * allocation finds them done), circuits changing, and circuit-eligible
+ * flows on the EPS while their circuit is dark (marked bytes). */
+Test(simnet, counters_add_up_the_rates_of_the_flows_on_each_link)
+{
+	struct topo t;
+	struct simnet *n = net(&t, mesh, false);
+	enum { N = 1200 };
+	int handle[N], src[N], dst[N], next = 0;
+	bool circ[N];
+	struct circuit_cfg lit;
+	struct expect *e = calloc(1, sizeof *e);
+	cr_assert_not_null(e);
+	unsigned seed = 777;
+	random_circuits(&t, &lit, &seed);
+	simnet_set_lit(n, &lit);
+	double now = 0;
+	for (int step = 1; next < N; step++) {
+		double t_next = step * 1e-3;
+		integrate(e, n, &lit, next, handle, src, dst, circ, t_next - now);
+		now = t_next;
+		seed = seed * 1103515245u + 12345u;
+		for (int k = (int)(seed >> 16) % 5; k > 0 && next < N; k--, next++) {
+			seed = seed * 1103515245u + 12345u;
+			src[next] = (int)(seed >> 16) % MESH_SERVERS;
+			seed = seed * 1103515245u + 12345u;
+			dst[next] = ((int)(seed >> 16) % (MESH_SERVERS - 1) + src[next] + 1) % MESH_SERVERS;
+			circ[next] = seed % 3 == 0;
+			uint64_t bytes = seed % 4 ? 1ULL << 40 : 2000 + seed % 50000;   /* a quarter end soon */
+			handle[next] = simnet_add(n, now, src[next], dst[next], bytes, circ[next], next);
+		}
+		seed = seed * 1103515245u + 12345u;
+		for (int k = (int)(seed >> 16) % 3; k > 0; k--) {
+			seed = seed * 1103515245u + 12345u;
+			int j = (int)((seed >> 16) % (unsigned)next);
+			if (handle[j] >= 0) {
+				simnet_remove(n, handle[j], now, NULL);
+				handle[j] = -1;
+			}
+		}
+		if (step % 40 == 0) {
+			random_circuits(&t, &lit, &seed);
+			simnet_set_lit(n, &lit);
+		}
+		simnet_allocate(n, now);
+	}
+	integrate(e, n, &lit, next, handle, src, dst, circ, 0.5);
+	now += 0.5;
+	struct link_stats *st;
+	int count;
+	cr_assert_eq(simnet_stats(n, now, &st, &count), 0);
+	cr_assert_eq(count, MESH_LINKS);
+	double marked = 0;
+	for (int i = 0; i < count; i++) {
+		cr_assert_float_eq((double)st[i].tx_bytes, e->tx[i], 2 + e->tx[i] * 1e-9, "link %d tx", i);
+		cr_assert_float_eq((double)st[i].rx_bytes, e->rx[i], 2 + e->rx[i] * 1e-9, "link %d rx", i);
+		cr_assert_float_eq((double)st[i].marked_tx_bytes, e->marked[i], 2 + e->marked[i] * 1e-9, "link %d marked", i);
+		marked += e->marked[i];
+	}
+	cr_assert_gt(marked, 1e6, "flows on the EPS while their circuit was dark");
+	free(st);
+	free(e);
+	simnet_free(n);
+}
+
 /* ---- disks ---------------------------------------------------------------- */
 
 /* 1 rack x 3 servers at 100 Mbit/s (12 MB/s of payload), disks reading at
