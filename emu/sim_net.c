@@ -47,7 +47,6 @@ struct flow {
 	bool aside;                        /* held, in aside[srack * racks + drack] */
 	bool fresh;                        /* added or re-routed: its completion time is to be set */
 	int act_pos;                       /* in act, or in its aside list */
-	int bn;                            /* the link it is bottlenecked on, -1 */
 };
 
 /* Held flows of one rack pair, and their remaining bytes (each truncated,
@@ -63,6 +62,7 @@ struct fill {
 	double rate, old;              /* the filling's, and the flow's until now */
 	int bn;                        /* the link it froze on, -1 */
 	bool update;                   /* fresh, or done: set whatever its new rate */
+	bool marked;                   /* its marked_eps */
 };
 
 struct simnet {
@@ -84,6 +84,7 @@ struct simnet {
 	 * in cache with 10^5 flows. */
 	double *t_done;                /* when the flow ends at its rate */
 	int *heap_pos;                 /* its place in the heap, -1 = free slot */
+	int *bn;                       /* the link it is bottlenecked on, -1 (a filling sets every flow's) */
 	bool dirty;
 	bool relit;                    /* the lit circuits changed: circuit flows are re-routed */
 	/* What the last filling left, kept up to date as flows go: per link the
@@ -210,6 +211,7 @@ void simnet_free(struct simnet *n)
 	free(n->heap);
 	free(n->t_done);
 	free(n->heap_pos);
+	free(n->bn);
 	free(n->cnt);
 	free(n->start);
 	free(n->members);
@@ -405,6 +407,7 @@ static int grow_flows(struct simnet *n, int cap)
 	if (resize(&n->f, cap, sizeof *n->f) || resize(&n->freel, cap, sizeof *n->freel) ||
 	    resize(&n->act, cap, sizeof *n->act) || resize(&n->heap, cap, sizeof *n->heap) ||
 	    resize(&n->t_done, cap, sizeof *n->t_done) || resize(&n->heap_pos, cap, sizeof *n->heap_pos) ||
+	    resize(&n->bn, cap, sizeof *n->bn) ||
 	    resize(&n->frozen, cap, sizeof *n->frozen) || resize(&n->fl, cap, sizeof *n->fl) ||
 	    resize(&n->live, cap / 64 + 1, sizeof *n->live))
 		return -1;
@@ -440,7 +443,7 @@ static int add(struct simnet *n, double now, int src, int dst, uint64_t bytes, b
 	f->tag = tag;
 	f->bytes = bytes;
 	f->fresh = true;
-	f->bn = -1;
+	n->bn[h] = -1;
 	if (grow(&n->fresh, &n->capfresh, n->nfresh + 1, sizeof *n->fresh, 64))
 		n->stale = true;   /* not listed: the next allocation fills all */
 	else
@@ -490,8 +493,8 @@ int64_t simnet_remove(struct simnet *n, int h, double now, uint64_t *bytes)
 			n->load[f->path[k]] -= f->rate;
 			touch(n, f->path[k]);
 		}
-		if (f->bn >= 0)
-			n->nb[f->bn]--;
+		if (n->bn[h] >= 0)
+			n->nb[n->bn[h]]--;
 	}
 	n->ncirc[f->srack * n->racks + f->drack] -= f->circuit;
 	int i = n->heap_pos[h], last = n->heap[--n->nheap];
@@ -696,8 +699,9 @@ static bool keep_rates(struct simnet *n, double now)
 {
 	bool ok = true;
 	for (int i = 0; ok && i < n->nfresh; i++) {
-		struct flow *f = &n->f[n->fresh[i]];
-		if (n->heap_pos[n->fresh[i]] < 0 || !f->fresh || f->bn >= 0)
+		int h = n->fresh[i];
+		struct flow *f = &n->f[h];
+		if (n->heap_pos[h] < 0 || !f->fresh || n->bn[h] >= 0)
 			continue;   /* gone already, or listed twice */
 		if (f->held) {
 			ok = false;   /* set aside by the whole filling */
@@ -709,14 +713,14 @@ static bool keep_rates(struct simnet *n, double now)
 		for (int k = 0; k < f->np; k++)
 			if (n->nb[f->path[k]] > 0 && n->level[f->path[k]] < r) {
 				r = n->level[f->path[k]];
-				f->bn = f->path[k];
+				n->bn[h] = f->path[k];
 			}
-		if (f->bn < 0) {
+		if (n->bn[h] < 0) {
 			ok = false;   /* crosses no full link: the filling decides */
 			break;
 		}
 		f->rate = r;        /* for now: set once the links are checked */
-		n->nb[f->bn]++;
+		n->nb[n->bn[h]]++;
 		for (int k = 0; k < f->np; k++) {
 			n->load[f->path[k]] += r;
 			touch(n, f->path[k]);
@@ -734,7 +738,7 @@ static bool keep_rates(struct simnet *n, double now)
 		double r = f->rate;
 		f->rate = 0;
 		if (!ok) {        /* the whole filling sets it */
-			f->bn = -1;
+			n->bn[h] = -1;
 			continue;
 		}
 		f->fresh = false;
@@ -806,6 +810,7 @@ void simnet_allocate(struct simnet *n, double now)
 			x->rate = 0;
 			x->old = f->rate;
 			x->bn = -1;
+			x->marked = f->marked_eps;
 			x->update = f->fresh || done;
 			n->frozen[i] = !x->np;
 			unfrozen += x->np > 0;
@@ -882,13 +887,13 @@ void simnet_allocate(struct simnet *n, double now)
 	bool reheap = changed > n->nheap / 4;
 	for (int i = 0; i < n->nact; i++) {
 		int h = n->act[i];
-		struct flow *f = &n->f[h];
 		const struct fill *x = &n->fl[i];
-		f->bn = x->bn;
-		if (f->marked_eps && x->rate > 0)
-			n->mload[f->path[1]] += x->rate;
+		n->bn[h] = x->bn;
+		if (x->marked && x->rate > 0)
+			n->mload[x->path[1]] += x->rate;
 		if (!x->update && x->rate == x->old)
 			continue;
+		struct flow *f = &n->f[h];
 		bring_up_to_date(f, now);
 		f->rate = x->rate;
 		f->fresh = false;
