@@ -46,7 +46,6 @@ struct flow {
 	bool marked_eps;                   /* eligible but on the EPS (fallback): the leak counter */
 	bool aside;                        /* held, in aside[srack * racks + drack] */
 	bool fresh;                        /* added or re-routed: its completion time is to be set */
-	int act_pos;                       /* in act, or in its aside list */
 };
 
 /* Held flows of one rack pair, and their remaining bytes (each truncated,
@@ -85,6 +84,7 @@ struct simnet {
 	double *t_done;                /* when the flow ends at its rate */
 	int *heap_pos;                 /* its place in the heap, -1 = free slot */
 	int *bn;                       /* the link it is bottlenecked on, -1 (a filling sets every flow's) */
+	int *act_pos;                  /* its place in act, or in its aside list (a filling sets every flow's) */
 	bool dirty;
 	bool relit;                    /* the lit circuits changed: circuit flows are re-routed */
 	/* What the last filling left, kept up to date as flows go: per link the
@@ -212,6 +212,7 @@ void simnet_free(struct simnet *n)
 	free(n->t_done);
 	free(n->heap_pos);
 	free(n->bn);
+	free(n->act_pos);
 	free(n->cnt);
 	free(n->start);
 	free(n->members);
@@ -407,7 +408,7 @@ static int grow_flows(struct simnet *n, int cap)
 	if (resize(&n->f, cap, sizeof *n->f) || resize(&n->freel, cap, sizeof *n->freel) ||
 	    resize(&n->act, cap, sizeof *n->act) || resize(&n->heap, cap, sizeof *n->heap) ||
 	    resize(&n->t_done, cap, sizeof *n->t_done) || resize(&n->heap_pos, cap, sizeof *n->heap_pos) ||
-	    resize(&n->bn, cap, sizeof *n->bn) ||
+	    resize(&n->bn, cap, sizeof *n->bn) || resize(&n->act_pos, cap, sizeof *n->act_pos) ||
 	    resize(&n->frozen, cap, sizeof *n->frozen) || resize(&n->fl, cap, sizeof *n->fl) ||
 	    resize(&n->live, cap / 64 + 1, sizeof *n->live))
 		return -1;
@@ -450,7 +451,7 @@ static int add(struct simnet *n, double now, int src, int dst, uint64_t bytes, b
 		n->fresh[n->nfresh++] = h;
 	n->ncirc[f->srack * n->racks + f->drack] += f->circuit;
 	route(n, f);
-	f->act_pos = n->nact;
+	n->act_pos[h] = n->nact;
 	n->act[n->nact++] = h;
 	n->heap_pos[h] = n->nheap;
 	n->heap[n->nheap++] = h;
@@ -506,14 +507,14 @@ int64_t simnet_remove(struct simnet *n, int h, double now, uint64_t *bytes)
 	if (f->aside) {
 		struct aside *a = &n->aside[f->srack * n->racks + f->drack];
 		int moved = a->h[--a->n];
-		a->h[f->act_pos] = moved;
-		n->f[moved].act_pos = f->act_pos;
+		a->h[n->act_pos[h]] = moved;
+		n->act_pos[moved] = n->act_pos[h];
 		a->bytes -= (int64_t)f->rem;
 		n->naside--;
 	} else {
 		int moved = n->act[--n->nact];
-		n->act[f->act_pos] = moved;
-		n->f[moved].act_pos = f->act_pos;
+		n->act[n->act_pos[h]] = moved;
+		n->act_pos[moved] = n->act_pos[h];
 	}
 	n->heap_pos[h] = -1;
 	n->freel[n->nfree++] = h;
@@ -538,7 +539,7 @@ void simnet_set_lit(struct simnet *n, const struct circuit_cfg *lit)
 		for (int i = 0; i < a->n; i++) {
 			struct flow *f = &n->f[a->h[i]];
 			f->aside = false;
-			f->act_pos = n->nact;
+			n->act_pos[a->h[i]] = n->nact;
 			n->act[n->nact++] = a->h[i];
 		}
 		n->naside -= a->n;
@@ -566,7 +567,7 @@ static int set_aside(struct simnet *n, int h)
 		a->cap = cap;
 	}
 	f->aside = true;
-	f->act_pos = a->n;
+	n->act_pos[h] = a->n;
 	a->h[a->n++] = h;
 	a->bytes += (int64_t)f->rem;
 	n->naside++;
@@ -802,7 +803,7 @@ void simnet_allocate(struct simnet *n, double now)
 			}
 			if (f->held && f->rem > 0 && !set_aside(n, h))
 				continue;
-			int i = f->act_pos = n->nact++;
+			int i = n->act_pos[h] = n->nact++;
 			n->act[i] = h;
 			struct fill *x = &n->fl[i];
 			x->np = done ? 0 : f->np;
