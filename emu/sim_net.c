@@ -239,7 +239,9 @@ void simnet_free(struct simnet *n)
 /* ---- the completion heap ------------------------------------------------ */
 
 /* Ties by handle: flows that end together end in one order, whatever the
- * heap's history. */
+ * heap's history (or its shape: a 4-ary heap is half as deep as a binary
+ * one, and a node's children share a cache line). */
+#define ARITY 4
 static bool before(const struct simnet *n, int a, int b)
 {
 	return n->t_done[a] < n->t_done[b] || (n->t_done[a] == n->t_done[b] && a < b);
@@ -255,7 +257,7 @@ static void sift_up(struct simnet *n, int i)
 {
 	int h = n->heap[i];
 	while (i > 0) {
-		int p = (i - 1) / 2;
+		int p = (i - 1) / ARITY;
 		if (!before(n, h, n->heap[p]))
 			break;
 		heap_set(n, i, n->heap[p]);
@@ -268,11 +270,12 @@ static void sift_down(struct simnet *n, int i)
 {
 	int h = n->heap[i];
 	for (;;) {
-		int c = 2 * i + 1;
+		int c = ARITY * i + 1, end = c + ARITY < n->nheap ? c + ARITY : n->nheap;
 		if (c >= n->nheap)
 			break;
-		if (c + 1 < n->nheap && before(n, n->heap[c + 1], n->heap[c]))
-			c++;
+		for (int k = c + 1; k < end; k++)
+			if (before(n, n->heap[k], n->heap[c]))
+				c = k;
 		if (!before(n, n->heap[c], h))
 			break;
 		heap_set(n, i, n->heap[c]);
@@ -909,7 +912,7 @@ void simnet_allocate(struct simnet *n, double now)
 		}
 	}
 	if (reheap)
-		for (int i = n->nheap / 2 - 1; i >= 0; i--)
+		for (int i = (n->nheap - 2) / ARITY; n->nheap > 1 && i >= 0; i--)
 			sift_down(n, i);
 	set_counters(n, now);
 }
