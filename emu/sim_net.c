@@ -16,10 +16,11 @@
  * at the allocation.
  *
  * Link counters are kept as bytes B at time T plus a rate R, so nothing is
- * touched between allocations except the few links of a removed flow.  A
- * flow is kept the same way (remaining bytes as of t_set, its rate), and an
- * allocation touches only the flows whose rate it changes: their counters'
- * rates, remaining bytes and places in the completion heap.
+ * touched between allocations except the few links of a removed flow; a
+ * whole filling sets each rate from the links' loads.  A flow is kept the
+ * same way (remaining bytes as of t_set, its rate), and an allocation
+ * touches only the flows whose rate it changes: their remaining bytes and
+ * places in the completion heap.
  *
  * A held flow (hold mode, its circuit dark) is set aside by rack pair until
  * its circuit lights: it has rate 0 and no path, and every allocation would
@@ -357,7 +358,8 @@ static int ack_link(const struct simnet *n, int l)
  * rate changed (most of them in a batch), brought up to date first.  The
  * links a filling used, and those their ACKs cross, are the only ones any
  * flow crosses: the others were left at 0 by the flows that went.
- * n->mload: the marked payload rate per link, set by the caller. */
+ * n->mload: the marked payload rate per link, set by the caller; busy
+ * (clear after a filling) marks the links seen. */
 static void set_counters(struct simnet *n, double now)
 {
 	int nack = 0;
