@@ -334,6 +334,10 @@ Test(simnet, a_flow_whose_rate_stays_keeps_its_end_and_its_counters)
 	simnet_free(n);
 }
 
+/* The tests' generator: one step of a linear congruence (bits 16 and up
+ * are drawn). */
+static void next_seed(unsigned *seed) { *seed = *seed * 1103515245u + 12345u; }
+
 /* Flows that end at the same time end in the order of their handles,
  * whatever the order they came in. */
 Test(simnet, flows_ending_together_end_in_handle_order)
@@ -364,15 +368,15 @@ Test(simnet, flows_coming_and_going_in_any_order_keep_max_min_rates)
 	int handle[N], src[N], dst[N], live[N], nlive = 0;
 	unsigned seed = 12345;
 	for (int i = 0; i < N; i++) {
-		seed = seed * 1103515245u + 12345u;
+		next_seed(&seed);
 		src[i] = (int)(seed >> 16) % 6;
-		seed = seed * 1103515245u + 12345u;
+		next_seed(&seed);
 		dst[i] = ((int)(seed >> 16) % 5 + src[i] + 1) % 6;   /* never src */
 		handle[i] = simnet_add(n, 0, src[i], dst[i], 1000000 + (uint64_t)(seed % 7919) * 1000, false, i);
 		cr_assert_geq(handle[i], 0);
 		live[nlive++] = i;
 		if (i % 3 == 2) {   /* take out one live flow picked by the generator: holes in the handles */
-			seed = seed * 1103515245u + 12345u;
+			next_seed(&seed);
 			int k = (int)((seed >> 16) % (unsigned)nlive);
 			simnet_remove(n, handle[live[k]], 0, NULL);
 			live[k] = live[--nlive];
@@ -423,7 +427,7 @@ static void random_circuits(const struct topo *t, struct circuit_cfg *lit, unsig
 	for (int r = 0; r < MESH_RACKS; r++)
 		perm[r] = r;
 	for (int i = MESH_RACKS - 1; i > 0; i--) {
-		*seed = *seed * 1103515245u + 12345u;
+		next_seed(seed);
 		int j = (int)((*seed >> 16) % (unsigned)(i + 1)), x = perm[i];
 		perm[i] = perm[j];
 		perm[j] = x;
@@ -452,25 +456,25 @@ Test(simnet, allocations_that_keep_rates_give_those_of_a_whole_filling)
 		double now = step * 1e-3;
 		/* Every other step, a flow ends and one starts on its path: often
 		 * nobody else's rate changes then.  Else flows come and go anywhere. */
-		seed = seed * 1103515245u + 12345u;
+		next_seed(&seed);
 		bool replace = seed % 2 && nlive > 0;
 		for (int k = replace ? 0 : (int)(seed >> 16) % 5; k > 0 && next < N; k--, next++) {
-			seed = seed * 1103515245u + 12345u;
+			next_seed(&seed);
 			src[next] = (int)(seed >> 16) % MESH_SERVERS;
-			seed = seed * 1103515245u + 12345u;
+			next_seed(&seed);
 			dst[next] = ((int)(seed >> 16) % (MESH_SERVERS - 1) + src[next] + 1) % MESH_SERVERS;
 			circ[next] = seed % 3 == 0;
 			handle[next] = simnet_add(n, now, src[next], dst[next], 1ULL << 40, circ[next], next);
 			live[nlive++] = next;
 		}
-		seed = seed * 1103515245u + 12345u;
+		next_seed(&seed);
 		for (int k = replace ? 0 : (int)(seed >> 16) % 3; k > 0 && nlive > 0; k--) {
-			seed = seed * 1103515245u + 12345u;
+			next_seed(&seed);
 			int j = (int)((seed >> 16) % (unsigned)nlive);
 			simnet_remove(n, handle[live[j]], now, NULL);
 			live[j] = live[--nlive];
 		}
-		seed = seed * 1103515245u + 12345u;
+		next_seed(&seed);
 		if (replace && next < N) {
 			int j = (int)((seed >> 16) % (unsigned)nlive), old = live[j];
 			simnet_remove(n, handle[old], now, NULL);
@@ -568,19 +572,19 @@ Test(simnet, counters_add_up_the_rates_of_the_flows_on_each_link)
 		double t_next = step * 1e-3;
 		integrate(e, n, &lit, next, handle, src, dst, circ, t_next - now);
 		now = t_next;
-		seed = seed * 1103515245u + 12345u;
+		next_seed(&seed);
 		for (int k = (int)(seed >> 16) % 5; k > 0 && next < N; k--, next++) {
-			seed = seed * 1103515245u + 12345u;
+			next_seed(&seed);
 			src[next] = (int)(seed >> 16) % MESH_SERVERS;
-			seed = seed * 1103515245u + 12345u;
+			next_seed(&seed);
 			dst[next] = ((int)(seed >> 16) % (MESH_SERVERS - 1) + src[next] + 1) % MESH_SERVERS;
 			circ[next] = seed % 3 == 0;
 			uint64_t bytes = seed % 4 ? 1ULL << 40 : 2000 + seed % 50000;   /* a quarter end soon */
 			handle[next] = simnet_add(n, now, src[next], dst[next], bytes, circ[next], next);
 		}
-		seed = seed * 1103515245u + 12345u;
+		next_seed(&seed);
 		for (int k = (int)(seed >> 16) % 3; k > 0; k--) {
-			seed = seed * 1103515245u + 12345u;
+			next_seed(&seed);
 			int j = (int)((seed >> 16) % (unsigned)next);
 			if (handle[j] >= 0) {
 				simnet_remove(n, handle[j], now, NULL);
